@@ -1,0 +1,18 @@
+"""DynamoDB Design Studio: the router. Pages are self-sufficient (deep links skip this file)."""
+
+import streamlit as st
+
+
+def main() -> None:
+    st.set_page_config(page_title="DynamoDB Design Studio", page_icon="🗂️", layout="wide")
+    navigation = st.navigation({
+        "Design": [
+            st.Page("pages/start.py", title="Start", icon="🏠", default=True),
+            st.Page("pages/model.py", title="Model", icon="✏️"),
+        ],
+    })
+    navigation.run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""The model a browser session is working on, autosaved to the workspace on every change.
+
+The open model's slug is kept in the session and mirrored in the URL (`?model=<slug>`), so a browser
+refresh (a new Streamlit session) reopens the same model, and a fresh session without one opens the
+most recently edited draft. Every page calls these accessors: none relies on `app.py` having run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from modeling.editing import new_document
+from modeling.errors import ModelFileError, Problem, WorkspaceError
+from modeling.examples import example_document
+from modeling.model_file import document_problems
+from modeling.workspace import Workspace, default_workspace_dir
+
+FIRST_EXAMPLE = "student_platform"
+_SLUG_KEY, _DOCUMENT_KEY = "model.slug", "model.document"
+
+
+def workspace() -> Workspace:
+    return Workspace(default_workspace_dir())
+
+
+def current_slug() -> str:
+    """The open model's slug: from the session, the URL, the newest draft, or a first example."""
+    space = workspace()
+    slug = st.session_state.get(_SLUG_KEY)
+    if not (isinstance(slug, str) and space.exists(slug)):
+        requested = st.query_params.get("model", "")
+        slug = requested if space.exists(requested) else space.most_recent()
+        if slug is None:
+            slug = space.create(example_document(FIRST_EXAMPLE))
+        _remember(slug, None)
+    if st.query_params.get("model") != slug:
+        st.query_params["model"] = slug
+    return slug
+
+
+def current_document() -> dict[str, Any]:
+    slug = current_slug()
+    cached = st.session_state.get(_DOCUMENT_KEY)
+    if isinstance(cached, tuple) and cached[0] == slug:
+        return cached[1]
+    try:
+        document = workspace().load(slug)
+    except (ModelFileError, WorkspaceError):
+        document = new_document("Recovered model", "recovered-model")
+    _remember(slug, document)
+    return document
+
+
+def save_document(document: dict[str, Any]) -> None:
+    """Autosave: write the draft (valid or not) and keep it as the session's model."""
+    slug = current_slug()
+    workspace().save(slug, document)
+    _remember(slug, document)
+
+
+def open_new_document(document: dict[str, Any]) -> str:
+    """Save a document as a new draft and make it the open model."""
+    slug = workspace().create(document)
+    _remember(slug, document)
+    st.query_params["model"] = slug
+    return slug
+
+
+def switch_to(slug: str) -> None:
+    _remember(slug, None)
+    st.query_params["model"] = slug
+
+
+def current_problems() -> list[Problem]:
+    return document_problems(current_document())
+
+
+def _remember(slug: str, document: dict[str, Any] | None) -> None:
+    st.session_state[_SLUG_KEY] = slug
+    if document is None:
+        st.session_state.pop(_DOCUMENT_KEY, None)
+    else:
+        st.session_state[_DOCUMENT_KEY] = (slug, document)

@@ -1,0 +1,57 @@
+"""The sidebar every page shows: which model is open, and which DynamoDB endpoint is in use."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from modeling.editing import new_document
+from modeling.endpoint import EndpointStatus, check_endpoint, configured_endpoint
+from modeling.errors import EndpointError
+from ui import session
+
+STATUS_TTL_SECONDS = 15
+
+
+def render_sidebar() -> None:
+    with st.sidebar:
+        _model_switcher()
+        st.divider()
+        _endpoint_status()
+
+
+def _model_switcher() -> None:
+    slug = session.current_slug()
+    drafts = session.workspace().drafts()
+    labels = {d.slug: f"{d.name}  ·  {d.slug}" for d in drafts}
+    slugs = list(labels) if slug in labels else [slug, *labels]
+    choice = st.selectbox("Open model", slugs, index=slugs.index(slug), key="sidebar.model",
+                          format_func=lambda s: labels.get(s, s),
+                          help="Models are saved automatically in the workspace folder.")
+    if choice != slug:
+        session.switch_to(choice)
+        st.rerun()
+    if st.button("➕ New empty model", key="sidebar.new_model", width="stretch"):
+        session.open_new_document(new_document("New model", "new-model"))
+        st.rerun()
+
+
+@st.cache_data(ttl=STATUS_TTL_SECONDS, show_spinner=False)
+def _cached_status(_token: int) -> EndpointStatus:
+    return check_endpoint(configured_endpoint())
+
+
+def _endpoint_status() -> None:
+    st.caption("DynamoDB endpoint")
+    try:
+        status = _cached_status(st.session_state.get("sidebar.endpoint_token", 0))
+    except EndpointError as exc:
+        st.error(f"Endpoint not usable: {exc}", icon="🔌")
+        return
+    if status.reachable:
+        tables = f" · {status.table_count} table(s)" if status.table_count is not None else ""
+        st.success(f"{status.message}{tables}", icon="🟢")
+        return
+    st.error(status.message, icon="🔴")
+    if st.button("Retry", key="sidebar.endpoint_retry"):
+        st.session_state["sidebar.endpoint_token"] = st.session_state.get("sidebar.endpoint_token", 0) + 1
+        st.rerun()
