@@ -281,12 +281,12 @@ def pattern_to_row(pattern: dict[str, Any]) -> Row:
 
 def pattern_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
     pattern = copy.deepcopy(original)
-    for column in ("name", "kind", "entities", "inputs", "page_size", "expected_items",
-                   "changed_attributes", "description"):
+    for column in ("name", "kind", "entities", "inputs", "page_size", "changed_attributes", "description"):
         _set(pattern, column, row.get(column))
-    for column, default in (("sort_order", "ascending"), ("consistency", "eventual")):
+    for column, default in (("sort_order", "ascending"), ("consistency", "eventual"), ("expected_items", 1)):
         value = clean_cell(row.get(column))
-        _set(pattern, column, None if value == default else value)
+        # a default shown in the table is not written back unless the document had it already
+        _set(pattern, column, None if value == default and column not in original else value)
     condition = {"attribute": row.get("range_attribute"), "operator": row.get("range_operator")}
     # a half-filled condition is kept, so validation says what is missing
     _set(pattern, "range_condition", {k: v for k, v in condition.items() if clean_cell(v)} or None)

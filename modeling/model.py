@@ -166,20 +166,20 @@ class FakerProvider(StrEnum):
 class UniformDistribution(_Frozen):
     """Every value equally likely."""
 
-    kind: Literal["uniform"] = "uniform"
+    kind: Literal["uniform"]
 
 
 class ZipfDistribution(_Frozen):
     """Rank-frequency skew: the k-th most popular value has weight 1/k^exponent."""
 
-    kind: Literal["zipf"] = "zipf"
+    kind: Literal["zipf"]
     exponent: Annotated[float, Field(gt=0.0, le=10.0)] = 1.1
 
 
 class HotValueDistribution(_Frozen):
     """One value takes `share` of all occurrences; the rest are uniform."""
 
-    kind: Literal["hot_value"] = "hot_value"
+    kind: Literal["hot_value"]
     share: Share = 0.5
 
 
@@ -192,14 +192,14 @@ Distribution = Annotated[
 
 
 class UuidGenerator(_Frozen):
-    kind: Literal["uuid"] = "uuid"
+    kind: Literal["uuid"]
     prefix: str = ""
 
 
 class SequenceGenerator(_Frozen):
     """1, 2, 3 ... optionally zero-padded to `width` digits."""
 
-    kind: Literal["sequence"] = "sequence"
+    kind: Literal["sequence"]
     start: int = 1
     width: Annotated[int, Field(ge=0, le=38)] = 0
     prefix: str = ""
@@ -208,17 +208,17 @@ class SequenceGenerator(_Frozen):
 class FakerGenerator(_Frozen):
     """A realistic value from Faker (names, emails, addresses ...)."""
 
-    kind: Literal["faker"] = "faker"
+    kind: Literal["faker"]
     provider: FakerProvider
 
 
 class EnumGenerator(_Frozen):
     """One of `values`; `weights` (same length) or `distribution` decide how often."""
 
-    kind: Literal["enum"] = "enum"
+    kind: Literal["enum"]
     values: Annotated[tuple[str, ...], Field(min_length=1)]
     weights: tuple[Annotated[float, Field(ge=0.0)], ...] | None = None
-    distribution: Distribution = UniformDistribution()
+    distribution: Distribution = UniformDistribution(kind="uniform")
 
     @model_validator(mode="after")
     def _weights_match_values(self) -> EnumGenerator:
@@ -233,10 +233,10 @@ class EnumGenerator(_Frozen):
 
 
 class IntRangeGenerator(_Frozen):
-    kind: Literal["int_range"] = "int_range"
+    kind: Literal["int_range"]
     min: int
     max: int
-    distribution: Distribution = UniformDistribution()
+    distribution: Distribution = UniformDistribution(kind="uniform")
 
     @model_validator(mode="after")
     def _ordered(self) -> IntRangeGenerator:
@@ -246,11 +246,11 @@ class IntRangeGenerator(_Frozen):
 
 
 class FloatRangeGenerator(_Frozen):
-    kind: Literal["float_range"] = "float_range"
+    kind: Literal["float_range"]
     min: float
     max: float
     decimals: Annotated[int, Field(ge=0, le=10)] = 2
-    distribution: Distribution = UniformDistribution()
+    distribution: Distribution = UniformDistribution(kind="uniform")
 
     @model_validator(mode="after")
     def _ordered(self) -> FloatRangeGenerator:
@@ -269,7 +269,7 @@ class TimestampFormat(StrEnum):
 class TimestampRangeGenerator(_Frozen):
     """A timestamp between `start` and `end` (ISO-8601, UTC); `recent_bias` skews towards `end`."""
 
-    kind: Literal["timestamp_range"] = "timestamp_range"
+    kind: Literal["timestamp_range"]
     start: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")]
     end: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")]
     format: TimestampFormat = TimestampFormat.ISO_8601
@@ -290,27 +290,27 @@ def _comparable(timestamp: str) -> str:
 class TextGenerator(_Frozen):
     """Filler text of about `length_bytes` UTF-8 bytes."""
 
-    kind: Literal["text"] = "text"
+    kind: Literal["text"]
     length_bytes: Annotated[int, Field(ge=1, le=400 * 1024)]
 
 
 class BooleanGenerator(_Frozen):
-    kind: Literal["boolean"] = "boolean"
+    kind: Literal["boolean"]
     true_share: Share = 0.5
 
 
 class ConstantGenerator(_Frozen):
-    kind: Literal["constant"] = "constant"
+    kind: Literal["constant"]
     value: str | int | float | bool
 
 
 class ReferenceGenerator(_Frozen):
     """The value of `attribute` of an existing `entity` item (a foreign key)."""
 
-    kind: Literal["reference"] = "reference"
+    kind: Literal["reference"]
     entity: Name
     attribute: Name
-    distribution: Distribution = UniformDistribution()
+    distribution: Distribution = UniformDistribution(kind="uniform")
 
 
 GeneratorSpec = Annotated[
@@ -365,7 +365,7 @@ class Cardinality(_Frozen):
 
     mean: Annotated[float, Field(ge=0.0)]
     max: Annotated[int, Field(ge=0)] | None = None
-    distribution: Distribution = UniformDistribution()
+    distribution: Distribution = UniformDistribution(kind="uniform")
 
     @model_validator(mode="after")
     def _max_covers_mean(self) -> Cardinality:

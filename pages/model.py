@@ -6,9 +6,9 @@ from modeling import editing
 from modeling.errors import Severity
 from ui import model_editor, session
 from ui.file_tab import file_tab
-from ui.sidebar import render_sidebar
+from ui.frame import page_frame
 
-render_sidebar()
+page_frame("Model")
 document = session.current_document()
 entity = st.session_state.get("model.attributes_entity")
 model_editor.apply_pending("entities", editing.edit_entities)

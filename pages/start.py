@@ -5,9 +5,9 @@ import streamlit as st
 from modeling.examples import example_document, list_examples
 from modeling.summary import document_summary
 from ui import session
-from ui.sidebar import render_sidebar
+from ui.frame import page_frame
 
-render_sidebar()
+page_frame("Start")
 st.title("DynamoDB Design Studio")
 st.markdown(
     "Design DynamoDB tables from their access patterns: list entities and how the application reads "
@@ -22,7 +22,7 @@ columns[1].metric("Access patterns", summary.access_pattern_count)
 columns[2].metric("Peak requests/s (sum)", f"{summary.peak_requests_per_second:,.0f}")
 columns[3].metric("Errors", summary.error_count)
 columns[4].metric("Warnings", summary.warning_count)
-st.page_link("pages/model.py", label="Edit the model", icon="✏️")
+st.caption("Edit it on the Model page (sidebar), or open an example below as a new model.")
 
 st.subheader("Built-in examples")
 for example in list_examples():

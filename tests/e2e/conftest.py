@@ -1,0 +1,123 @@
+"""Browser-test fixtures: a fresh Streamlit server per test (real subprocess, embedded moto endpoint)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen
+    log_path: Path
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def start_server(workspace: Path, log_path: Path) -> Server:
+    port = _free_port()
+    env = {**os.environ, "DESIGN_STUDIO_WORKSPACE": str(workspace)}
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+               "--server.address", "127.0.0.1", "--server.port", str(port),
+               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    log = log_path.open("w")
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                               stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:  # noqa: S310
+                if response.read() == b"ok":
+                    return Server(url, process, log_path)
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"streamlit did not start; see {log_path}")
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    return {**browser_context_args, "viewport": {"width": 1400, "height": 1200}, "accept_downloads": True}
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Callable[[], Server]]:
+    """Start fresh servers sharing this test's workspace folder; all are stopped afterwards."""
+    servers: list[Server] = []
+    workspace = tmp_path / "browser-workspace"
+
+    def start() -> Server:
+        server = start_server(workspace, tmp_path / f"streamlit-{len(servers)}.log")
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def server(server_factory: Callable[[], Server]) -> Server:
+    return server_factory()
+
+
+@pytest.fixture
+def external_requests(page: Page) -> list[str]:
+    """Block and record every request that leaves the machine; tests assert the list stays empty."""
+    attempted: list[str] = []
+
+    def handle(route) -> None:
+        if urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            attempted.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", handle)
+    return attempted
+
+
+def wait_until_idle(page: Page) -> None:
+    """Wait for the script run to finish (the status widget appears only after ~0.8 s, then detaches)."""
+    page.wait_for_timeout(300)
+    expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0, timeout=30_000)
+
+
+def assert_no_exception(page: Page) -> None:
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+
+
+def eventually(condition: Callable[[], bool], timeout_seconds: float = 20.0) -> bool:
+    """Poll until `condition()` holds (True) or the timeout passes (False)."""
+    deadline = time.monotonic() + timeout_seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return condition()

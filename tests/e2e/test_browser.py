@@ -1,0 +1,114 @@
+"""Real-browser tests: headless Debian Chromium driven by Playwright against a real Streamlit server."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+from playwright.sync_api import Page, expect
+
+from modeling.workspace import Workspace
+
+from tests.e2e.conftest import Server, assert_no_exception, eventually, wait_until_idle
+
+pytestmark = pytest.mark.e2e
+
+PAGES = {"": "DynamoDB Design Studio", "start": "DynamoDB Design Studio", "model": "Model · Student platform"}
+
+
+@pytest.mark.parametrize("path", list(PAGES), ids=lambda p: p or "root")
+def test_deep_link_on_a_fresh_server(page: Page, server: Server, external_requests: list[str],
+                                     path: str) -> None:
+    page.goto(f"{server.url}/{path}")
+    expect(page.get_by_role("heading", level=1)).to_have_text(PAGES[path], timeout=30_000)
+    wait_until_idle(page)
+    expect(page.get_by_text("answers", exact=False).first).to_be_visible()  # endpoint status
+    assert_no_exception(page)
+    assert external_requests == []
+
+
+def _open_example(page: Page, server: Server, slug: str, name: str) -> None:
+    page.goto(server.url)
+    page.locator(f'.st-key-start-open-{slug} button').click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Model · {name}", timeout=30_000)
+    wait_until_idle(page)
+
+
+def test_edit_survives_a_refresh_and_a_server_restart(page: Page, server_factory: Callable[[], Server],
+                                                      external_requests: list[str]) -> None:
+    server = server_factory()
+    _open_example(page, server, "ecommerce_orders", "E-commerce orders")
+    page.get_by_role("tab", name="Table & traffic").click()
+    name_input = page.get_by_label("Model name")
+    name_input.fill("E-commerce orders (reviewed)")
+    page.get_by_role("button", name="Save table settings").click()
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text("Model · E-commerce orders (reviewed)", timeout=30_000)
+    assert "model=" in page.url
+
+    page.reload()
+    expect(heading).to_have_text("Model · E-commerce orders (reviewed)", timeout=30_000)
+
+    server.stop()
+    restarted = server_factory()
+    page.goto(f"{restarted.url}/model")
+    expect(heading).to_have_text("Model · E-commerce orders (reviewed)", timeout=30_000)
+    wait_until_idle(page)
+    assert_no_exception(page)
+    assert external_requests == []
+
+
+def test_an_edit_in_the_entities_table_is_saved(page: Page, server: Server, tmp_path: Path,
+                                                external_requests: list[str]) -> None:
+    page.goto(f"{server.url}/model")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Model · Student platform", timeout=30_000)
+    wait_until_idle(page)
+    page.get_by_role("tab", name="Entities & attributes").click()
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    expect(grid).to_contain_text("Tenant")
+    page.wait_for_timeout(1000)  # the canvas grid takes input once drawn
+    box = grid.bounding_box()
+    assert box is not None
+    # The grid is a canvas: select row 0's first cell (header and rows are 35 px), move to "Items", edit.
+    page.mouse.click(box["x"] + 70, box["y"] + 35 + 17)
+    for key in ("ArrowRight", "ArrowRight", "Enter"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)  # the cell editor overlay opens
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1234567", delay=30)
+    page.keyboard.press("Enter")
+    saved = Workspace(tmp_path / "browser-workspace")
+    assert eventually(lambda: saved.load(saved.most_recent())["entities"][0]["item_count"] == 1234567)
+    page.reload()
+    page.get_by_role("tab", name="Entities & attributes").click()
+    expect(page.locator('[data-testid="stDataFrame"]').first).to_contain_text("1234567", timeout=30_000)
+    assert_no_exception(page)
+    assert external_requests == []
+
+
+def test_a_bad_upload_is_explained_and_the_open_model_is_kept(page: Page, server: Server, tmp_path: Path,
+                                                              external_requests: list[str]) -> None:
+    page.goto(f"{server.url}/model")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Model · Student platform", timeout=30_000)
+    page.get_by_role("tab", name="File").click()
+    bad = tmp_path / "broken.yaml"
+    bad.write_text("format: dynamodb-design-studio/model\nversion: 1\nname: [unclosed\n", encoding="utf-8")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(bad))
+    expect(page.get_by_text("broken.yaml could not be opened")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("YAML syntax error", exact=False).first).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Model · Student platform")
+    assert_no_exception(page)
+    assert external_requests == []
+
+
+def test_download_gives_the_model_as_yaml(page: Page, server: Server, external_requests: list[str]) -> None:
+    page.goto(f"{server.url}/model")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Model · Student platform", timeout=30_000)
+    page.get_by_role("tab", name="File").click()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download YAML").click()
+    document = yaml.safe_load(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert document["format"] == "dynamodb-design-studio/model" and document["name"] == "Student platform"
+    assert external_requests == []

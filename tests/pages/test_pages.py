@@ -1,0 +1,105 @@
+"""Page tests with Streamlit's AppTest: every page on its own, and the Model page's behaviours."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from modeling.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = sorted(p.name for p in (ROOT / "pages").glob("*.py"))
+
+
+def _app_on(page: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page(f"pages/{page}").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _open_document(workspace_dir: Path) -> dict:
+    space = Workspace(workspace_dir)
+    return space.load(space.most_recent())
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_runs_on_its_own_like_a_deep_link(page: str) -> None:
+    at = AppTest.from_file(str(ROOT / "pages" / page), default_timeout=60).run()
+    assert not at.exception, at.exception
+    assert at.title, "every page shows a title"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_runs_through_the_router(page: str) -> None:
+    _app_on(page)
+
+
+def test_first_visit_opens_an_example_and_saves_it(workspace_dir: Path) -> None:
+    at = _app_on("model.py")
+    assert at.title[0].value == "Model · Student platform"
+    assert _open_document(workspace_dir)["name"] == "Student platform"
+
+
+def test_adding_an_entity_in_the_table_autosaves_it(workspace_dir: Path) -> None:
+    at = _app_on("model.py")
+    at.session_state["model.entities.editor.0"] = {
+        "edited_rows": {}, "added_rows": [{"name": "Course", "item_count": 40}], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    entities = _open_document(workspace_dir)["entities"]
+    assert entities[-1] == {"name": "Course", "item_count": 40, "attributes": []}
+    assert any("Course" in w.value for w in at.warning)  # unused entity warning shown inline
+
+
+def test_adding_an_access_pattern_autosaves_it(workspace_dir: Path) -> None:
+    at = _app_on("model.py")
+    row = {"name": "list_tenants_by_plan", "kind": "read_many", "entities": ["Tenant"], "inputs": ["plan"],
+           "peak_requests_per_second": 5, "average_requests_per_second": 1}
+    at.session_state["model.patterns.editor.0"] = {"edited_rows": {}, "added_rows": [row], "deleted_rows": []}
+    at.run()
+    pattern = _open_document(workspace_dir)["access_patterns"][-1]
+    assert pattern["name"] == "list_tenants_by_plan"
+    assert pattern["traffic"] == {"peak_requests_per_second": 5, "average_requests_per_second": 1}
+    assert at.success[0].value.startswith("The model is valid")
+
+
+def test_a_validation_error_is_shown_next_to_the_pattern_and_the_edit_is_kept(workspace_dir: Path) -> None:
+    at = _app_on("model.py")
+    at.session_state["model.patterns.editor.0"] = {"edited_rows": {0: {"average_requests_per_second": 99999}},
+                                                   "added_rows": [], "deleted_rows": []}
+    at.run()
+    saved = _open_document(workspace_dir)["access_patterns"][0]
+    assert saved["traffic"]["average_requests_per_second"] == 99999
+    messages = [e.value for e in at.error]
+    assert any(f"access\\_patterns[{saved['name']}].traffic" in m or saved["name"] in m for m in messages)
+    assert any("above" in m and "peak" in m for m in messages)
+
+
+def test_table_settings_form_saves_the_model_name(workspace_dir: Path) -> None:
+    at = _app_on("model.py")
+    at.text_input(key="model.name").input("Renamed platform")
+    at.button(key="FormSubmitter:model.table_form-Save table settings").click().run()
+    assert _open_document(workspace_dir)["name"] == "Renamed platform"
+    assert at.title[0].value == "Model · Renamed platform"
+
+
+def test_bad_yaml_in_the_raw_editor_is_refused_and_the_model_is_unchanged(workspace_dir: Path) -> None:
+    at = _app_on("model.py")
+    before = _open_document(workspace_dir)
+    at.text_area(key=f"model.raw.{Workspace(workspace_dir).most_recent()}").input("name: [unclosed")
+    at.button(key="FormSubmitter:model.raw_form-Apply YAML").click().run()
+    assert not at.exception
+    assert any("YAML syntax error" in e.value for e in at.error)
+    assert _open_document(workspace_dir) == before
+
+
+def test_start_page_opens_an_example_as_a_new_model(workspace_dir: Path) -> None:
+    at = _app_on("start.py")
+    at.button(key="start.open.ecommerce_orders").click().run()
+    assert not at.exception
+    names = sorted(d.name for d in Workspace(workspace_dir).drafts())
+    assert "E-commerce orders" in " ".join(names) and len(names) == 2

@@ -1,0 +1,61 @@
+"""The dependency rules: the domain never imports streamlit, plotly only in charts.py, costs -> modeling only."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOMAIN_MODULES = sorted(p for package in ("modeling", "costs") for p in (ROOT / package).rglob("*.py"))
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported_top_levels(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("path", DOMAIN_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_domain_module_imports_no_ui_library(path: Path) -> None:
+    imported = _imported_top_levels(path)
+    assert "streamlit" not in imported
+    if path.name != "charts.py":
+        assert "plotly" not in imported
+    if path.parts[-2] == "modeling" or "modeling" in path.relative_to(ROOT).parts[:1]:
+        assert "costs" not in imported
+
+
+def test_importing_every_domain_module_loads_no_streamlit() -> None:
+    modules = [_module_name(p) for p in DOMAIN_MODULES if p.name not in ("__main__.py", "charts.py")]
+    code = (f"import importlib, sys\nfor m in {modules!r}: importlib.import_module(m)\n"
+            "bad = sorted(n for n in sys.modules if n.split('.')[0] in ('streamlit', 'plotly'))\n"
+            "print(bad)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_charts_modules_are_imported_by_no_other_domain_module() -> None:
+    for path in DOMAIN_MODULES:
+        source = path.read_text(encoding="utf-8")
+        assert ".charts import" not in source and "import charts" not in source, path
+
+
+def test_pages_folder_holds_only_pages_not_named_after_packages() -> None:
+    forbidden = {"costs", "modeling", "streamlit", "boto3", "pandas", "plotly", "moto", "ui"}
+    for page in (ROOT / "pages").iterdir():
+        assert page.suffix == ".py" or page.name == "__pycache__", page
+        assert page.stem not in forbidden
