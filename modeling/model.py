@@ -23,6 +23,9 @@ PatternName = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[a-z
 TableName = Annotated[str, Field(min_length=3, max_length=255, pattern=r"^[A-Za-z0-9_.\-]+$")]
 RegionName = Annotated[str, Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$")]
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
+# ISO-8601 date or date-time, optionally with a zone: 2024-01-31, 2024-01-31T08:00:00Z
+IsoTimestamp = Annotated[str, Field(
+    pattern=r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")]
 
 
 class _Frozen(BaseModel):
@@ -270,8 +273,8 @@ class TimestampRangeGenerator(_Frozen):
     """A timestamp between `start` and `end` (ISO-8601, UTC); `recent_bias` skews towards `end`."""
 
     kind: Literal["timestamp_range"]
-    start: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")]
-    end: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")]
+    start: IsoTimestamp
+    end: IsoTimestamp
     format: TimestampFormat = TimestampFormat.ISO_8601
     recent_bias: Share = 0.0
 
