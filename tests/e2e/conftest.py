@@ -52,7 +52,7 @@ def start_server(workspace: Path, log_path: Path) -> Server:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:  # noqa: S310
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
                 if response.read() == b"ok":
                     return Server(url, process, log_path)
         except OSError:

@@ -10,7 +10,6 @@ import yaml
 from playwright.sync_api import Page, expect
 
 from modeling.workspace import Workspace
-
 from tests.e2e.conftest import Server, assert_no_exception, eventually, wait_until_idle
 
 pytestmark = pytest.mark.e2e
