@@ -430,6 +430,9 @@ class AccessPattern(_Frozen):
     expected_items: Annotated[float, Field(ge=0.0, le=1e9)] = 1.0
     changed_attributes: tuple[Name, ...] = Field(
         default=(), description="For updates: the attributes that change (decides index writes).")
+    returns: tuple[Name, ...] = Field(
+        default=(), description="Attributes the application uses from each item; empty means the whole "
+                                "item. Decides index projections.")
     traffic: Traffic
 
 
@@ -499,6 +502,9 @@ class KeyTemplates(_Frozen):
 
     partition_key: Annotated[str, Field(min_length=1)]
     sort_key: str | None = None
+    only_when: tuple[AttributeFilter, ...] = Field(
+        default=(), description="The item has these index keys only when every condition holds "
+                                "(a sparse index). Only for index templates.")
 
 
 class EntityKeys(_Frozen):

@@ -114,6 +114,7 @@ def _pattern_problems(model: Model, pattern: AccessPattern) -> Iterator[Problem]
         named = [("inputs", n) for n in pattern.inputs]
         named += [("filters", f.attribute) for f in pattern.filters]
         named += [("changed_attributes", n) for n in pattern.changed_attributes]
+        named += [("returns", n) for n in pattern.returns]
         if pattern.range_condition:
             named.append(("range_condition.attribute", pattern.range_condition.attribute))
         for field, name in named:
@@ -244,6 +245,9 @@ def _entity_keys_problems(model: Model, design: KeyDesign, keys: EntityKeys) -> 
                       "remove this template, or add a sort_key to the table")
     if keys.table.sort_key is not None:
         yield from _template_problems(entity, f"{path}.table.sort_key", keys.table.sort_key)
+    if keys.table.only_when:
+        yield Problem(f"{path}.table.only_when", "every item has its table keys; only index keys can be conditional",
+                      "move the condition to an index template (a sparse index)")
     indexes = {i.name: i for i in (*design.global_secondary_indexes, *design.local_secondary_indexes)}
     for index_name, templates in keys.indexes.items():
         index_path = f"{path}.indexes[{index_name}]"
@@ -253,6 +257,8 @@ def _entity_keys_problems(model: Model, design: KeyDesign, keys: EntityKeys) -> 
                           "declare it under global_secondary_indexes or local_secondary_indexes")
             continue
         yield from _template_problems(entity, f"{index_path}.partition_key", templates.partition_key)
+        for condition in templates.only_when:
+            yield from _missing_attribute(entity, f"{index_path}.only_when", condition.attribute)
         if templates.sort_key is not None:
             yield from _template_problems(entity, f"{index_path}.sort_key", templates.sort_key)
         elif index.sort_key is not None:
