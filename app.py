@@ -9,6 +9,7 @@ def main() -> None:
         "Design": [
             st.Page("pages/start.py", title="Start", icon="🏠", default=True),
             st.Page("pages/model.py", title="Model", icon="✏️"),
+            st.Page("pages/layout.py", title="Layout", icon="🧱"),
         ],
     })
     navigation.run()

@@ -1,4 +1,4 @@
-"""Command line: `python -m modeling validate FILE`, `schema`, `examples`.
+"""Command line: `python -m modeling validate FILE`, `design MODEL`, `schema`, `examples`.
 
 Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
 status says whether there was any error (1) or the command was misused (2).
@@ -11,9 +11,12 @@ import json
 import sys
 from pathlib import Path
 
+from modeling.design_report import designs_json, designs_markdown
 from modeling.errors import ModelFileError, Severity
 from modeling.examples import list_examples
-from modeling.model_file import document_problems, read_document_file
+from modeling.generator import propose_designs, replace_key_design
+from modeling.model import Model
+from modeling.model_file import FileFormat, document_problems, dump_model, load_model_file, read_document_file
 from modeling.schema import model_json_schema
 
 
@@ -23,16 +26,51 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     validate = commands.add_parser("validate", help="check a model file and print every problem")
     validate.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    design = commands.add_parser("design", help="propose key designs for a model and explain every choice")
+    design.add_argument("file", type=Path, metavar="MODEL")
+    design.add_argument("--format", choices=["json", "md"], default="md")
+    design.add_argument("--write", action="store_true",
+                        help="write the first design into the model file (YAML comments are not kept)")
     commands.add_parser("schema", help="print the JSON Schema of the model format")
     commands.add_parser("examples", help="list the built-in example models")
     args = parser.parse_args(argv)
     if args.command == "validate":
         return max(_validate(path) for path in args.files)
+    if args.command == "design":
+        return _design(args.file, args.format, args.write)
     if args.command == "schema":
         print(json.dumps(model_json_schema(), indent=2))
         return 0
     for example in list_examples():
         print(f"{example.slug}\t{example.name}\t{example.path}")
+    return 0
+
+
+def _load(path: Path) -> Model | None:
+    """The valid model in a file, or None after printing every problem."""
+    try:
+        return load_model_file(path)
+    except ModelFileError as exc:
+        for problem in exc.problems:
+            print(f"{path}: {problem}", file=sys.stderr)
+        return None
+
+
+def _design(path: Path, output_format: str, write: bool) -> int:
+    model = _load(path)
+    if model is None:
+        return 1
+    designs = propose_designs(model)
+    print(designs_json(designs) if output_format == "json" else designs_markdown(model, designs), end="")
+    if write:
+        chosen = replace_key_design(model, designs[0].key_design)
+        fmt = FileFormat.from_filename(path.name) or FileFormat.YAML
+        try:
+            path.write_text(dump_model(chosen, fmt), encoding="utf-8")
+        except OSError as exc:
+            print(f"{path}: cannot write the design: {exc.strerror}", file=sys.stderr)
+            return 1
+        print(f"{path}: wrote the design '{designs[0].name}' into key_design", file=sys.stderr)
     return 0
 
 

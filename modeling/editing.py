@@ -431,3 +431,111 @@ def generator_form_values(spec: Any) -> dict[str, Any]:
     values["distribution"] = distribution.get("kind", "uniform")
     values["distribution_parameter"] = distribution.get("exponent", distribution.get("share"))
     return values
+
+
+# --- key design overrides ------------------------------------------------------------------------
+
+TEMPLATE_COLUMNS = ("entity", "index", "partition_key", "sort_key", "only_when")
+INDEX_COLUMNS = ("name", "kind", "partition_key", "sort_key", "projection", "non_key_attributes")
+TABLE_PATH = "table"
+
+
+def adopt_key_design(document: Document, key_design: dict[str, Any]) -> Document:
+    """The document with this key design as its own (the user then overrides what they like)."""
+    updated = copy.deepcopy(document)
+    updated["key_design"] = copy.deepcopy(key_design)
+    return updated
+
+
+def drop_key_design(document: Document) -> Document:
+    updated = copy.deepcopy(document)
+    updated.pop("key_design", None)
+    return updated
+
+
+def _key_design(document: Document) -> dict[str, Any]:
+    design = document.get("key_design")
+    return design if isinstance(design, dict) else {}
+
+
+def key_template_rows(document: Document) -> list[Row]:
+    rows = []
+    for keys in _key_design(document).get("entities") or []:
+        if not isinstance(keys, dict):
+            continue
+        table = keys.get("table") if isinstance(keys.get("table"), dict) else {}
+        rows.append({"entity": keys.get("entity"), "index": TABLE_PATH, "partition_key": table.get("partition_key"),
+                     "sort_key": table.get("sort_key"), "only_when": ""})
+        for index, templates in (keys.get("indexes") or {}).items():
+            templates = templates if isinstance(templates, dict) else {}
+            rows.append({"entity": keys.get("entity"), "index": index,
+                         "partition_key": templates.get("partition_key"), "sort_key": templates.get("sort_key"),
+                         "only_when": format_filters(templates.get("only_when") or [])})
+    return rows
+
+
+def edit_key_templates(document: Document, edits: dict[str, Any]) -> Document:
+    """Apply template-table edits and rebuild `key_design.entities` from the rows (lossless)."""
+    rows = apply_table_edits(key_template_rows(document), edits, dict, lambda row, original: {**original, **row})
+    entities: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        entity = clean_cell(row.get("entity"))
+        if entity is None:
+            continue
+        keys = entities.setdefault(entity, {"entity": entity, "table": {}})
+        templates: dict[str, Any] = {}
+        _set(templates, "partition_key", row.get("partition_key"))
+        _set(templates, "sort_key", row.get("sort_key"))
+        _set(templates, "only_when", parse_filters(row.get("only_when")))
+        index = clean_cell(row.get("index")) or TABLE_PATH
+        if index == TABLE_PATH:
+            keys["table"] = templates
+        else:
+            keys.setdefault("indexes", {})[index] = templates
+    updated = copy.deepcopy(document)
+    updated.setdefault("key_design", {})["entities"] = list(entities.values())
+    return updated
+
+
+def index_definition_rows(document: Document) -> list[Row]:
+    design = _key_design(document)
+    rows = []
+    for kind, section in (("GSI", "global_secondary_indexes"), ("LSI", "local_secondary_indexes")):
+        for index in design.get(section) or []:
+            if not isinstance(index, dict):
+                continue
+            projection = index.get("projection") if isinstance(index.get("projection"), dict) else {}
+            rows.append({"name": index.get("name"), "kind": kind,
+                         "partition_key": (index.get("partition_key") or {}).get("name"),
+                         "sort_key": (index.get("sort_key") or {}).get("name"),
+                         "projection": projection.get("type", "ALL"),
+                         "non_key_attributes": list(projection.get("non_key_attributes") or [])})
+    return rows
+
+
+def edit_index_definitions(document: Document, edits: dict[str, Any]) -> Document:
+    """Apply index-table edits; key attribute types are kept from before (S for new indexes)."""
+    before = {str(i.get("name")): i for section in ("global_secondary_indexes", "local_secondary_indexes")
+              for i in _key_design(document).get(section) or [] if isinstance(i, dict)}
+    rows = apply_table_edits(index_definition_rows(document), edits, dict, lambda row, original: {**original, **row})
+    sections: dict[str, list[dict[str, Any]]] = {"global_secondary_indexes": [], "local_secondary_indexes": []}
+    for row in rows:
+        name = clean_cell(row.get("name"))
+        if name is None:
+            continue
+        old = before.get(name, {})
+        index: dict[str, Any] = {"name": name}
+        for key in ("partition_key", "sort_key"):
+            attribute = clean_cell(row.get(key))
+            if attribute is not None:
+                index[key] = {**(old.get(key) or {}), "name": attribute}
+        projection: dict[str, Any] = {"type": clean_cell(row.get("projection")) or "ALL"}
+        _set(projection, "non_key_attributes", row.get("non_key_attributes"))
+        index["projection"] = projection
+        section = "local_secondary_indexes" if clean_cell(row.get("kind")) == "LSI" else "global_secondary_indexes"
+        sections[section].append(index)
+    updated = copy.deepcopy(document)
+    design = updated.setdefault("key_design", {})
+    for section, indexes in sections.items():
+        _set(design, section, indexes)
+    return updated

@@ -338,7 +338,8 @@ def explicit_design(model: Model) -> Design | None:
     if model.key_design is None:
         return None
     draft = _Draft(model, COLLECTIONS)
-    draft.gsis, draft.lsis = list(model.key_design.global_secondary_indexes), list(model.key_design.local_secondary_indexes)
+    draft.gsis = list(model.key_design.global_secondary_indexes)
+    draft.lsis = list(model.key_design.local_secondary_indexes)
     for keys in model.key_design.entities:
         draft.entity_keys[keys.entity] = keys
         draft.entity_reasons[keys.entity] = f"{keys.entity}'s keys come from the model's own key design."
@@ -367,3 +368,8 @@ def propose_designs(model: Model) -> tuple[Design, ...]:
             designs.append(candidate)
     return tuple(designs)
 
+
+
+def replace_key_design(model: Model, key_design: KeyDesign) -> Model:
+    """The model with this key design written into it."""
+    return model.model_copy(update={"key_design": key_design})

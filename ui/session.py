@@ -12,8 +12,9 @@ from typing import Any
 import streamlit as st
 
 from modeling.editing import new_document
-from modeling.errors import ModelFileError, Problem, WorkspaceError
+from modeling.errors import ModelFileError, Problem, WorkspaceError, errors_only
 from modeling.examples import example_document
+from modeling.model import Model
 from modeling.model_file import document_problems
 from modeling.workspace import Workspace, default_workspace_dir
 
@@ -83,3 +84,11 @@ def _remember(slug: str, document: dict[str, Any] | None) -> None:
         st.session_state.pop(_DOCUMENT_KEY, None)
     else:
         st.session_state[_DOCUMENT_KEY] = (slug, document)
+
+
+def current_model() -> Model | None:
+    """The open model when it has no errors, else None (pages then point to the Model page)."""
+    document = current_document()
+    if errors_only(document_problems(document)):
+        return None
+    return Model.model_validate(document)

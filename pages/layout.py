@@ -1,0 +1,54 @@
+"""Layout page: candidate key designs, the table as sample items, charts, overrides and checks."""
+
+import streamlit as st
+
+from modeling import editing
+from modeling.design_report import design_document
+from modeling.errors import problems_under
+from ui import layout_views, model_editor, session
+from ui.frame import page_frame
+from ui.problems import show_problems
+
+page_frame("Layout")
+model_editor.apply_pending("layout.templates", editing.edit_key_templates)
+model_editor.apply_pending("layout.indexes", editing.edit_index_definitions)
+document = session.current_document()
+st.title(f"Layout · {document.get('name', 'untitled')}")
+model = session.current_model()
+if model is None:
+    problems = session.current_problems()
+    st.error("The model has errors, so its designs cannot be shown until they are fixed (key design "
+             "errors here, the others on the Model page).", icon="⛔")
+    show_problems(problems)
+    if "key_design" in document:
+        layout_views.overrides(document, True)
+    st.stop()
+
+names = [d.name for d in layout_views.cached_layout(model.model_dump_json(), None, "table", 1, 0).designs]
+left, middle, right = st.columns([3, 2, 2])
+design_name = left.radio("Design", names, horizontal=True, key="layout.design")
+probe = layout_views.cached_layout(model.model_dump_json(), design_name, "table", 1, 0)
+paths = ["table", *(row["index"] for row in probe.index_rows)]
+index = middle.selectbox("View through", paths, key="layout.index", help="See the same items through an index")
+items = right.slider("Items per entity", 1, 12, 4, key="layout.items")
+result = layout_views.cached_layout(model.model_dump_json(), design_name, index, items, 42)
+
+st.markdown("**Candidates side by side**")
+st.dataframe(list(result.comparison), hide_index=True, width="stretch", key="layout.comparison")
+st.markdown(f"**{result.design.name}** — {result.design.summary}")
+if result.design.name != "Your design" and st.button("Use this design as mine (then override anything)",
+                                                     key="layout.adopt"):
+    session.save_document(editing.adopt_key_design(document, design_document(result.design)["key_design"]))
+    st.rerun()
+
+tabs = st.tabs(["Table", "Entity chart", "Access-pattern chart", "Overrides"])
+with tabs[0]:
+    layout_views.table_view(result, layout_views.entity_colours(model))
+with tabs[1]:
+    layout_views.entity_chart(result)
+with tabs[2]:
+    layout_views.pattern_chart(result)
+with tabs[3]:
+    layout_views.overrides(document, "key_design" in document)
+    show_problems(problems_under(session.current_problems(), "key_design"),
+                  empty_note="No problems in the key design.")
