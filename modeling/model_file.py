@@ -56,6 +56,14 @@ def parse_document(data: bytes, filename: str = "model.yaml") -> dict[str, Any]:
     except RecursionError:
         raise _file_error("the file is nested too deeply to be a model",
                           f"a model nests at most {MAX_NESTING_DEPTH} levels") from None
+    except ModelFileError:
+        raise
+    except ValueError:  # int() refuses numbers of more than 4,300 digits
+        raise _file_error("a number in the file has too many digits to be a model value",
+                          "DynamoDB numbers have at most 38 significant digits") from None
+    if _has_surrogates(document):
+        raise _file_error("the file contains an unpaired UTF-16 surrogate escape (such as \\ud800)",
+                          "remove it; text in a model must be valid Unicode")
     if not isinstance(document, dict):
         raise _file_error(f"the top level of the file is a {_kind_of(document)}, not a mapping",
                           f"a model file starts with `format: {FORMAT_NAME}` and `version: "
@@ -139,6 +147,23 @@ def _timestamp_as_text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
 
 
 _StrictSafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
+for _tag in ("binary", "set", "omap", "pairs"):  # not plain data: refused like any other tag
+    _StrictSafeLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", yaml.SafeLoader.construct_undefined)
+
+
+def _has_surrogates(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if any(0xD800 <= ord(c) <= 0xDFFF for c in node):
+                return True
+        elif isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
 
 
 def _parse_yaml(text: str) -> Any:
@@ -185,8 +210,20 @@ def document_problems(document: dict[str, Any]) -> list[Problem]:
     try:
         model = Model.model_validate(document)
     except ValidationError as exc:
-        return [_problem_from_pydantic(error, document) for error in exc.errors()]
+        problems = [_problem_from_pydantic(error, document) for error in exc.errors()]
+        return _first_per_path(problems)
     return semantic_problems(model)
+
+
+def _first_per_path(problems: list[Problem]) -> list[Problem]:
+    """One problem per path: a value of the wrong type in a union field fails once per member type."""
+    seen: set[str] = set()
+    kept = []
+    for problem in problems:
+        if problem.path not in seen:
+            seen.add(problem.path)
+            kept.append(problem)
+    return kept
 
 
 def model_from_document(document: dict[str, Any], source: str = "") -> Model:
@@ -225,6 +262,8 @@ def _header_problems(document: dict[str, Any]) -> list[Problem]:
         found = "is missing" if fmt is None else f"is `{fmt}`"
         return [Problem("format", f"the format name {found}",
                         f"start the file with `format: {FORMAT_NAME}` and `version: {FORMAT_VERSION}`")]
+    if version is None:
+        return [Problem("version", "`version` is missing", f"add `version: {FORMAT_VERSION}` after the format line")]
     if isinstance(version, bool) or not isinstance(version, int):
         return [Problem("version", f"the format version must be a whole number, got {version!r}",
                         f"write `version: {FORMAT_VERSION}`")]
@@ -256,8 +295,8 @@ def _problem_from_pydantic(error: Any, document: dict[str, Any]) -> Problem:
     elif kind == "union_tag_not_found":
         message, suggestion = "`kind` is missing", "add `kind:` with one of: " + ", ".join(_kinds_for(last))
     elif kind == "string_pattern_mismatch":
-        message = f"{value!r} is not a valid {last.replace('_', ' ')}"
-        suggestion = _PATTERN_HINTS.get(error.get("ctx", {}).get("pattern", ""), "")
+        noun, suggestion = _PATTERN_HINTS.get(error.get("ctx", {}).get("pattern", ""), ("value", ""))
+        message = f"{value!r} is not a valid {noun}"
     elif kind in ("int_parsing", "float_parsing", "int_type", "float_type", "int_from_float"):
         suggestion = "write a plain number, e.g. 1000"
     elif kind in ("enum", "literal_error"):
@@ -268,11 +307,11 @@ def _problem_from_pydantic(error: Any, document: dict[str, Any]) -> Problem:
 
 
 _PATTERN_HINTS = {
-    r"^[a-z][a-z0-9_]*$": "access patterns are named verb_object_by_key in snake_case, "
-                          "e.g. list_orders_by_customer",
-    r"^[A-Za-z_][A-Za-z0-9_.\-]*$": "use letters, digits, _ . or -, starting with a letter",
-    r"^[A-Za-z0-9_.\-]+$": "use 3 to 255 letters, digits, _ . or - (DynamoDB's naming rule)",
-    r"^[a-z]{2}(-gov)?-[a-z]+-\d$": "use an AWS Region code such as us-east-1 or eu-west-1",
+    r"^[a-z][a-z0-9_]*$": ("name", "access patterns are named verb_object_by_key in snake_case, "
+                                   "e.g. list_orders_by_customer"),
+    r"^[A-Za-z_][A-Za-z0-9_.\-]*$": ("name", "use letters, digits, _ . or -, starting with a letter"),
+    r"^[A-Za-z0-9_.\-]+$": ("name", "use 3 to 255 letters, digits, _ . or - (DynamoDB's naming rule)"),
+    r"^[a-z]{2}(-gov)?-[a-z]+-\d$": ("region", "use an AWS Region code such as us-east-1 or eu-west-1"),
 }
 
 
@@ -285,7 +324,7 @@ def readable_path(loc: tuple[Any, ...], document: Any) -> tuple[str, bool, Any]:
 
     Also returns whether the location exists in the document, and the value found there.
     """
-    text, node, found = "", document, True
+    text, node, found, previous = "", document, True, None
     for part in loc:
         if isinstance(part, int):
             if isinstance(node, list) and 0 <= part < len(node):
@@ -293,16 +332,19 @@ def readable_path(loc: tuple[Any, ...], document: Any) -> tuple[str, bool, Any]:
                 node = node[part]
             else:
                 text, found, node = text + f"[{part}]", False, None
+            previous = part
             continue
-        if isinstance(node, dict) and part not in node and node.get("kind") == part:
+        if isinstance(node, dict) and part in node:
+            # keys of free-form mappings (index names) are written like list items
+            text = f"{text}[{part}]" if previous == "indexes" else (f"{text}.{part}" if text else str(part))
+            node, previous = node[part], part
+            continue
+        if isinstance(node, dict) and node.get("kind") == part:
             continue  # pydantic adds the tag of a tagged union; readers know it from `kind`
         if "[" in str(part) or part in ("int", "float", "str", "bool"):
             continue  # pydantic names union members and validators in locations
         text = f"{text}.{part}" if text else str(part)
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
-            found, node = False, None
+        found, node, previous = False, None, part
     return text, found, node
 
 
@@ -344,7 +386,20 @@ def dump_document(document: dict[str, Any], fmt: FileFormat) -> str:
     """Text of a document in JSON or YAML, stable (same document, same bytes)."""
     if fmt is FileFormat.JSON:
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+    return yaml.dump(document, Dumper=_SafeTextDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+class _SafeTextDumper(yaml.SafeDumper):
+    """SafeDumper that double-quotes text PyYAML would otherwise write in a form it reads back changed."""
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    if any(c in text for c in "\x85\u2028\u2029"):  # line breaks YAML folds into spaces when unquoted
+        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style='"')
+    return dumper.represent_str(text)
+
+
+_SafeTextDumper.add_representer(str, _represent_text)
 
 
 def dump_model(model: Model, fmt: FileFormat) -> str:
