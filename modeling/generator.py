@@ -70,7 +70,7 @@ class _Draft:
     gsis: list[SecondaryIndex] = field(default_factory=list)
     lsis: list[SecondaryIndex] = field(default_factory=list)
     index_patterns: dict[str, list[str]] = field(default_factory=dict)
-    index_reasons: dict[str, str] = field(default_factory=dict)
+    index_reasons: dict[str, list[str]] = field(default_factory=dict)
 
     def key_design(self) -> KeyDesign:
         return KeyDesign(global_secondary_indexes=tuple(self.gsis), local_secondary_indexes=tuple(self.lsis),
@@ -227,7 +227,7 @@ def _add_gsi(draft: _Draft, pattern: AccessPattern, entities: list[Entity], inpu
         draft.entity_keys[entity.name] = EntityKeys(entity=keys.entity, table=keys.table,
                                                     indexes={**keys.indexes, index.name: templates})
     draft.index_patterns.setdefault(index.name, []).append(pattern.name)
-    draft.index_reasons.setdefault(index.name, _gsi_reason(draft, index.name, pattern, conditions))
+    draft.index_reasons.setdefault(index.name, []).append(_gsi_reason(draft, index.name, pattern, conditions))
 
 
 def _gsi_reason(draft: _Draft, index: str, pattern: AccessPattern, conditions: tuple[AttributeFilter, ...]) -> str:
@@ -254,8 +254,8 @@ def _add_lsi(draft: _Draft, pattern: AccessPattern, entity: Entity) -> None:
     draft.entity_keys[entity.name] = EntityKeys(entity=keys.entity, table=keys.table,
                                                 indexes={**keys.indexes, name: templates})
     draft.index_patterns.setdefault(name, []).append(pattern.name)
-    draft.index_reasons[name] = (f"{name} gives {pattern.name} a second sort order with strongly consistent reads, "
-                                 "which a GSI cannot offer; it caps each item collection at 10 GB.")
+    draft.index_reasons[name] = [f"{name} gives {pattern.name} a second sort order with strongly consistent "
+                                  "reads, which a GSI cannot offer; it caps each item collection at 10 GB."]
 
 
 def _with_projections(draft: _Draft) -> None:
@@ -328,9 +328,15 @@ def _finish(draft: _Draft, name: str, summary: str) -> Design:
         name=name, summary=summary, key_design=key_design, plans=plan_patterns(draft.model, key_design),
         entity_reasons=tuple((e.name, draft.entity_reasons[e.name]) for e in draft.model.entities
                              if e.name in draft.entity_reasons),
-        index_reasons=tuple(IndexChoice(i.name, draft.index_reasons.get(i.name, ""),
+        index_reasons=tuple(IndexChoice(i.name, _joined_reasons(i.name, draft.index_reasons.get(i.name, [])),
                                         tuple(draft.index_patterns.get(i.name, [])))
                             for i in (*key_design.global_secondary_indexes, *key_design.local_secondary_indexes)))
+
+
+def _joined_reasons(index: str, reasons: list[str]) -> str:
+    if len(reasons) <= 1:
+        return "".join(reasons)
+    return f"{index} is overloaded: entities share it with their own keys. " + " ".join(reasons)
 
 
 def explicit_design(model: Model) -> Design | None:

@@ -111,3 +111,47 @@ def test_download_gives_the_model_as_yaml(page: Page, server: Server, external_r
     document = yaml.safe_load(Path(download.value.path()).read_text(encoding="utf-8"))
     assert document["format"] == "dynamodb-design-studio/model" and document["name"] == "Student platform"
     assert external_requests == []
+
+
+def _edit_grid_cell(page: Page, grid_index: int, row: int, column: int, text: str) -> None:
+    """Type into a cell of a canvas data grid (header and rows are 35 px; column 0 is the first data column)."""
+    grid = page.locator('[data-testid="stDataFrame"]').nth(grid_index)
+    box = grid.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 70, box["y"] + 35 + 35 * row + 17)
+    for _ in range(column):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text, delay=20)
+    page.keyboard.press("Enter")
+
+
+def test_layout_index_view_adopt_and_override_with_a_problem_that_comes_and_goes(
+        page: Page, server: Server, external_requests: list[str]) -> None:
+    page.goto(f"{server.url}/layout")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Layout · Student platform", timeout=30_000)
+    wait_until_idle(page)
+    page.locator(".st-key-layout-index").get_by_role("combobox").click()
+    page.get_by_role("option", name="GSI1").click()
+    expect(page.locator('[data-testid="stDataFrame"]').nth(1)).to_contain_text("GSI1PK", timeout=30_000)
+
+    page.get_by_role("button", name="Use this design as mine").click()
+    expect(page.get_by_text("Your design").first).to_be_visible(timeout=30_000)
+    wait_until_idle(page)
+    page.get_by_role("tab", name="Overrides").click()
+    templates = page.locator('[data-testid="stDataFrame"]').filter(has_text="Partition key template")
+    expect(templates).to_contain_text("TENANT#{tenantId}")
+    page.wait_for_timeout(800)
+    grid_index = page.locator('[data-testid="stDataFrame"]').count() - 2  # templates grid, then the index grid
+    _edit_grid_cell(page, grid_index, 0, 2, "TENANT#{tenantIdd}")
+    expect(page.get_by_text("has no attribute `tenantIdd`", exact=False).first).to_be_visible(timeout=30_000)
+    wait_until_idle(page)  # with a key-design error the page shows only the problems and the overrides
+    page.wait_for_timeout(800)
+    _edit_grid_cell(page, page.locator('[data-testid="stDataFrame"]').count() - 2, 0, 2, "TENANT#{tenantId}")
+    wait_until_idle(page)
+    page.get_by_role("tab", name="Overrides").click()
+    expect(page.get_by_text("No problems in the key design.")).to_be_visible(timeout=30_000)
+    assert_no_exception(page)
+    assert external_requests == []

@@ -86,3 +86,24 @@ def test_generator_form_builds_a_valid_weighted_enum_with_zipf() -> None:
 def test_generator_form_keeps_text_typed_into_a_number_field() -> None:
     spec = editing.generator_from_form("int_range", {"min": "ten", "max": "20"})
     assert spec == {"kind": "int_range", "min": "ten", "max": 20}
+
+
+def test_key_template_rows_rebuild_the_key_design_losslessly() -> None:
+    document = example_document("crm_single_table")
+    assert editing.edit_key_templates(document, {})["key_design"] == document["key_design"]
+    assert editing.edit_index_definitions(document, {})["key_design"] == document["key_design"]
+
+
+def test_a_template_override_with_an_unknown_attribute_is_kept_and_reported() -> None:
+    document = editing.edit_key_templates(example_document("crm_single_table"),
+                                          {"edited_rows": {0: {"partition_key": "SALESPERSON#{nope}"}}})
+    assert document["key_design"]["entities"][0]["table"]["partition_key"] == "SALESPERSON#{nope}"
+    assert any(p.path == "key_design.entities[Salesperson].table.partition_key" and "nope" in p.message
+               for p in document_problems(document))
+
+
+def test_a_projection_override_changes_only_that_index() -> None:
+    document = example_document("crm_single_table")
+    after = editing.edit_index_definitions(document, {"edited_rows": {0: {"projection": "KEYS_ONLY"}}})
+    assert after["key_design"]["global_secondary_indexes"][0]["projection"] == {"type": "KEYS_ONLY"}
+    assert after["key_design"]["global_secondary_indexes"][1] == document["key_design"]["global_secondary_indexes"][1]

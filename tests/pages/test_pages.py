@@ -103,3 +103,26 @@ def test_start_page_opens_an_example_as_a_new_model(workspace_dir: Path) -> None
     assert not at.exception
     names = sorted(d.name for d in Workspace(workspace_dir).drafts())
     assert "E-commerce orders" in " ".join(names) and len(names) == 2
+
+
+def test_layout_adopt_a_design_then_an_override_problem_appears_and_disappears(workspace_dir: Path) -> None:
+    at = _app_on("layout.py")
+    assert at.radio(key="layout.design").options == ["Item collections", "Separate partitions"]
+    at.button(key="layout.adopt").click().run()
+    assert "key_design" in _open_document(workspace_dir) and at.radio(key="layout.design").value == "Your design"
+    at.session_state["model.layout.templates.editor.0"] = {
+        "edited_rows": {0: {"partition_key": "TENANT#{tenantIdd}"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception and any("tenantIdd" in e.value for e in at.error)
+    at.session_state["model.layout.templates.editor.1"] = {
+        "edited_rows": {0: {"partition_key": "TENANT#{tenantId}"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not any("tenantIdd" in e.value for e in at.error)
+    assert at.radio(key="layout.design").value == "Your design"
+
+
+def test_layout_view_through_an_index_shows_that_index_keys(workspace_dir: Path) -> None:
+    at = _app_on("layout.py")
+    at.selectbox(key="layout.index").select("GSI1").run()
+    assert not at.exception
+    assert "GSI1PK" in at.dataframe[1].value.columns

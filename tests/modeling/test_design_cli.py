@@ -1,0 +1,47 @@
+"""`python -m modeling design`: Markdown and JSON output, --write, and clear errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from modeling.examples import EXAMPLES_DIR
+from modeling.model_file import load_model_file
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "modeling", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_design_prints_the_charts_as_markdown() -> None:
+    result = run("design", str(EXAMPLES_DIR / "chat_messages.yaml"))
+    assert result.returncode == 0
+    assert "### Entity chart" in result.stdout and "| list_rooms_by_user | Query | GSI1 |" in result.stdout
+
+
+def test_design_json_lists_each_candidate_with_its_figures() -> None:
+    designs = json.loads(run("design", str(EXAMPLES_DIR / "ecommerce_orders.yaml"), "--format", "json").stdout)
+    assert [d["name"] for d in designs] == ["Item collections", "Separate partitions"]
+    assert all(d["figures"]["scans"] == 0 for d in designs)
+
+
+def test_write_puts_the_first_design_into_the_model(tmp_path: Path) -> None:
+    target = tmp_path / "chat.yaml"
+    shutil.copy(EXAMPLES_DIR / "chat_messages.yaml", target)
+    assert run("design", str(target), "--write").returncode == 0
+    model = load_model_file(target)
+    assert model.key_design is not None and {k.entity for k in model.key_design.entities} == {
+        "Room", "Member", "Message"}
+
+
+def test_an_invalid_model_gets_its_problems_and_no_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: dynamodb-design-studio/model\nversion: 1\nname: x\n", encoding="utf-8")
+    result = run("design", str(bad))
+    assert result.returncode == 1 and "`table` is missing" in result.stderr and "Traceback" not in result.stderr

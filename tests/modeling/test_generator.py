@@ -1,0 +1,92 @@
+"""The design generator: deterministic, every pattern served without Scan, choices that follow the rules."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from modeling.design import TABLE, Operation
+from modeling.design_report import designs_json
+from modeling.examples import list_examples, load_example
+from modeling.generator import COLLECTIONS, SEPARATE, generate_design, propose_designs, replace_key_design
+from modeling.keys import KeyTemplate
+from modeling.model_file import FileFormat, document_problems, dump_model, parse_document
+from tests.golden_files import assert_matches_golden
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = [e.slug for e in list_examples()]
+
+
+@pytest.mark.parametrize("slug", EXAMPLES)
+def test_designs_match_their_reviewed_golden_files(slug: str, update_golden: bool) -> None:
+    assert_matches_golden(f"designs/{slug}.json", designs_json(propose_designs(load_example(slug))), update_golden)
+
+
+def test_the_same_model_gives_the_same_design_byte_for_byte_in_another_process() -> None:
+    code = ("from modeling.examples import load_example; from modeling.generator import propose_designs;"
+            "from modeling.design_report import designs_json;"
+            "print(designs_json(propose_designs(load_example('crm_single_table'))), end='')")
+    other = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": "12345", "PATH": ""})
+    assert other.stdout == designs_json(propose_designs(load_example("crm_single_table")))
+
+
+@pytest.mark.parametrize("strategy", [COLLECTIONS, SEPARATE])
+@pytest.mark.parametrize("slug", [s for s in EXAMPLES if "mistakes" not in s])
+def test_generated_designs_serve_every_pattern_without_scan_and_validate(slug: str, strategy: str) -> None:
+    model = load_example(slug)
+    design = generate_design(model, strategy)
+    assert design.scan_patterns == ()
+    with_design = replace_key_design(model, design.key_design)
+    document = parse_document(dump_model(with_design, FileFormat.YAML).encode(), "m.yaml")
+    assert [p for p in document_problems(document) if p.severity == "error"] == []
+
+
+@pytest.mark.parametrize("slug", EXAMPLES)
+def test_attributes_that_updates_change_never_sit_in_table_keys(slug: str) -> None:
+    model = load_example(slug)
+    for design in propose_designs(model):
+        if design.name == "Your design":
+            continue
+        for keys in design.key_design.entities:
+            changed = {a for p in model.access_patterns if p.kind == "update" and keys.entity in p.entities
+                       for a in p.changed_attributes}
+            table = [keys.table.partition_key, keys.table.sort_key or ""]
+            assert not changed & {a for t in table for a in KeyTemplate.parse(t).attribute_names}
+
+
+def test_children_read_by_their_parent_live_in_the_parents_item_collection() -> None:
+    design = generate_design(load_example("chat_messages"), COLLECTIONS)
+    keys = {k.entity: k.table for k in design.key_design.entities}
+    assert keys["Message"].partition_key == keys["Room"].partition_key == "ROOM#{roomId}"
+    plan = design.plan("list_latest_messages_by_room")
+    assert (plan.operation, plan.index, plan.scan_index_forward) == (Operation.QUERY, TABLE, False)
+
+
+def test_a_filter_that_discards_most_items_gets_a_sparse_index() -> None:
+    design = generate_design(load_example("crm_single_table"), COLLECTIONS)
+    plan = design.plan("list_open_tickets_by_customer")
+    ticket = next(k for k in design.key_design.entities if k.entity == "Ticket")
+    assert plan.index != TABLE and plan.filter_expression == ""
+    assert [(c.attribute, c.equals) for c in ticket.indexes[plan.index].only_when] == [("status", "OPEN")]
+    assert plan.items_read_per_request == plan.items_returned_per_request
+
+
+def test_many_to_many_lookups_from_the_other_side_use_an_inverted_index() -> None:
+    design = generate_design(load_example("chat_messages"), COLLECTIONS)
+    plan = design.plan("list_rooms_by_user")
+    member = next(k for k in design.key_design.entities if k.entity == "Member")
+    assert member.table.partition_key == "ROOM#{roomId}" and member.indexes[plan.index].partition_key == "USER#{userId}"
+    assert "inverts" in next(c.reason for c in design.index_reasons if c.index == plan.index)
+
+
+def test_an_explicit_design_is_respected_and_its_unserved_pattern_explained() -> None:
+    model = load_example("student_platform_mistakes")
+    own = propose_designs(model)[0]
+    assert own.name == "Your design" and own.key_design.global_secondary_indexes == \
+        model.key_design.global_secondary_indexes
+    plan = own.plan("get_transfer_parties_by_ids")
+    assert plan.operation is Operation.SCAN and not plan.served and "Scan" in plan.reason

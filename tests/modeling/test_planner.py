@@ -1,0 +1,60 @@
+"""Planning patterns against a hand-written design: operations, key conditions, items read, index writes."""
+
+from __future__ import annotations
+
+import pytest
+
+from modeling.design import TABLE, IndexWriteKind, Operation
+from modeling.examples import load_example
+from modeling.generator import generate_design
+from modeling.model import AccessPattern, Consistency
+from modeling.planner import plan_pattern, plan_patterns
+
+CRM = load_example("crm_single_table")
+PLANS = {p.pattern: p for p in plan_patterns(CRM, CRM.key_design)}
+
+
+@pytest.mark.parametrize("pattern, operation, index, condition", [
+    ("get_customer_by_id", Operation.GET_ITEM, TABLE, ""),
+    ("list_contact_logs_by_customer", Operation.QUERY, TABLE, "PK = :pk AND SK BETWEEN :sk_from AND :sk_to"),
+    ("list_open_tickets_by_assignee", Operation.QUERY, "GSI1", "GSI1PK = :pk AND GSI1SK >= :sk"),
+    ("list_stale_customers_by_industry", Operation.QUERY, "GSI2", "GSI2PK = :pk AND GSI2SK < :sk"),
+    ("create_ticket_by_customer", Operation.PUT_ITEM, TABLE, ""),
+    ("log_contact_by_customer", Operation.TRANSACT_WRITE_ITEMS, TABLE, ""),
+], ids=lambda v: str(v))
+def test_pattern_is_planned_on_the_expected_path(pattern: str, operation: Operation, index: str,
+                                                 condition: str) -> None:
+    plan = PLANS[pattern]
+    assert (plan.operation, plan.index, plan.key_condition) == (operation, index, condition)
+
+
+def test_an_equality_filter_in_the_sort_key_is_a_key_condition_not_a_filter() -> None:
+    # GSI1SK = TICKET#{status}#{openedAt}#{ticketId}: status = OPEN is known, openedAt is the range
+    plan = PLANS["list_open_tickets_by_assignee"]
+    assert plan.filter_expression == "" and plan.items_read_per_request == plan.items_returned_per_request
+
+
+def test_a_non_key_filter_reads_more_items_than_it_returns() -> None:
+    # tickets by customer filtered on status = OPEN; the enum weights give OPEN a share below 1
+    plan = PLANS["list_open_tickets_by_customer"]
+    assert plan.filter_expression == "status = :status"
+    assert plan.items_read_per_request > plan.items_returned_per_request
+
+
+def test_changing_an_index_key_costs_a_delete_and_a_put() -> None:
+    writes = {w.index: w for w in PLANS["update_ticket_status_by_id"].index_writes}
+    assert writes["GSI1"].kind is IndexWriteKind.DELETE_AND_PUT and writes["GSI1"].writes_per_item == 2.0
+
+
+def test_a_strongly_consistent_read_never_uses_a_gsi() -> None:
+    pattern = next(p for p in CRM.access_patterns if p.name == "list_open_tickets_by_assignee")
+    strong = AccessPattern.model_validate({**pattern.model_dump(), "consistency": Consistency.STRONG})
+    plan = plan_pattern(CRM, CRM.key_design, strong)
+    assert plan.index == TABLE and plan.consistent_read
+
+
+def test_batch_reads_need_table_keys() -> None:
+    model = load_example("ecommerce_orders")
+    plan = {p.pattern: p for p in plan_patterns(model, generate_design(model).key_design)}["get_cart_products_by_ids"]
+    assert plan.operation is Operation.BATCH_GET_ITEM and plan.index == TABLE
+
