@@ -14,7 +14,8 @@ from tests.e2e.conftest import Server, assert_no_exception, eventually, wait_unt
 
 pytestmark = pytest.mark.e2e
 
-PAGES = {"": "DynamoDB Design Studio", "start": "DynamoDB Design Studio", "model": "Model · Student platform"}
+PAGES = {"": "DynamoDB Design Studio", "start": "DynamoDB Design Studio", "model": "Model · Student platform",
+         "layout": "Layout · Student platform"}
 
 
 @pytest.mark.parametrize("path", list(PAGES), ids=lambda p: p or "root")
@@ -23,7 +24,7 @@ def test_deep_link_on_a_fresh_server(page: Page, server: Server, external_reques
     page.goto(f"{server.url}/{path}")
     expect(page.get_by_role("heading", level=1)).to_have_text(PAGES[path], timeout=30_000)
     wait_until_idle(page)
-    expect(page.get_by_text("answers", exact=False).first).to_be_visible()  # endpoint status
+    expect(page.get_by_text("answers", exact=False).first).to_be_visible(timeout=30_000)  # endpoint status
     assert_no_exception(page)
     assert external_requests == []
 
