@@ -36,6 +36,7 @@ from modeling.model import (
     Relationship,
     RelationshipKind,
     SecondaryIndex,
+    parents_first,
 )
 from modeling.planner import plan_pattern, plan_patterns
 from modeling.validation import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE
@@ -305,21 +306,8 @@ def generate_design(model: Model, strategy: str = COLLECTIONS) -> Design:
 
 
 def _parents_first(model: Model) -> list[Entity]:
-    """Model order, except that a parent comes before its children (their keys copy the parent's)."""
-    ordered: list[Entity] = []
-
-    def visit(entity: Entity, path: tuple[str, ...]) -> None:
-        if entity in ordered or entity.name in path:
-            return
-        for relationship in model.relationships:
-            parent = model.entity(relationship.parent)
-            if relationship.child == entity.name and parent is not None:
-                visit(parent, (*path, entity.name))
-        ordered.append(entity)
-
-    for entity in model.entities:
-        visit(entity, ())
-    return ordered
+    """A parent comes before its children: their keys copy the parent's."""
+    return parents_first(model.entities, lambda e: [r.parent for r in model.relationships if r.child == e.name])
 
 
 def _finish(draft: _Draft, name: str, summary: str) -> Design:

@@ -9,6 +9,7 @@ in `modeling.validation`, which reports them with readable paths.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Annotated, Literal
 
@@ -543,3 +544,25 @@ class Model(_Frozen):
 
     def entity(self, name: str) -> Entity | None:
         return next((e for e in self.entities if e.name == name), None)
+
+
+def parents_first(entities: tuple[Entity, ...], parents_of: Callable[[Entity], list[str]]) -> list[Entity]:
+    """Entities in model order, except that every entity comes after the ones it depends on.
+
+    `parents_of` names the entities one depends on (relationship parents, referenced entities);
+    cycles are broken where they close, so every entity appears exactly once.
+    """
+    by_name = {e.name: e for e in entities}
+    ordered: list[Entity] = []
+
+    def visit(entity: Entity, path: tuple[str, ...]) -> None:
+        if entity in ordered or entity.name in path:
+            return
+        for name in parents_of(entity):
+            if name in by_name and name != entity.name:
+                visit(by_name[name], (*path, entity.name))
+        ordered.append(entity)
+
+    for entity in entities:
+        visit(entity, ())
+    return ordered

@@ -39,6 +39,7 @@ from modeling.model import (
     TimestampRangeGenerator,
     UuidGenerator,
     ZipfDistribution,
+    parents_first,
 )
 
 Item = dict[str, Any]
@@ -75,21 +76,9 @@ def generate_items(model: Model, items_per_entity: int | dict[str, int], seed: i
 
 
 def _reference_order(model: Model) -> list[Entity]:
-    ordered: list[Entity] = []
-
-    def visit(entity: Entity, path: tuple[str, ...]) -> None:
-        if entity in ordered or entity.name in path:
-            return
-        for attribute in entity.attributes:
-            if isinstance(attribute.generator, ReferenceGenerator):
-                target = model.entity(attribute.generator.entity)
-                if target is not None and target is not entity:
-                    visit(target, (*path, entity.name))
-        ordered.append(entity)
-
-    for entity in model.entities:
-        visit(entity, ())
-    return ordered
+    """Referenced entities first, so references pick from items that exist."""
+    return parents_first(model.entities, lambda e: [a.generator.entity for a in e.attributes
+                                                    if isinstance(a.generator, ReferenceGenerator)])
 
 
 def _entity_items(model: Model, entity: Entity, count: int, seed: int,

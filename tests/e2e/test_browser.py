@@ -69,16 +69,7 @@ def test_an_edit_in_the_entities_table_is_saved(page: Page, server: Server, tmp_
     grid = page.locator('[data-testid="stDataFrame"]').first
     expect(grid).to_contain_text("Tenant")
     page.wait_for_timeout(1000)  # the canvas grid takes input once drawn
-    box = grid.bounding_box()
-    assert box is not None
-    # The grid is a canvas: select row 0's first cell (header and rows are 35 px), move to "Items", edit.
-    page.mouse.click(box["x"] + 70, box["y"] + 35 + 17)
-    for key in ("ArrowRight", "ArrowRight", "Enter"):
-        page.keyboard.press(key)
-    page.wait_for_timeout(300)  # the cell editor overlay opens
-    page.keyboard.press("Control+A")
-    page.keyboard.type("1234567", delay=30)
-    page.keyboard.press("Enter")
+    _edit_grid_cell(page, 0, 0, 2, "1234567")  # row 0, the "Items" column
     saved = Workspace(tmp_path / "browser-workspace")
     assert eventually(lambda: saved.load(saved.most_recent())["entities"][0]["item_count"] == 1234567)
     page.reload()
