@@ -23,9 +23,12 @@ from modeling.design import Design, IndexChoice, PatternPlan
 from modeling.model import (
     AccessPattern,
     AttributeFilter,
+    AttributeType,
     Consistency,
     Entity,
     EntityKeys,
+    FloatRangeGenerator,
+    IntRangeGenerator,
     KeyAttribute,
     KeyDesign,
     KeyTemplates,
@@ -36,6 +39,9 @@ from modeling.model import (
     Relationship,
     RelationshipKind,
     SecondaryIndex,
+    SequenceGenerator,
+    TimestampFormat,
+    TimestampRangeGenerator,
     parents_first,
 )
 from modeling.planner import plan_pattern, plan_patterns
@@ -98,9 +104,30 @@ def _sort_template(entity: Entity, range_attribute: str | None, exclude: list[st
     rest = [a for a in entity.identifiers if a not in exclude and a != range_attribute]
     parts = [label(entity.name)]
     if range_attribute and entity.attribute(range_attribute) is not None:
-        parts.append(f"{{{range_attribute}}}")
-    parts += [f"{{{a}}}" for a in rest]
+        parts.append(_sortable_reference(entity, range_attribute))
+    parts += [_sortable_reference(entity, a) for a in rest]
     return "#".join(parts)
+
+
+def _sortable_reference(entity: Entity, name: str) -> str:
+    """`{name}`, zero-padded (`{xp:7}`, `{price:4.2}`) when it is a number, so string order is number order."""
+    attribute = entity.attribute(name)
+    generator = attribute.generator if attribute else None
+    if isinstance(generator, IntRangeGenerator) and generator.min >= 0:
+        return f"{{{name}:{len(str(generator.max))}}}"
+    if isinstance(generator, FloatRangeGenerator) and generator.min >= 0:
+        return f"{{{name}:{len(str(int(generator.max)))}.{generator.decimals}}}"
+    if isinstance(generator, TimestampRangeGenerator) and generator.format in _EPOCH_WIDTHS:
+        return f"{{{name}:{_EPOCH_WIDTHS[generator.format]}}}"
+    if isinstance(generator, SequenceGenerator) and not generator.prefix and not generator.width:
+        return f"{{{name}:{DEFAULT_NUMBER_WIDTH}}}"
+    if attribute is not None and attribute.type is AttributeType.N and generator is None:
+        return f"{{{name}:{DEFAULT_NUMBER_WIDTH}}}"
+    return f"{{{name}}}"
+
+
+DEFAULT_NUMBER_WIDTH = 12  # numbers whose range the model does not give: up to 10^12 - 1
+_EPOCH_WIDTHS = {TimestampFormat.EPOCH_SECONDS: 10, TimestampFormat.EPOCH_MILLISECONDS: 13}
 
 
 def _parent_collection(model: Model, entity: Entity) -> tuple[Relationship, AccessPattern] | None:
