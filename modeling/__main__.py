@@ -1,4 +1,4 @@
-"""Command line: `python -m modeling validate FILE`, `design MODEL`, `schema`, `examples`.
+"""Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `schema`, `examples`.
 
 Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
 status says whether there was any error (1) or the command was misused (2).
@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
+from modeling.checks import FindingSeverity, check_design
 from modeling.design_report import designs_json, designs_markdown
 from modeling.errors import ModelFileError, Severity
 from modeling.examples import list_examples
@@ -31,6 +33,11 @@ def main(argv: list[str] | None = None) -> int:
     design.add_argument("--format", choices=["json", "md"], default="md")
     design.add_argument("--write", action="store_true",
                         help="write the first design into the model file (YAML comments are not kept)")
+    check = commands.add_parser("check", help="check a model's key design against the rules that break designs")
+    check.add_argument("file", type=Path, metavar="MODEL")
+    check.add_argument("--format", choices=["json", "text"], default="text")
+    check.add_argument("--design", default=None, help="which design to check (default: the model's own, "
+                                                      "else the first proposal)")
     commands.add_parser("schema", help="print the JSON Schema of the model format")
     commands.add_parser("examples", help="list the built-in example models")
     args = parser.parse_args(argv)
@@ -38,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         return max(_validate(path) for path in args.files)
     if args.command == "design":
         return _design(args.file, args.format, args.write)
+    if args.command == "check":
+        return _check(args.file, args.format, args.design)
     if args.command == "schema":
         print(json.dumps(model_json_schema(), indent=2))
         return 0
@@ -72,6 +81,27 @@ def _design(path: Path, output_format: str, write: bool) -> int:
             return 1
         print(f"{path}: wrote the design '{designs[0].name}' into key_design", file=sys.stderr)
     return 0
+
+
+def _check(path: Path, output_format: str, design_name: str | None) -> int:
+    """Print the findings; exit 1 when any has severity error (2 for an unknown design name)."""
+    model = _load(path)
+    if model is None:
+        return 1
+    designs = propose_designs(model)
+    design = next((d for d in designs if d.name == design_name), None) if design_name else designs[0]
+    if design is None:
+        print(f"{path}: no design named {design_name!r}; choose one of: "
+              + ", ".join(d.name for d in designs), file=sys.stderr)
+        return 2
+    findings = check_design(model, design)
+    if output_format == "json":
+        print(json.dumps({"design": design.name, "findings": [asdict(f) for f in findings]}, indent=2))
+    else:
+        print(f"{path}: design '{design.name}': {len(findings)} finding(s)")
+        for f in findings:
+            print(f"{f.severity}: {f.check_id} {f.path}: {f.message}\n  fix: {f.fix}\n  see: {f.doc_url}")
+    return 1 if any(f.severity is FindingSeverity.ERROR for f in findings) else 0
 
 
 def _validate(path: Path) -> int:

@@ -7,10 +7,12 @@ and listed by `absent_items`, which is how a sparse index looks.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from modeling.checks import Finding, check_design
 from modeling.design import TABLE, Design
 from modeling.design_report import design_summary, entity_chart, index_rows, pattern_chart
 from modeling.generator import propose_designs
@@ -109,6 +111,7 @@ class LayoutResult:
     pattern_chart: tuple[dict[str, Any], ...]
     comparison: tuple[dict[str, Any], ...]
     index_rows: tuple[dict[str, Any], ...]
+    findings: tuple[Finding, ...]
 
 
 def analyse_layout(request: LayoutRequest) -> LayoutResult:
@@ -121,7 +124,21 @@ def analyse_layout(request: LayoutRequest) -> LayoutResult:
         designs=designs, design=design,
         view=layout_view(request.model, design.key_design, index, request.items_per_entity, request.seed),
         entity_chart=tuple(entity_chart(design)), pattern_chart=tuple(pattern_chart(design)),
-        comparison=tuple(comparison_rows(designs)), index_rows=tuple(index_rows(design.key_design)))
+        comparison=tuple(comparison_rows(designs)), index_rows=tuple(index_rows(design.key_design)),
+        findings=tuple(check_design(request.model, design)))
+
+
+def finding_rows(result: LayoutResult, finding: Finding) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The entity-chart and access-pattern-chart rows a finding concerns (for highlighting)."""
+    entities = set(re.findall(r"entities\[([^\]]+)\]", finding.path))
+    indexes = set(re.findall(r"indexes\[([^\]]+)\]", finding.path)) | ({finding.index} if finding.index else set())
+    patterns = set(re.findall(r"access_patterns\[([^\]]+)\]", finding.path))
+    patterns |= {finding.pattern} if finding.pattern else set()
+    entity_rows = [r for r in result.entity_chart if r["entity"] in entities
+                   and (not indexes or r["index"] in indexes or (r["index"] == TABLE and ".table." in finding.path))]
+    pattern_rows = [r for r in result.pattern_chart if r["pattern"] in patterns
+                    or (indexes and r["index"] in indexes and not patterns)]
+    return entity_rows, pattern_rows
 
 
 def comparison_rows(designs: tuple[Design, ...]) -> list[dict[str, Any]]:

@@ -41,7 +41,8 @@ if result.design.name != "Your design" and st.button("Use this design as mine (t
     session.save_document(editing.adopt_key_design(document, design_document(result.design)["key_design"]))
     st.rerun()
 
-tabs = st.tabs(["Table", "Entity chart", "Access-pattern chart", "Overrides"])
+errors = sum(f.severity == "error" for f in result.findings)
+tabs = st.tabs(["Table", "Entity chart", "Access-pattern chart", f"Checks ({errors} errors)", "Overrides"])
 with tabs[0]:
     layout_views.table_view(result, layout_views.entity_colours(model))
 with tabs[1]:
@@ -49,6 +50,8 @@ with tabs[1]:
 with tabs[2]:
     layout_views.pattern_chart(result)
 with tabs[3]:
+    layout_views.checks(result)
+with tabs[4]:
     layout_views.overrides(document, "key_design" in document)
     show_problems(problems_under(session.current_problems(), "key_design"),
                   empty_note="No problems in the key design.")

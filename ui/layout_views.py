@@ -8,8 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from modeling import editing
+from modeling.checks import FindingSeverity
 from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
-from modeling.layout import ENTITY_COLUMN, LayoutRequest, LayoutResult, analyse_layout
+from modeling.layout import ENTITY_COLUMN, LayoutRequest, LayoutResult, analyse_layout, finding_rows
 from modeling.model import Model, ProjectionType
 from ui import model_editor
 
@@ -85,3 +86,33 @@ def overrides(document: dict[str, Any], has_own_design: bool) -> None:
         "non_key_attributes": st.column_config.MultiselectColumn(
             "Projected attributes (INCLUDE)", options=editing.attribute_names(document)),
     })
+
+
+def checks(result: LayoutResult) -> None:
+    """Findings with a severity filter; the selected one shows the chart rows it concerns."""
+    severities = [s.value for s in FindingSeverity]
+    shown = st.multiselect("Severity", severities, default=["error", "warning"], key="layout.severities")
+    findings = [f for f in result.findings if f.severity.value in shown]
+    counts = {s: sum(f.severity.value == s for f in result.findings) for s in severities}
+    st.caption(" · ".join(f"{counts[s]} {s}" for s in severities) + " — load figures are approximate; "
+               "the Capacity & cost page has the exact units.")
+    if not findings:
+        st.success("No findings at the selected severities.", icon="✅")
+        return
+    by_label = {f"{_ICONS[f.severity]} {f.check_id} · {f.title} · {f.path}": f for f in findings}
+    chosen = st.radio("Findings (select one to see what it concerns)", list(by_label), key="layout.finding")
+    finding = by_label[chosen]
+    with st.container(border=True):
+        st.markdown(f"**{finding.check_id} · {finding.title}**")
+        st.text(finding.message)
+        st.markdown(f"**Why it matters.** {finding.explanation}")
+        st.markdown(f"**Fix.** {finding.fix}")
+        st.markdown(f"[AWS documentation]({finding.doc_url})")
+    entity_rows, pattern_rows = finding_rows(result, finding)
+    if entity_rows:
+        st.dataframe(entity_rows, hide_index=True, width="stretch", key="layout.finding_entities")
+    if pattern_rows:
+        st.dataframe(pattern_rows, hide_index=True, width="stretch", key="layout.finding_patterns")
+
+
+_ICONS = {FindingSeverity.ERROR: "⛔", FindingSeverity.WARNING: "⚠️", FindingSeverity.INFO: "ℹ️"}

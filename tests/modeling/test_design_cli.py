@@ -45,3 +45,22 @@ def test_an_invalid_model_gets_its_problems_and_no_traceback(tmp_path: Path) -> 
     bad.write_text("format: dynamodb-design-studio/model\nversion: 1\nname: x\n", encoding="utf-8")
     result = run("design", str(bad))
     assert result.returncode == 1 and "`table` is missing" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_check_exits_non_zero_on_error_findings_and_names_them() -> None:
+    result = run("check", str(EXAMPLES_DIR / "student_platform_mistakes.yaml"))
+    assert result.returncode == 1
+    assert "DDS101 key_design.entities[Student].indexes[GSI1].partition_key" in result.stdout
+    assert "DDS201 access_patterns[get_transfer_parties_by_ids]" in result.stdout
+
+
+def test_check_json_is_quiet_about_errors_on_a_generated_design() -> None:
+    result = run("check", str(EXAMPLES_DIR / "chat_messages.yaml"), "--format", "json")
+    report = json.loads(result.stdout)
+    assert result.returncode == 0 and report["design"] == "Item collections"
+    assert all(f["severity"] != "error" for f in report["findings"])
+
+
+def test_check_of_an_unknown_design_name_is_a_usage_error() -> None:
+    result = run("check", str(EXAMPLES_DIR / "chat_messages.yaml"), "--design", "Nope")
+    assert result.returncode == 2 and "Item collections" in result.stderr

@@ -126,3 +126,15 @@ def test_layout_view_through_an_index_shows_that_index_keys(workspace_dir: Path)
     at.selectbox(key="layout.index").select("GSI1").run()
     assert not at.exception
     assert "GSI1PK" in at.dataframe[1].value.columns
+
+
+def test_layout_checks_of_the_mistakes_example_show_what_a_finding_concerns(workspace_dir: Path) -> None:
+    at = _app_on("start.py")
+    at.button(key="start.open.student_platform_mistakes").click().run()
+    at.switch_page("pages/layout.py").run()
+    assert at.radio(key="layout.design").value == "Your design"
+    findings = at.radio(key="layout.finding")
+    assert findings.value.startswith("⛔ DDS101") and "GSI1" in findings.value
+    assert any("STATUS#{status}" in frame.value.to_csv() for frame in at.dataframe)
+    findings.set_value(next(o for o in findings.options if "DDS201" in o)).run()
+    assert any("get_transfer_parties_by_ids" in frame.value.to_csv() for frame in at.dataframe)
