@@ -38,3 +38,11 @@ def test_readme_test_command_is_the_one_ci_runs() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "python -m pytest" in readme and ".venv/bin/python -m pytest" in ci
+
+
+def test_every_design_check_is_documented_with_its_title() -> None:
+    from modeling.checks import CHECKS
+
+    text = (ROOT / "docs" / "checks.md").read_text(encoding="utf-8")
+    missing = [i for i, c in CHECKS.items() if f"## {i} · {c.title}" not in text]
+    assert not missing, f"add these checks to docs/checks.md: {missing}"
