@@ -228,15 +228,21 @@ def _partition_of(template: str) -> list[str]:
     return re.findall(r"\{([^}:]+)", template)
 
 
-def _gsi_with_room(draft: _Draft, entities: list[Entity]) -> SecondaryIndex | None:
+def _gsi_with_room(draft: _Draft, entities: list[Entity],
+                   pattern: AccessPattern | None = None) -> SecondaryIndex | None:
+    """An existing GSI none of these entities uses yet, whose patterns want the same kind of projection."""
+    patterns = {p.name: p for p in draft.model.access_patterns}
     for index in draft.gsis:
-        if all(index.name not in draft.entity_keys[e.name].indexes for e in entities):
-            return index
+        if any(index.name in draft.entity_keys[e.name].indexes for e in entities):
+            continue
+        users = [patterns[n] for n in draft.index_patterns.get(index.name, [])]
+        if pattern is None or all(bool(u.returns) == bool(pattern.returns) for u in users):
+            return index  # a whole-item pattern would force ALL on an index projected for a few attributes
     return None
 
 
 def _add_gsi(draft: _Draft, pattern: AccessPattern, entities: list[Entity], inputs: list[str]) -> None:
-    index = _gsi_with_room(draft, entities)
+    index = _gsi_with_room(draft, entities, pattern)
     if index is None:
         number = len(draft.gsis) + 1
         index = SecondaryIndex(name=f"GSI{number}", partition_key=KeyAttribute(name=f"GSI{number}PK"),

@@ -90,3 +90,33 @@ def test_an_explicit_design_is_respected_and_its_unserved_pattern_explained() ->
         model.key_design.global_secondary_indexes
     plan = own.plan("get_transfer_parties_by_ids")
     assert plan.operation is Operation.SCAN and not plan.served and "Scan" in plan.reason
+
+
+def _model_with(pattern: dict) -> object:
+    from modeling.model import Model
+
+    model = load_example("chat_messages")
+    document = model.model_dump(mode="json")
+    document["access_patterns"].append(pattern)
+    return Model.model_validate(document)
+
+
+def test_a_strong_read_in_another_order_on_the_table_partition_gets_an_lsi() -> None:
+    model = _model_with({"name": "list_messages_by_room_and_sender", "kind": "read_many", "entities": ["Message"],
+                         "inputs": ["roomId"], "range_condition": {"attribute": "senderId", "operator": "equals"},
+                         "consistency": "strong", "expected_items": 20,
+                         "traffic": {"peak_requests_per_second": 5, "average_requests_per_second": 1}})
+    design = generate_design(model, COLLECTIONS)
+    plan = design.plan("list_messages_by_room_and_sender")
+    assert plan.index == "LSI1" and plan.consistent_read and design.key_design.local_secondary_indexes
+    assert "strongly consistent" in next(c.reason for c in design.index_reasons if c.index == "LSI1")
+
+
+def test_projection_follows_what_the_patterns_return() -> None:
+    model = _model_with({"name": "list_message_ids_by_sender", "kind": "read_many", "entities": ["Message"],
+                         "inputs": ["senderId"], "returns": ["messageId", "sentAt", "body"], "expected_items": 20,
+                         "traffic": {"peak_requests_per_second": 5, "average_requests_per_second": 1}})
+    design = generate_design(model, COLLECTIONS)
+    index = next(i for i in design.key_design.global_secondary_indexes
+                 if "list_message_ids_by_sender" in next(c.patterns for c in design.index_reasons if c.index == i.name))
+    assert index.projection.type == "INCLUDE" and index.projection.non_key_attributes == ("body",)
