@@ -30,10 +30,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
 
 from costs.errors import ScalingPolicyError
+from costs.pricing import HOURS_PER_MONTH, CapacityDimension
 
 # dynamodb-facts §11.1 https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html
 MIN_TARGET_UTILIZATION, MAX_TARGET_UTILIZATION = 0.2, 0.9  # target tracking accepts 20 %-90 %
@@ -45,11 +47,12 @@ SCALE_IN_HEADROOM = 1.2  # §12.3: scale in when provisioned > 1.2 x required
 # dynamodb-facts §8 (decreases per day) https://docs.aws.amazon.com/general/latest/gr/ddb.html
 FREE_DECREASES_PER_DAY = 4
 DECREASE_INTERVAL_MINUTES = 60  # then 1 per hour without a decrease in the preceding hour
-MINUTES_PER_HOUR, MINUTES_PER_DAY = 60, 1440
+MINUTES_PER_HOUR, MINUTES_PER_DAY, HOURS_PER_DAY = 60, 1440, 24
 MIN_CAPACITY_UNITS = 1  # §8: minimum provisioned capacity per table or GSI
 DEFAULT_MAX_CAPACITY_UNITS = 40_000  # §8: default table-level throughput quota
 _ROUNDING_SLACK = 1e-9  # 100.0000000001 units after a division still provisions 100
 _NEVER = -(10**9)  # "last decrease" before any decrease
+_NEVER_AGAIN = 1 << 62  # "next decrease" when there is none
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,39 @@ class ScalingResult:
     writes: DimensionScaling
 
 
+@dataclass(frozen=True)
+class CapacityPlan:
+    """Provisioned capacity of one resource and dimension over the costed day."""
+
+    resource: str
+    dimension: CapacityDimension
+    average_capacity_units: float
+    peak_capacity_units: float
+    capacity_unit_hours_per_month: Decimal
+    average_utilization: float
+    throttled_unit_minutes_per_day: float
+
+
+def last_day(scaling: DimensionScaling) -> DimensionScaling:
+    """The steady state of a multi-day simulation: its last day (earlier days warm it up)."""
+    start = len(scaling.capacity_units) - MINUTES_PER_DAY
+    return DimensionScaling(scaling.capacity_units[start:], scaling.consumed_units[start:],
+                            tuple(m - start for m in scaling.decrease_minutes if m >= start))
+
+
+def monthly_unit_hours(scaling: DimensionScaling) -> Decimal:
+    """Capacity unit-hours billed in a 730-hour month by one day's per-minute capacity (§0.2, §12.4)."""
+    day_unit_hours = Decimal(repr(float(scaling.capacity_units.sum()))) / MINUTES_PER_HOUR
+    return (day_unit_hours * HOURS_PER_MONTH / HOURS_PER_DAY).quantize(Decimal("0.000001"))
+
+
+def capacity_plan(resource: str, dimension: CapacityDimension, scaling: DimensionScaling) -> CapacityPlan:
+    """Summary of one day's capacity curve for a report."""
+    return CapacityPlan(resource, dimension, float(scaling.capacity_units.mean()),
+                        float(scaling.capacity_units.max()), monthly_unit_hours(scaling),
+                        scaling.average_utilization, scaling.throttled_unit_minutes)
+
+
 def minute_series(hourly_units_per_second: Sequence[float], days: int = 1) -> np.ndarray:
     """Per-minute rates for `days` days from 24 hourly rates (each hour flat)."""
     return np.repeat(np.tile(np.asarray(hourly_units_per_second, dtype=float), days), MINUTES_PER_HOUR)
@@ -116,7 +152,7 @@ def fixed_capacity(consumed_units: np.ndarray, capacity_units: float) -> Dimensi
 
 
 def fixed_capacity_units(peak_units_per_second: float, policy: ScalingPolicy) -> float:
-    """Capacity that serves the peak at the target utilisation: ceil(peak / target), at least the minimum."""
+    """Capacity that serves the peak at the target utilisation: ceil(peak / target), within [min, max]."""
     return _clamp(_round_up(peak_units_per_second / policy.target_utilization, policy), policy)
 
 
@@ -125,8 +161,7 @@ def simulate_autoscaling(read_units: np.ndarray, write_units: np.ndarray, read_p
     """Auto-scaled capacity of one table or GSI; inputs are consumed units/s per minute from 00:00 UTC."""
     consumed = _as_pair(read_units, write_units)
     policies = (write_policy or read_policy, read_policy)  # index 0 = writes: they go first when alternating
-    signals = [_signals(consumed[k], policies[k]) for k in (0, 1)]
-    capacity, decreases = _walk(signals, consumed.shape[1])
+    capacity, decreases = _walk(_signals(consumed, policies), consumed.shape[1])
     return _result(consumed, capacity, decreases)
 
 
@@ -162,80 +197,113 @@ def simulate_autoscaling_reference(read_units: Sequence[float], write_units: Seq
 
 @dataclass(frozen=True, eq=False)
 class _Signals:
-    start: float  # est[0]
+    """Per-minute inputs of the walk, writes in row 0 and reads in row 1."""
+
+    start: np.ndarray  # est[0] per dimension
     low: np.ndarray  # need(min of the two previous minutes); +inf before minute 3
     grow: np.ndarray  # min(need(max of the two previous minutes), max)
     floor: np.ndarray  # need(max of the previous 15 minutes); +inf before minute 15
-    min_units: float
+    min_units: np.ndarray  # shape (2, 1)
+    scale_in_above: np.ndarray  # 1.2 x floor: capacity above it may scale in (see _Stretch)
 
 
-def _signals(units: np.ndarray, policy: ScalingPolicy) -> _Signals:
-    n = len(units)
-    need = units / policy.target_utilization
-    low, grow, floor = np.full(n, np.inf), np.zeros(n), np.full(n, np.inf)
-    if n > SCALE_OUT_MINUTES:
-        low[2:] = np.minimum(units[:-2], units[1:-1]) / policy.target_utilization
-        grow[2:] = np.minimum(_round_up(np.maximum(units[:-2], units[1:-1]) / policy.target_utilization, policy),
-                              policy.max_capacity_units)
-        low[:3] = np.inf  # minutes 1 and 2 keep minute 0's capacity
-    if n > SCALE_IN_MINUTES:
-        window_max = np.lib.stride_tricks.sliding_window_view(units, SCALE_IN_MINUTES).max(axis=1)
-        floor[SCALE_IN_MINUTES:] = _round_up(window_max[:-1] / policy.target_utilization, policy)
-    start = _clamp(_round_up(float(need[0]), policy), policy) if n else 0.0
-    return _Signals(start, low, grow, floor, float(policy.min_capacity_units))
+def _signals(consumed: np.ndarray, policies: tuple[ScalingPolicy, ScalingPolicy]) -> _Signals:
+    n = consumed.shape[1]
+    low, grow, floor = np.full((2, n), np.inf), np.zeros((2, n)), np.full((2, n), np.inf)
+    for k, (units, policy) in enumerate(zip(consumed, policies, strict=True)):
+        if n > SCALE_OUT_MINUTES:
+            low[k, 3:] = np.minimum(units[1:-2], units[2:-1]) / policy.target_utilization
+            grow[k, 2:] = np.minimum(_round_up(np.maximum(units[:-2], units[1:-1]) / policy.target_utilization,
+                                               policy), policy.max_capacity_units)
+        if n > SCALE_IN_MINUTES:
+            floor[k, SCALE_IN_MINUTES:] = _round_up(_window_max(units)[:-1] / policy.target_utilization, policy)
+    start = np.array([_clamp(_round_up(float(consumed[k, 0]) / policies[k].target_utilization, policies[k]),
+                             policies[k]) if n else 0.0 for k in (0, 1)])
+    min_units = np.array([[p.min_capacity_units] for p in policies], dtype=float)
+    return _Signals(start, low, grow, floor, min_units, SCALE_IN_HEADROOM * floor)
 
 
-def _walk(signals: list[_Signals], n: int) -> tuple[np.ndarray, tuple[list[int], list[int]]]:
+def _window_max(units: np.ndarray) -> np.ndarray:
+    """max(units[j .. j+14]) for every j, by doubling windows 1 -> 2 -> 4 -> 8 -> 15 (4 numpy passes)."""
+    best, width = units, 1
+    while width * 2 <= SCALE_IN_MINUTES:
+        best, width = np.maximum(best[:-width], best[width:]), width * 2
+    return np.maximum(best[:len(units) - SCALE_IN_MINUTES + 1], best[SCALE_IN_MINUTES - width:])
+
+
+def _walk(signals: _Signals, n: int) -> tuple[np.ndarray, tuple[list[int], list[int]]]:
+    """Day by day: each dimension's scale-out path is computed once with numpy and recomputed only
+    after that dimension decreases; the next decrease is the first minute where it would qualify past
+    the stability and quota limits, so Python runs once per decrease event, not once per minute."""
     capacity = np.empty((2, n))
-    capacity[:, :3] = [[s.start] for s in signals]
+    capacity[:, :3] = signals.start[:, None]
     decreases: tuple[list[int], list[int]] = ([], [])
-    last, counter, turn, p = [_NEVER, _NEVER], 0, 0, min(3, n)
-    while p < n:
-        counter = 0 if p % MINUTES_PER_DAY == 0 else counter
-        end = min(n, (p // MINUTES_PER_DAY + 1) * MINUTES_PER_DAY)  # a stretch never crosses midnight
-        paths = np.array([_grow_path(capacity[k, p - 1], signals[k], p, end) for k in (0, 1)])
-        candidates = np.maximum(np.minimum([s.floor[p:end] for s in signals], paths), [[s.min_units] for s in signals])
-        masks = _qualifying(capacity[:, p - 1], paths, candidates, p, end, last, counter)
-        hit = np.flatnonzero(masks[0] | masks[1])
-        if not len(hit):
-            capacity[:, p:end] = paths
-            p = end
-            continue
-        i = p + int(hit[0])
-        capacity[:, p:i + 1] = paths[:, :i + 1 - p]
-        lowered, counter, turn = _decide([bool(masks[k][i - p]) for k in (0, 1)], counter, turn, i, last)
-        for k in lowered:
-            capacity[k, i], last[k] = candidates[k][i - p], i
-            decreases[k].append(i)
-        p = i + 1
+    last, turn = [_NEVER, _NEVER], 0
+    for day_start in range(0, n, MINUTES_PER_DAY):
+        p, end, counter = max(day_start, 3), min(n, day_start + MINUTES_PER_DAY), 0  # the quota resets at 00:00
+        paths = [_Stretch(capacity, signals, k, p, end) for k in (0, 1)]
+        while p < end:
+            gate = max(DECREASE_INTERVAL_MINUTES, max(last) + DECREASE_INTERVAL_MINUTES) \
+                if counter >= FREE_DECREASES_PER_DAY else 0
+            nexts = [paths[k].first_hit(max(p, gate, last[k] + SCALE_IN_MINUTES)) for k in (0, 1)]
+            i = min(nexts)
+            if i >= end:
+                break
+            lowered, counter, turn = _decide([nexts[k] == i for k in (0, 1)], counter, turn, i, last)
+            for k in lowered:
+                capacity[k, i] = max(min(signals.floor[k, i], capacity[k, i]), signals.min_units[k, 0])
+                last[k] = i
+                decreases[k].append(i)
+                paths[k] = _Stretch(capacity, signals, k, i + 1, end)
+            p = i + 1
     return capacity, decreases
 
 
-def _grow_path(previous: float, signal: _Signals, p: int, end: int) -> np.ndarray:
-    """Capacity over minutes p..end-1 with scale-out only, starting from `previous` at minute p-1.
+class _Stretch:
+    """One dimension from minute `p` to `end` with scale-out only, written into `capacity[k, p:end]`,
+    and where on that path a decrease would qualify (before the stability and quota rules)."""
 
-    Capacity never falls here, and rises only at a minute whose `low` is at least every earlier `low`
-    of the stretch (capacity >= each earlier low), so Python visits just those record minutes.
-    """
-    low, grow = signal.low[p:end], signal.grow[p:end]
-    record = np.maximum.accumulate(np.concatenate(([previous], low[:-1])))
-    path = np.full(end - p, previous)
-    level = previous
-    for j in np.flatnonzero((low >= record) & (grow > record)).tolist():
-        if low[j] >= level:
-            level = path[j] = grow[j]
-    return np.maximum.accumulate(path)
+    def __init__(self, capacity: np.ndarray, signals: _Signals, k: int, p: int, end: int) -> None:
+        self.p, self.end = p, end
+        if p >= end:
+            self.qualifies = np.zeros(0, dtype=bool)
+            return
+        previous = capacity[k, p - 1]
+        path = _scale_out_path(previous, signals.low[k, p:end], signals.grow[k, p:end])
+        capacity[k, p:end] = path
+        # before > 1.2 x max(min(floor, path), min) reduces to before > 1.2 x floor and before > 1.2 x min,
+        # because before (the previous minute's path) never exceeds path within a stretch
+        before = np.concatenate(([previous], path[:-1]))
+        self.qualifies = (before > signals.scale_in_above[k, p:end]) & (before > SCALE_IN_HEADROOM *
+                                                                         signals.min_units[k, 0])
+
+    def first_hit(self, start: int) -> int:
+        """The first minute >= start where a decrease would qualify, or a huge number."""
+        offset = max(start - self.p, 0)
+        if offset >= len(self.qualifies):
+            return _NEVER_AGAIN
+        index = int(self.qualifies[offset:].argmax()) + offset
+        return self.p + index if self.qualifies[index] else _NEVER_AGAIN
 
 
-def _qualifying(previous: np.ndarray, paths: np.ndarray, candidates: np.ndarray, p: int, end: int,
-                last: list[int], counter: int) -> np.ndarray:
-    """Per dimension and minute: would a decrease happen there if nothing changed before it?"""
-    minutes = np.arange(p, end)
-    before = np.concatenate((previous[:, None], paths[:, :-1]), axis=1)
-    masks = (before > SCALE_IN_HEADROOM * candidates) & (minutes >= np.array(last)[:, None] + SCALE_IN_MINUTES)
-    if counter >= FREE_DECREASES_PER_DAY:
-        masks &= (minutes >= DECREASE_INTERVAL_MINUTES) & (minutes >= max(last) + DECREASE_INTERVAL_MINUTES)
-    return masks
+def _scale_out_path(previous: float, low: np.ndarray, grow: np.ndarray) -> np.ndarray:
+    """Capacity with scale-out only: it rises to grow[j] at each minute j where low[j] >= the current
+    capacity. numpy finds each next rise (argmax); Python only steps from rise to rise."""
+    path = np.full(len(low), previous)
+    level, j, rises, levels = previous, 0, [], []
+    while j < len(low):
+        j += int((low[j:] >= level).argmax())  # the next minute at or above target, if any
+        if low[j] < level:
+            break
+        if grow[j] > level:
+            level = float(grow[j])
+            rises.append(j)
+            levels.append(level)
+        j += 1
+    if rises:
+        path[rises] = levels
+        path = np.maximum.accumulate(path)
+    return path
 
 
 # --- rules shared by both implementations ----------------------------------------------------------

@@ -4,6 +4,8 @@ Prices are data, never constants in code (dynamodb-facts §0): each price carrie
 confidence tag (§0.1). A price AWS does not publish, or that no trusted source confirms, is either an
 *assumption* (shown as such) or *not available* (`value=None`); the engine never turns it into $0.
 A user's negotiated rate replaces a price through `with_override`, marked "user override".
+`line_item` is the one place a quantity is multiplied by a price (rounded to the cent, half up);
+`break_even_utilization`, `reserved_unit_hour_usd` and `reserved_blocks` derive §10's figures.
 
 >>> sheet = load_price_sheet("us-east-1")
 >>> sheet.price(PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, TableClass.STANDARD).value
@@ -14,14 +16,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from costs.errors import PriceSheetError
@@ -32,6 +36,7 @@ PRICE_SHEET_DIR = Path(__file__).resolve().parent / "price_sheets"
 HOURS_PER_MONTH = Decimal(730)
 HOURS_PER_YEAR = Decimal(8760)
 SECONDS_PER_HOUR = Decimal(3600)  # §0.2: one provisioned unit-hour serves 3,600 unit-seconds
+CENT = Decimal("0.01")  # bills round each line to the cent (W27 totals are sums of rounded lines)
 RESERVED_BLOCK_UNITS = 100  # §9.2 (Reserved-capacity rules): bought in blocks of 100 units
 
 
@@ -181,6 +186,68 @@ def reserved_unit_hour_usd(sheet: PriceSheet, term_years: int, dimension: Capaci
     if upfront.value is None or hourly.value is None:
         return None
     return (upfront.value / (HOURS_PER_YEAR * term_years) + hourly.value) / RESERVED_BLOCK_UNITS
+
+
+def block_month_usd(sheet: PriceSheet, term_years: int, dimension: CapacityDimension) -> Decimal | None:
+    """One 100-unit reserved block for a month: upfront / (12 x years) + hourly x 730 h (§9.2, §10)."""
+    upfront, hourly = (sheet.price(item, TableClass.STANDARD) for item in reserved_items(term_years, dimension))
+    if upfront.value is None or hourly.value is None:
+        return None
+    return upfront.value / (12 * term_years) + hourly.value * HOURS_PER_MONTH  # 12 months a year
+
+
+def reserved_blocks(capacity_units: np.ndarray, block_month: Decimal, unit_hour_usd: Decimal) -> int:
+    """Blocks of 100 units that minimise a month's cost for one day's per-minute capacity (§9.2).
+
+    A block costs `block_month` whether used or not; capacity above the blocks is billed at the
+    provisioned `unit_hour_usd`. Ties go to fewer blocks. E.g. a flat 49,800 RCU -> 498 blocks (W29).
+    """
+    top = math.ceil(float(np.max(capacity_units, initial=0.0)) / RESERVED_BLOCK_UNITS)
+    counts = np.arange(top + 1)
+    above = np.maximum(capacity_units[None, :] - RESERVED_BLOCK_UNITS * counts[:, None], 0.0).sum(axis=1)
+    unit_hours_above = above / 60 * float(HOURS_PER_MONTH / 24)  # per-minute units -> unit-hours per month
+    return int(np.argmin(counts * float(block_month) + float(unit_hour_usd) * unit_hours_above))
+
+
+# --- line items ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CostLineItem:
+    """One billed quantity: `quantity` x `unit_price_usd` (per `unit`) = `monthly_cost_usd`, to the cent.
+
+    `monthly_cost_usd` is None when the price is not available; `is_assumption` marks UNCONFIRMED or
+    otherwise unverified prices and estimated inputs.
+    """
+
+    name: str
+    unit: str
+    quantity: Decimal
+    unit_price_usd: Decimal | None
+    monthly_cost_usd: Decimal | None
+    source: str
+    confidence: str
+    is_assumption: bool
+    note: str = ""
+
+
+def line_item(name: str, price: Price, units: Decimal, note: str = "", assumed: bool = False) -> CostLineItem:
+    """A line item: quantity = units / price.per; cost = quantity x price, rounded to the cent (half up).
+
+    >>> line_item("Writes (WRU)", load_price_sheet("us-east-1").price(PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS,
+    ...           TableClass.STANDARD), Decimal(42_177_000)).monthly_cost_usd
+    Decimal('26.36')
+    """
+    quantity = Decimal(units) / price.per
+    cost = None if price.value is None else round_to_cent(quantity * price.value)
+    flag = f"price not available: {price.note}" if price.value is None else (
+        f"assumption: {price.note}" if price.is_assumption else "")
+    return CostLineItem(name, price.unit_label, quantity, price.value, cost, price.source, price.confidence.value,
+                        price.is_assumption or assumed, "; ".join(filter(None, (note, flag))))
+
+
+def round_to_cent(usd: Decimal) -> Decimal:
+    return usd.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 # --- overrides -------------------------------------------------------------------------------------

@@ -123,6 +123,8 @@ def scan_units(item_sizes_evaluated_bytes: Sequence[int],
     return query_units(item_sizes_evaluated_bytes, consistency)
 
 
+# dynamodb-facts §4.1 (GSI reads and writes)
+# https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html
 def gsi_query_units(entry_sizes_bytes: Sequence[int],
                     consistency: Consistency = Consistency.EVENTUAL) -> RequestUnits:
     """Query on a GSI: index entries added and rounded once; GSIs are eventually consistent only (§4.1; W17)."""
@@ -132,6 +134,8 @@ def gsi_query_units(entry_sizes_bytes: Sequence[int],
     return query_units(entry_sizes_bytes, Consistency.EVENTUAL)
 
 
+# dynamodb-facts §4.2 (LSI fetches) https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/
+# 822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/LSI.md
 def lsi_query_units(entry_sizes_bytes: Sequence[int], fetched_item_sizes_bytes: Sequence[int],
                     consistency: Consistency = Consistency.EVENTUAL) -> RequestUnits:
     """Query on an LSI that fetches unprojected attributes: the index read, plus each whole base item
@@ -142,6 +146,8 @@ def lsi_query_units(entry_sizes_bytes: Sequence[int], fetched_item_sizes_bytes: 
     return RequestUnits(read_units=(index_blocks + fetch_blocks) * read_factor(consistency))
 
 
+# dynamodb-facts §2 (Transactions) https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/
+# 822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/transaction-apis.md
 def transact_get_items_units(item_sizes_bytes: Sequence[int]) -> RequestUnits:
     """TransactGetItems: 2 units per 4 KB block of each item (§1.1, §2; W16: three 500 B items -> 6)."""
     _check_count(item_sizes_bytes, TRANSACTION_MAX_ITEMS, Operation.TRANSACT_GET_ITEMS)
@@ -182,6 +188,8 @@ def transact_write_items_units(item_sizes_bytes: Sequence[int]) -> RequestUnits:
     return RequestUnits(write_units=Decimal(TRANSACTION_FACTOR * sum(write_unit_blocks(s) for s in item_sizes_bytes)))
 
 
+# dynamodb-facts §1.2 (failed conditional write)
+# https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html
 def failed_conditional_write_units(existing_item_bytes: int, attempted_item_bytes: int) -> RequestUnits:
     """A conditional write whose condition fails: max(1, ceil(max(existing, attempted) / 1 KB)) (§1.2; W11).
 
@@ -191,6 +199,8 @@ def failed_conditional_write_units(existing_item_bytes: int, attempted_item_byte
     return RequestUnits(write_units=Decimal(write_unit_blocks(max(existing_item_bytes, attempted_item_bytes))))
 
 
+# dynamodb-facts §4.1 (index writes), §2 (not doubled in transactions, [AWS-CODE] calculate_costs.py)
+# https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html
 def index_write_units(change: IndexChange, entry_bytes: int, old_entry_bytes: int | None = None) -> Decimal:
     """Write units one base-table write costs ONE index, sized on the index entry (§4.1, §4.2).
 
