@@ -16,9 +16,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from enum import StrEnum
 
 from costs.errors import RequestShapeError
+from modeling.design import IndexChange, Operation
 from modeling.model import Consistency
 
 # dynamodb-facts §1.1 (Rounding) https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html
@@ -31,31 +31,6 @@ TRANSACTION_FACTOR = 2  # §2: every transactional item is read or written twice
 BATCH_GET_MAX_ITEMS = 100
 BATCH_WRITE_MAX_ITEMS = 25
 TRANSACTION_MAX_ITEMS = 100
-
-
-class Operation(StrEnum):
-    """DynamoDB data-plane operations, spelled as AWS names them."""
-
-    GET_ITEM = "GetItem"
-    BATCH_GET_ITEM = "BatchGetItem"
-    QUERY = "Query"
-    SCAN = "Scan"
-    PUT_ITEM = "PutItem"
-    UPDATE_ITEM = "UpdateItem"
-    DELETE_ITEM = "DeleteItem"
-    BATCH_WRITE_ITEM = "BatchWriteItem"
-    TRANSACT_GET_ITEMS = "TransactGetItems"
-    TRANSACT_WRITE_ITEMS = "TransactWriteItems"
-
-
-class IndexChange(StrEnum):
-    """What a base-table write does to one index's entry (dynamodb-facts §4.1)."""
-
-    ENTERS = "enters"  # new item, or update that adds the index keys: 1 put
-    KEY_CHANGES = "key_changes"  # index key value A -> B: delete old entry + put new = 2 writes
-    LEAVES = "leaves"  # update removes an index key, or the item is deleted: 1 delete
-    PROJECTED_ONLY = "projected_only"  # update touches only projected non-key attributes: 1 write
-    ABSENT = "absent"  # item lacks the index keys before and after (sparse index): 0 writes
 
 
 @dataclass(frozen=True)

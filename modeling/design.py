@@ -39,12 +39,18 @@ _WRITES = frozenset({Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE
 TABLE = "table"  # the access path name of the base table
 
 
-class IndexWriteKind(StrEnum):
-    """What a write does to one index entry (dynamodb-facts §4.1)."""
+class IndexChange(StrEnum):
+    """What a base-table write does to one index's entry (dynamodb-facts §4.1)."""
 
-    PUT = "put"  # the item enters the index, or a projected attribute changes
-    DELETE_AND_PUT = "delete_and_put"  # an index key value changes: 2 index writes
-    DELETE = "delete"  # the item leaves the index
+    ENTERS = "enters"  # new item, or an update that adds the index keys: 1 put
+    KEY_CHANGES = "key_changes"  # index key value A -> B: delete the old entry + put the new = 2 writes
+    LEAVES = "leaves"  # an update removes an index key, or the item is deleted: 1 delete
+    PROJECTED_ONLY = "projected_only"  # an update touches only projected non-key attributes: 1 write
+    ABSENT = "absent"  # the item lacks the index keys before and after (sparse index): 0 writes
+
+    @property
+    def writes(self) -> int:
+        return {IndexChange.KEY_CHANGES: 2, IndexChange.ABSENT: 0}.get(self, 1)
 
 
 @dataclass(frozen=True)
@@ -52,13 +58,13 @@ class IndexWrite:
     """Writes one request causes in one secondary index, per affected item."""
 
     index: str
-    kind: IndexWriteKind
+    kind: IndexChange
     share_of_items: float = 1.0  # below 1 for sparse indexes: the share of items that are in the index
     reason: str = ""
 
     @property
     def writes_per_item(self) -> float:
-        return (2.0 if self.kind is IndexWriteKind.DELETE_AND_PUT else 1.0) * self.share_of_items
+        return self.kind.writes * self.share_of_items
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from modeling.design import TABLE, IndexWrite, IndexWriteKind, Operation, PatternPlan
+from modeling.design import TABLE, IndexChange, IndexWrite, Operation, PatternPlan
 from modeling.keys import KeyTemplate
 from modeling.model import (
     AccessPattern,
@@ -266,7 +266,7 @@ def _index_writes(model: Model, design: KeyDesign, pattern: AccessPattern,
         # one IndexWrite per index: the heaviest kind, its share scaled so that the mean writes per
         # written item over the pattern's entities (0 for entities not in the index) is kept
         heaviest = max(writes, key=lambda w: w.writes_per_item)
-        multiplier = 2.0 if heaviest.kind is IndexWriteKind.DELETE_AND_PUT else 1.0
+        multiplier = heaviest.kind.writes
         mean_writes = sum(w.writes_per_item for w in writes) / len(entities)
         result.append(IndexWrite(index, heaviest.kind, round(mean_writes / multiplier, 6), heaviest.reason))
     return tuple(result)
@@ -292,24 +292,24 @@ def _entity_index_writes(model: Model, design: KeyDesign, pattern: AccessPattern
 def _index_write(pattern: AccessPattern, index: SecondaryIndex, templates: KeyTemplates,
                  share: float) -> IndexWrite | None:
     if pattern.kind in (PatternKind.WRITE, PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE):
-        return IndexWrite(index.name, IndexWriteKind.PUT, share, "a new item enters the index")
+        return IndexWrite(index.name, IndexChange.ENTERS, share, "a new item enters the index")
     if pattern.kind is PatternKind.DELETE:
-        return IndexWrite(index.name, IndexWriteKind.DELETE, share, "the item leaves the index")
+        return IndexWrite(index.name, IndexChange.LEAVES, share, "the item leaves the index")
     changed = set(pattern.changed_attributes)
     key_attributes = set(KeyTemplate.parse(templates.partition_key).attribute_names)
     if templates.sort_key:
         key_attributes |= set(KeyTemplate.parse(templates.sort_key).attribute_names)
     if changed & key_attributes:
-        return IndexWrite(index.name, IndexWriteKind.DELETE_AND_PUT, share,
+        return IndexWrite(index.name, IndexChange.KEY_CHANGES, share,
                           f"{', '.join(sorted(changed & key_attributes))} is part of the index key: "
                           "the old entry is deleted and a new one put")
     if changed & {c.attribute for c in templates.only_when}:
-        return IndexWrite(index.name, IndexWriteKind.PUT, 1.0, "the change moves the item into or out of "
+        return IndexWrite(index.name, IndexChange.ENTERS, 1.0, "the change moves the item into or out of "
                           "the sparse index")
     projected = (index.projection.type is ProjectionType.ALL
                  or changed & set(index.projection.non_key_attributes))
     if projected and changed:
-        return IndexWrite(index.name, IndexWriteKind.PUT, share, "a projected attribute changes")
+        return IndexWrite(index.name, IndexChange.PROJECTED_ONLY, share, "a projected attribute changes")
     return None
 
 
