@@ -1,4 +1,4 @@
-"""Command line quick calculator: `python -m costs item-size | units | monthly`.
+"""Command line: `python -m costs item-size | units | monthly | estimate MODEL`.
 
     python -m costs item-size '{"id": {"S": "A1"}, "n": {"N": "101"}}'      -> {"bytes": 8}
     python -m costs units --operation Query --item-bytes 1536 --items 10 --consistency strong
@@ -12,25 +12,33 @@ Bad input prints one line on stderr and exits 2 (usage) or 1 (rejected value); n
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import sys
 from collections.abc import Callable
-from datetime import date
 from decimal import Decimal
-from enum import Enum
 from pathlib import Path
 from typing import Any, NoReturn
 
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
-from costs.errors import CostError, UsageError
+from costs.errors import CostError, ModelInputError, UsageError
+from costs.estimate import EstimateRequest, estimate_model
 from costs.item_size import ITEM_SIZE_LIMIT_BYTES, item_size_bytes, parse_item_json
-from costs.monthly import CostEstimate, OptionEstimate, estimate_monthly_cost
-from costs.pricing import CostLineItem, available_regions, load_price_sheet
+from costs.monthly import estimate_monthly_cost
+from costs.pricing import available_regions, load_price_sheet
+from costs.report_text import (
+    cost_estimate_json,
+    cost_estimate_text,
+    estimate_csv,
+    estimate_json,
+    estimate_markdown,
+    estimate_text,
+)
 from costs.units import Operation, get_item_units, put_item_units, request_units
-from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceUsage, TableUsage, label
+from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceUsage, TableUsage
+from modeling.errors import ModelFileError
 from modeling.model import Consistency, TableClass
+from modeling.model_file import load_model_file
 
 TABLE_CLASSES = {"standard": TableClass.STANDARD, "standard-ia": TableClass.STANDARD_INFREQUENT_ACCESS}
 QUICK_OPTIONS = (CapacityOption.ON_DEMAND, CapacityOption.PROVISIONED_FIXED, CapacityOption.RESERVED_1Y,
@@ -51,8 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     except CostError as exc:
         print(f"python -m costs {args.command}: error: {exc}", file=sys.stderr)
         return 1
+    output, code = output if isinstance(output, tuple) else (output, 0)
     print(output)
-    return 0
+    return code
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -63,10 +72,38 @@ def _parser() -> argparse.ArgumentParser:
     size.set_defaults(run=_item_size)
     _add_units(commands.add_parser("units", help="capacity units of one request"))
     _add_monthly(commands.add_parser("monthly", help="monthly cost of a table with flat traffic"))
-    # --- `estimate MODEL` (issue 3): the lead adds this subcommand here. Register its parser like the
-    # --- ones above, set `run=` to a function that reads the model, builds a TableUsage per table and
-    # --- prints `estimate_monthly_cost(...)` with `_estimate_json` / `_estimate_text`.
+    _add_estimate(commands.add_parser("estimate", help="capacity and monthly cost of a model file; "
+                                                     "--budget-usd exits 3 when the recommendation exceeds it"))
     return parser
+
+
+def _add_estimate(estimate: argparse.ArgumentParser) -> None:
+    estimate.add_argument("model", type=Path, metavar="MODEL", help="a model file (JSON or YAML)")
+    estimate.add_argument("--region", type=_choice({r: r for r in available_regions()}, "region"),
+                          help="price in this Region (default: the model's table Region)")
+    estimate.add_argument("--design", help="which design to price (default: the model's own, else the first proposal)")
+    estimate.add_argument("--format", choices=("json", "md", "csv", "text"), default="json")
+    estimate.add_argument("--budget-usd", type=_money, metavar="N", help="exit 3 when the recommended option "
+                                                                           "costs more than N USD a month")
+    estimate.add_argument("--target-utilization", type=_fraction, default=DEFAULT_TARGET_UTILIZATION)
+    estimate.add_argument("--free-tier", action="store_true", help="apply the account's always-free allowances")
+    estimate.set_defaults(run=_estimate)
+
+
+def _estimate(args: argparse.Namespace) -> tuple[str, int]:
+    try:
+        model = load_model_file(args.model)
+    except ModelFileError as exc:
+        raise ModelInputError("the model file has problems", "MODEL", str(args.model),
+                              "; ".join(str(p) for p in exc.problems[:5])) from None
+    result = estimate_model(EstimateRequest(model, args.design, args.region, args.target_utilization, args.free_tier))
+    output = {"json": estimate_json, "md": estimate_markdown, "csv": estimate_csv, "text": estimate_text}[args.format]
+    best = result.cost.recommendation
+    over = args.budget_usd is not None and best is not None and best.monthly_cost_usd > args.budget_usd
+    if over:
+        print(f"python -m costs estimate: over budget: the recommended option costs ${best.monthly_cost_usd:,} "
+              f"a month, more than the budget of ${args.budget_usd:,}", file=sys.stderr)
+    return output(result), 3 if over else 0
 
 
 def _add_units(units: argparse.ArgumentParser) -> None:
@@ -135,63 +172,7 @@ def _monthly(args: argparse.Namespace) -> str:
     estimate = estimate_monthly_cost(TableUsage(table=table, table_class=args.table_class, free_tier=args.free_tier),
                                      load_price_sheet(args.region), options)
     header = {"read_units_per_second": _number(reads), "write_units_per_second": _number(writes)}
-    return _estimate_text(estimate, header) if args.format == "text" else _estimate_json(estimate, header)
-
-
-# --- output --------------------------------------------------------------------------------------------
-
-
-def _estimate_json(estimate: CostEstimate, header: dict[str, Any]) -> str:
-    options = [{**_plain(dataclasses.asdict(o)), "monthly_total_usd": _plain(o.monthly_total_usd),
-                "priced_subtotal_usd": _plain(o.priced_subtotal_usd), "is_complete": o.is_complete}
-               for o in estimate.options]
-    document = {"region": estimate.region, "price_sheet_effective_date": estimate.price_sheet_effective_date,
-                **header, "options": options, "recommendation": estimate.recommendation,
-                "storage_projections": estimate.storage_projections, "assumptions": estimate.assumptions}
-    return json.dumps(_plain(document), indent=2, ensure_ascii=False)
-
-
-def _estimate_text(estimate: CostEstimate, header: dict[str, Any]) -> str:
-    lines = [f"Region {estimate.region} (prices effective {estimate.price_sheet_effective_date}); "
-             + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in header.items())]
-    for option in estimate.options:
-        lines += ["", _option_title(option)]
-        lines += [_line_text(item) for item in option.line_items]
-    best = estimate.recommendation
-    lines += ["", f"Recommendation: {best.reason}" if best else "No recommendation: no option has every price."]
-    return "\n".join([*lines, "", "Assumptions:", *(f"  - {a}" for a in estimate.assumptions)])
-
-
-def _line_text(item: CostLineItem) -> str:
-    if item.monthly_cost_usd is None:
-        return f"  {item.name}: {item.quantity.normalize():,f} x {item.unit}: price not available"
-    flag = " (assumption)" if item.is_assumption else ""
-    return (f"  {item.name}: {item.quantity.normalize():,f} x {item.unit} @ ${item.unit_price_usd}"
-            f" = ${item.monthly_cost_usd:,}{flag}")
-
-
-def _option_title(option: OptionEstimate) -> str:
-    title = f"{label(option.option)} ({label(option.table_class)})"
-    if option.unavailable_reason:
-        return f"{title}: not available, {option.unavailable_reason}"
-    if option.monthly_total_usd is None:
-        return f"{title}: incomplete, some prices not available (priced lines: ${option.priced_subtotal_usd:,})"
-    return f"{title}: ${option.monthly_total_usd:,} a month"
-
-
-def _plain(value: Any) -> Any:
-    """JSON-ready: Decimals as exact strings, enums as their values, dates as ISO text."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _plain(dataclasses.asdict(value))
-    if isinstance(value, dict):
-        return {str(_plain(k)): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, Decimal | date):
-        return str(value)
-    return value
+    return cost_estimate_text(estimate, header) if args.format == "text" else cost_estimate_json(estimate, header)
 
 
 def _number(value: Decimal) -> int | float:
@@ -229,6 +210,14 @@ def _rate(text: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a finite number >= 0")
     return value
+
+
+def _money(text: str) -> Decimal:
+    return Decimal(repr(_rate(text)))
+
+
+def _fraction(text: str) -> float:
+    return _rate(text)  # ScalingPolicy says when it is outside 20-90 % (0.2-0.9)
 
 
 def _read_file(path: Path) -> str:

@@ -35,3 +35,7 @@ class UsageError(CostError):
 
 class ScalingPolicyError(CostError):
     """An auto scaling policy is out of AWS's range (target 20-90 %, minimum at least 1 unit)."""
+
+
+class ModelInputError(CostError):
+    """A model file given to the cost engine does not load; the hint carries its problems."""

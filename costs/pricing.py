@@ -238,12 +238,18 @@ def line_item(name: str, price: Price, units: Decimal, note: str = "", assumed: 
     ...           TableClass.STANDARD), Decimal(42_177_000)).monthly_cost_usd
     Decimal('26.36')
     """
-    quantity = Decimal(units) / price.per
+    quantity = _tidy(Decimal(units) / price.per)
     cost = None if price.value is None else round_to_cent(quantity * price.value)
     flag = f"price not available: {price.note}" if price.value is None else (
         f"assumption: {price.note}" if price.is_assumption else "")
     return CostLineItem(name, price.unit_label, quantity, price.value, cost, price.source, price.confidence.value,
                         price.is_assumption or assumed, "; ".join(filter(None, (note, flag))))
+
+
+def _tidy(quantity: Decimal) -> Decimal:
+    """Six decimals at most (binary float noise off), no trailing zeros: 9861.570000000001 -> 9861.57."""
+    rounded = quantity.quantize(Decimal("0.000001"))
+    return rounded.to_integral_value() if rounded == rounded.to_integral_value() else rounded.normalize()
 
 
 def round_to_cent(usd: Decimal) -> Decimal:

@@ -282,7 +282,7 @@ def _entity_index_writes(model: Model, design: KeyDesign, pattern: AccessPattern
         index = indexes.get(name)
         if index is None:
             continue
-        share = _membership_share(entity, templates.only_when)
+        share = membership_share(entity, templates.only_when)
         write = _index_write(pattern, index, templates, share)
         if write is not None:
             writes.append(write)
@@ -316,7 +316,7 @@ def _index_write(pattern: AccessPattern, index: SecondaryIndex, templates: KeyTe
 # --- selectivity ---------------------------------------------------------------------------------
 
 
-def _membership_share(entity: Entity, conditions: tuple[AttributeFilter, ...]) -> float:
+def membership_share(entity: Entity, conditions: tuple[AttributeFilter, ...]) -> float:
     share = 1.0
     for condition in conditions:
         share *= _value_share(entity, condition.attribute, condition.equals)

@@ -1,0 +1,190 @@
+"""The whole estimate for a model: one call for the Capacity & cost page, the CLI and the report.
+
+`estimate_model(EstimateRequest(...))` picks the design (the model's own or a proposal), works out
+capacity per access pattern (`costs.capacity`), prices every option and table class
+(`costs.monthly`), and derives the tables a reviewer reads: units and on-demand cost per access
+pattern and per index, and the same estimate for the other candidate designs with deltas per line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from costs.autoscaling import ScalingPolicy
+from costs.capacity import CapacityProfile, capacity_profile, table_usage
+from costs.errors import CostError
+from costs.monthly import CostEstimate, OptionEstimate, estimate_monthly_cost
+from costs.pricing import (
+    HOURS_PER_MONTH,
+    SECONDS_PER_HOUR,
+    PriceItem,
+    PriceSheet,
+    available_regions,
+    load_price_sheet,
+    round_to_cent,
+    with_override,
+)
+from costs.usage import CapacityOption, EstimateOptions, TableUsage, label
+from modeling.design import Design
+from modeling.generator import propose_designs
+from modeling.model import Model, TableClass
+
+SECONDS_PER_MONTH = HOURS_PER_MONTH * SECONDS_PER_HOUR  # 730 h x 3,600 s (dynamodb-facts §0.2)
+
+
+class UnknownRegionError(CostError):
+    """No price sheet for the Region asked for."""
+
+
+@dataclass(frozen=True)
+class EstimateRequest:
+    model: Model
+    design_name: str | None = None  # None: the model's own design, else the first proposal
+    region: str | None = None  # None: the model's table Region
+    target_utilization: float = 0.7
+    free_tier: bool = False
+    price_overrides: tuple[tuple[PriceItem, TableClass | None, Decimal], ...] = ()
+    compare_designs: bool = True
+
+
+@dataclass(frozen=True)
+class ModelEstimate:
+    design: Design
+    designs: tuple[Design, ...]
+    price_sheet: PriceSheet
+    profile: CapacityProfile
+    usage: TableUsage
+    cost: CostEstimate
+    pattern_rows: tuple[dict[str, Any], ...]
+    resource_rows: tuple[dict[str, Any], ...]
+    comparison: tuple[dict[str, Any], ...] = field(default=())
+    line_deltas: tuple[dict[str, Any], ...] = field(default=())
+
+    @property
+    def recommended(self) -> OptionEstimate | None:
+        best = self.cost.recommendation
+        return self.cost.option(best.option, best.table_class) if best else None
+
+
+def estimate_model(request: EstimateRequest) -> ModelEstimate:
+    """Capacity and monthly cost of a model's design, with the other candidates side by side."""
+    sheet = _price_sheet(request)
+    designs = propose_designs(request.model)
+    design = next((d for d in designs if d.name == request.design_name), designs[0])
+    profile, usage, cost = _priced(request, design, sheet)
+    comparison, deltas = ((), ())
+    if request.compare_designs and len(designs) > 1:
+        others = {d.name: _priced(request, d, sheet)[2] for d in designs if d.name != design.name}
+        comparison = tuple(_comparison_rows(design.name, cost, others))
+        deltas = tuple(_line_deltas(design.name, cost, others))
+    return ModelEstimate(design, designs, sheet, profile, usage, cost,
+                         tuple(pattern_rows(profile, sheet, request.model.table.table_class)),
+                         tuple(resource_rows(usage)), comparison, deltas)
+
+
+def _price_sheet(request: EstimateRequest) -> PriceSheet:
+    region = request.region or request.model.table.region
+    if region not in available_regions():
+        raise UnknownRegionError("no price sheet for this Region", "region", region,
+                                 f"choose one of: {', '.join(available_regions())}")
+    sheet = load_price_sheet(region)
+    for item, table_class, value in request.price_overrides:
+        sheet = with_override(sheet, item, value, table_class)
+    return sheet
+
+
+def _priced(request: EstimateRequest, design: Design, sheet: PriceSheet) -> tuple[CapacityProfile, TableUsage,
+                                                                                   CostEstimate]:
+    profile = capacity_profile(request.model, design)
+    usage = table_usage(request.model, design, profile, request.free_tier)
+    options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=request.target_utilization))
+    return profile, usage, estimate_monthly_cost(usage, sheet, options)
+
+
+# --- per access pattern and per index --------------------------------------------------------------
+
+
+def pattern_rows(profile: CapacityProfile, sheet: PriceSheet, table_class: TableClass) -> list[dict[str, Any]]:
+    """Units per request and per second for each pattern, its share, and its on-demand monthly cost."""
+    read_price = sheet.price(PriceItem.ON_DEMAND_READ_REQUEST_UNITS, table_class)
+    write_price = sheet.price(PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, table_class)
+    total = sum(float(c.units_per_request) * c.average_requests_per_second for c in profile.patterns) or 1.0
+    rows = []
+    for c in profile.patterns:
+        writes = c.write_units_per_request + sum((u for _, u in c.index_write_units_per_request), Decimal(0))
+        average_rps = Decimal(repr(c.average_requests_per_second))
+        monthly = None
+        if read_price.value is not None and write_price.value is not None:
+            read_usd = c.read_units_per_request * read_price.value / read_price.per
+            write_usd = writes * write_price.value / write_price.per
+            monthly = round_to_cent(average_rps * SECONDS_PER_MONTH * (read_usd + write_usd))
+        rows.append({
+            "access pattern": c.pattern, "operation": c.operation.value, "index": c.index,
+            "read units per request": float(c.read_units_per_request), "write units per request": float(writes),
+            "index writes (units per request)": ", ".join(f"{i}: {float(u):g}" for i, u in
+                                                          c.index_write_units_per_request),
+            "peak requests/s": c.peak_requests_per_second, "average requests/s": c.average_requests_per_second,
+            "peak units/s": float(c.units_per_request) * c.peak_requests_per_second,
+            "average units/s": float(c.units_per_request) * c.average_requests_per_second,
+            "share of units": float(c.units_per_request) * c.average_requests_per_second / total,
+            "on-demand USD/month": monthly,
+        })
+    return rows
+
+
+def resource_rows(usage: TableUsage) -> list[dict[str, Any]]:
+    """The table and each index: average and peak units per second, storage."""
+    rows = []
+    for resource in (usage.table, *usage.indexes):
+        kind = "table" if resource is usage.table else ("GSI" if resource.is_gsi else "LSI (uses the table's capacity)")
+        reads, writes = resource.read_units_per_second, resource.write_units_per_second
+        rows.append({"resource": resource.name, "kind": kind,
+                     "average read units/s": sum(reads) / len(reads),
+                     "peak-hour read units/s": resource.peak_read_units_per_second,
+                     "average write units/s": sum(writes) / len(writes),
+                     "peak-hour write units/s": resource.peak_write_units_per_second,
+                     "storage GiB": resource.storage_bytes / 1024**3})
+    return rows
+
+
+# --- design comparison -------------------------------------------------------------------------------
+
+
+def _best_total(cost: CostEstimate) -> tuple[str, Decimal | None]:
+    best = cost.recommendation
+    if best is None:
+        return "no complete option", None
+    return f"{label(best.option)} ({label(best.table_class)})", best.monthly_cost_usd
+
+
+def _comparison_rows(chosen: str, cost: CostEstimate, others: dict[str, CostEstimate]) -> list[dict[str, Any]]:
+    rows = []
+    _base_label, base_total = _best_total(cost)
+    on_demand = cost.option(CapacityOption.ON_DEMAND).monthly_total_usd
+    for name, estimate in [(chosen, cost), *others.items()]:
+        option, total = _best_total(estimate)
+        od = estimate.option(CapacityOption.ON_DEMAND).monthly_total_usd
+        rows.append({"design": name, "cheapest option": option, "cheapest USD/month": total,
+                     "delta vs chosen USD/month": None if total is None or base_total is None else total - base_total,
+                     "on-demand USD/month": od,
+                     "on-demand delta USD/month": None if od is None or on_demand is None else od - on_demand})
+    return rows
+
+
+def _line_deltas(chosen: str, cost: CostEstimate, others: dict[str, CostEstimate]) -> list[dict[str, Any]]:
+    """On-demand (Standard) line items of every design side by side, with the delta to the chosen one."""
+    def lines(estimate: CostEstimate) -> dict[str, Decimal | None]:
+        return {i.name: i.monthly_cost_usd for i in estimate.option(CapacityOption.ON_DEMAND).line_items}
+
+    base = lines(cost)
+    rows = []
+    for name, estimate in others.items():
+        other = lines(estimate)
+        for line in dict.fromkeys([*base, *other]):
+            ours, theirs = base.get(line), other.get(line)
+            delta = None if ours is None and theirs is None else (theirs or Decimal(0)) - (ours or Decimal(0))
+            rows.append({"design": name, "line item (on-demand, Standard)": line, f"{chosen} USD/month": ours,
+                         "this design USD/month": theirs, "delta USD/month": delta})
+    return rows
