@@ -11,6 +11,9 @@ def main() -> None:
             st.Page("pages/model.py", title="Model", icon="✏️"),
             st.Page("pages/layout.py", title="Layout", icon="🧱"),
         ],
+        "Analyse": [
+            st.Page("pages/capacity_and_cost.py", title="Capacity & cost", icon="💰"),
+        ],
     })
     navigation.run()
 

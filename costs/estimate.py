@@ -19,14 +19,17 @@ from costs.monthly import CostEstimate, OptionEstimate, estimate_monthly_cost
 from costs.pricing import (
     HOURS_PER_MONTH,
     SECONDS_PER_HOUR,
+    CapacityDimension,
     PriceItem,
     PriceSheet,
     available_regions,
     load_price_sheet,
+    on_demand_item,
+    provisioned_item,
     round_to_cent,
     with_override,
 )
-from costs.usage import CapacityOption, EstimateOptions, TableUsage, label
+from costs.usage import CapacityCurves, CapacityOption, EstimateOptions, TableUsage, label, monthly_units
 from modeling.design import Design
 from modeling.generator import propose_designs
 from modeling.model import Model, TableClass
@@ -188,3 +191,76 @@ def _line_deltas(chosen: str, cost: CostEstimate, others: dict[str, CostEstimate
             rows.append({"design": name, "line item (on-demand, Standard)": line, f"{chosen} USD/month": ours,
                          "this design USD/month": theirs, "delta USD/month": delta})
     return rows
+
+
+# --- data for the charts --------------------------------------------------------------------------------
+
+
+def cost_components(cost: CostEstimate) -> list[dict[str, Any]]:
+    """Tidy rows (option, component, monthly USD) for a stacked bar; components group line items by kind."""
+    rows = []
+    for option in cost.options:
+        if option.monthly_total_usd is None:
+            continue
+        for item in option.line_items:
+            rows.append({"option": f"{label(option.option)} ({label(option.table_class)})",
+                         "component": _component(item.name), "monthly USD": float(item.monthly_cost_usd or 0)})
+    return rows
+
+
+def _component(line_item_name: str) -> str:
+    """The chart component of a line item: reads, writes, reserved capacity, storage, backups..."""
+    name = line_item_name.lower()
+    for prefix, component in (("reserved rcu", "reserved reads"), ("reserved wcu", "reserved writes"),
+                              ("storage", "storage"), ("point-in-time", "point-in-time recovery")):
+        if name.startswith(prefix):
+            return component
+    if name.startswith(("read", "rcu")):
+        return "reads"
+    if name.startswith(("write", "wcu")):
+        return "writes"
+    return name.split(",")[0].split("(")[0].strip()
+
+
+def autoscaling_day(usage: TableUsage, target_utilization: float, resource: str | None = None,
+                    dimension: CapacityDimension = CapacityDimension.READ) -> list[dict[str, Any]]:
+    """One simulated day per minute: units consumed and capacity provisioned with auto scaling."""
+    options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=target_utilization))
+    curves = CapacityCurves(usage, options).get(CapacityOption.PROVISIONED_AUTOSCALING)
+    scaling = curves[(resource or usage.table.name, dimension)]
+    return [{"minute": minute, "hour": minute / 60, "consumed units/s": float(consumed), "capacity units": float(cap)}
+            for minute, (consumed, cap) in enumerate(zip(scaling.consumed_units, scaling.capacity_units, strict=True))]
+
+
+def break_even_curve(usage: TableUsage, sheet: PriceSheet, table_class: TableClass) -> list[dict[str, Any]]:
+    """Monthly throughput cost of on-demand vs provisioned at 10-100 % average utilisation (same consumption).
+
+    Provisioned capacity-hours = units consumed / (3,600 x utilisation); on-demand pays per unit. The
+    lines cross at the break-even utilisation (dynamodb-facts §10).
+    """
+    units = {d: sum(monthly_units(r) for r in _rates(usage, d)) for d in CapacityDimension}
+    on_demand = sum(_usd(units[d], sheet.price(on_demand_item(d), table_class)) for d in CapacityDimension)
+    rows = []
+    for percent in range(10, 101, 5):
+        hours = {d: units[d] / (SECONDS_PER_HOUR * Decimal(percent) / 100) for d in CapacityDimension}
+        provisioned = sum(_usd(hours[d], sheet.price(provisioned_item(d), table_class)) for d in CapacityDimension)
+        rows.append({"utilisation %": percent, "on-demand USD/month": float(on_demand),
+                     "provisioned USD/month": float(provisioned)})
+    return rows
+
+
+def _rates(usage: TableUsage, dimension: CapacityDimension) -> list[tuple[float, ...]]:
+    resources = (usage.table, *(i for i in usage.indexes if i.is_gsi))
+    return [r.read_units_per_second if dimension is CapacityDimension.READ else r.write_units_per_second
+            for r in resources]
+
+
+def _usd(quantity: Decimal, price: Any) -> Decimal:
+    return Decimal(0) if price.value is None else quantity / price.per * price.value
+
+
+def price_rows(sheet: PriceSheet) -> list[dict[str, Any]]:
+    """Every price of the sheet with its unit, confidence, source and whether it is an assumption."""
+    return [{"price": p.item.value, "table class": p.table_class.value if p.table_class else "",
+             "USD": p.value, "per": p.unit_label, "confidence": p.confidence.value,
+             "assumption": p.is_assumption, "source": p.source, "note": p.note} for p in sheet.prices]
