@@ -104,6 +104,7 @@ class Recommendation:
     saving_usd: Decimal  # against the runner-up
     runner_up: str
     saving_vs_on_demand_usd: Decimal | None
+    excluded_lines: tuple[str, ...] = ()  # unpriced lines common to every option compared (not in the total)
 
 
 @dataclass(frozen=True)
@@ -319,9 +320,9 @@ def _replica_write(demand: CapacityDemand, curve: dict[tuple[str, CapacityDimens
 def _recommend(estimates: tuple[OptionEstimate, ...], sheet: PriceSheet,
                curves: CapacityCurves) -> Recommendation | None:
     """The cheapest complete option (ties: Standard, then the simpler option) and why."""
-    ranked = sorted((e for e in estimates if e.monthly_total_usd is not None),
-                    key=lambda e: (e.monthly_total_usd, e.table_class is not TableClass.STANDARD,
-                                   list(CapacityOption).index(e.option)))
+    comparable, excluded = _comparable(estimates)
+    ranked = sorted(comparable, key=lambda e: (e.priced_subtotal_usd, e.table_class is not TableClass.STANDARD,
+                                               list(CapacityOption).index(e.option)))
     if not ranked:
         return None
     best, runner = ranked[0], (ranked[1] if len(ranked) > 1 else None)
@@ -331,11 +332,29 @@ def _recommend(estimates: tuple[OptionEstimate, ...], sheet: PriceSheet,
     basis = {CapacityOption.ON_DEMAND: CapacityOption.PROVISIONED_AUTOSCALING,
              **dict.fromkeys(RESERVED_TERM_YEARS, curves.options.reserved_basis)}.get(best.option, best.option)
     utilization = curves.utilization(basis, sheet, best.table_class)
-    saving = runner.monthly_total_usd - best.monthly_total_usd if runner else Decimal(0)
+    saving = runner.priced_subtotal_usd - best.priced_subtotal_usd if runner else Decimal(0)
     runner_label = f"{label(runner.option)} ({label(runner.table_class)})" if runner else ""
-    return Recommendation(best.option, best.table_class, best.monthly_total_usd,
-                          _reason(best, runner_label, saving, utilization, breaks), breaks[0], breaks[1], saving,
-                          runner_label, on_demand.monthly_total_usd - best.monthly_total_usd if on_demand else None)
+    reason = _reason(best, runner_label, saving, utilization, breaks)
+    if excluded:
+        reason += (f" Not included, because this Region's price sheet has no price for them (the same in every "
+                   f"option compared; enter a negotiated price to include them): {', '.join(excluded)}.")
+    return Recommendation(best.option, best.table_class, best.priced_subtotal_usd, reason, breaks[0], breaks[1],
+                          saving, runner_label,
+                          on_demand.priced_subtotal_usd - best.priced_subtotal_usd if on_demand else None, excluded)
+
+
+def _comparable(estimates: tuple[OptionEstimate, ...]) -> tuple[list[OptionEstimate], tuple[str, ...]]:
+    """Complete options; if there are none, the offered options that all lack the same prices (e.g. a
+    Region without a PITR price), compared on what is priced, and the names of the lines left out."""
+    complete = [e for e in estimates if e.monthly_total_usd is not None]
+    if complete:
+        return complete, ()
+    offered = [e for e in estimates if not e.unavailable_reason]
+    missing = {id(e): tuple(sorted(i.name for i in e.line_items if i.monthly_cost_usd is None)) for e in offered}
+    if not offered:
+        return [], ()
+    fewest = min(missing.values(), key=len)
+    return [e for e in offered if missing[id(e)] == fewest], fewest
 
 
 def _reason(best: OptionEstimate, runner: str, saving: Decimal, utilization: Decimal | None,
@@ -349,7 +368,7 @@ def _reason(best: OptionEstimate, runner: str, saving: Decimal, utilization: Dec
         why = (f"; provisioned capacity {verb} used at {utilization:.1%} on average, and provisioned at list price "
                f"breaks even with on-demand at {even} utilisation")
     return (f"{label(best.option)} ({label(best.table_class)}) is the cheapest option at "
-            f"${best.monthly_total_usd:,.2f} a month{versus}{why}.")
+            f"${best.priced_subtotal_usd:,.2f} a month{versus}{why}.")
 
 
 # --- projections and assumptions ---------------------------------------------------------------------

@@ -1,0 +1,92 @@
+"""Capacity per access pattern from a model's design, checked against hand arithmetic."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from costs.capacity import capacity_profile, table_usage
+from costs.estimate import EstimateRequest, estimate_model
+from modeling.generator import propose_designs
+from modeling.model import Model
+
+TRAFFIC = {"peak_requests_per_second": 20, "average_requests_per_second": 10}
+
+
+def _model(consistency: str = "eventual") -> Model:
+    # Doc items: id "d000000001" (10 B), body 5,000 B; keys PK "DOC#d000000001" (14 B), SK "DOC" (3 B)
+    return Model.model_validate({
+        "format": "dynamodb-design-studio/model", "version": 1, "name": "Docs", "table": {"name": "docs"},
+        "entities": [{"name": "Doc", "item_count": 1000, "identifiers": ["id"], "attributes": [
+            {"name": "id", "avg_size_bytes": 10, "generator": {"kind": "sequence", "prefix": "d", "width": 9}},
+            {"name": "owner", "avg_size_bytes": 8, "generator": {"kind": "sequence", "prefix": "o", "width": 7}},
+            {"name": "body", "avg_size_bytes": 5000, "generator": {"kind": "text", "length_bytes": 5000}}]}],
+        "access_patterns": [
+            {"name": "get_doc_by_id", "kind": "read_one", "entities": ["Doc"], "inputs": ["id"],
+             "consistency": consistency, "traffic": TRAFFIC},
+            {"name": "list_docs_by_owner", "kind": "read_many", "entities": ["Doc"], "inputs": ["owner"],
+             "returns": ["id"], "expected_items": 10, "traffic": TRAFFIC},
+            {"name": "put_doc_by_id", "kind": "write", "entities": ["Doc"], "inputs": ["id"], "traffic": TRAFFIC}],
+        "key_design": {"global_secondary_indexes": [{"name": "GSI1", "partition_key": {"name": "GSI1PK"},
+                                                     "sort_key": {"name": "GSI1SK"},
+                                                     "projection": {"type": "KEYS_ONLY"}}],
+                       "entities": [{"entity": "Doc", "table": {"partition_key": "DOC#{id}", "sort_key": "DOC"},
+                                     "indexes": {"GSI1": {"partition_key": "OWNER#{owner}",
+                                                          "sort_key": "DOC#{id}"}}}]}})
+
+
+def _profile(consistency: str = "eventual"):
+    model = _model(consistency)
+    design = propose_designs(model)[0]
+    return model, design, capacity_profile(model, design)
+
+
+def test_item_size_adds_names_hinted_values_and_the_design_keys() -> None:
+    # id 2+10, owner 5+8, body 4+5000, PK 2+14, SK 2+3, GSI1PK 6+14 ("OWNER#o0000001"), GSI1SK 6+14 = 5090
+    assert _profile()[2].entity_size("Doc").average_bytes == 5090
+
+
+@pytest.mark.parametrize("consistency, units", [("eventual", "1.0"), ("strong", "2")], ids=["eventual", "strong"])
+def test_get_item_rounds_to_4kb_blocks_and_halves_for_eventual(consistency: str, units: str) -> None:
+    # 5,090 B -> 2 blocks of 4 KB; strong 2 RCU, eventual 1 RCU
+    capacity = next(c for c in _profile(consistency)[2].patterns if c.pattern == "get_doc_by_id")
+    assert capacity.read_units_per_request == Decimal(units)
+
+
+def test_gsi_query_reads_keys_only_entries_summed_then_rounded() -> None:
+    # KEYS_ONLY entry: PK 16 + SK 5 + GSI1PK 20 + GSI1SK 20 = 61 B; 10 entries = 610 B -> 1 block, eventual 0.5
+    _, _, profile = _profile()
+    capacity = next(c for c in profile.patterns if c.pattern == "list_docs_by_owner")
+    assert profile.entry_size("GSI1", "Doc") == 61 and capacity.read_units_per_request == Decimal("0.5")
+
+
+def test_a_put_costs_the_table_write_plus_one_index_entry() -> None:
+    # table: 5,090 B -> 5 KB -> 5 WCU; GSI1 entry 61 B -> 1 WCU
+    capacity = next(c for c in _profile()[2].patterns if c.pattern == "put_doc_by_id")
+    assert capacity.write_units_per_request == 5
+    assert capacity.index_write_units_per_request == (("GSI1", Decimal("1.000000")),)
+
+
+def test_usage_charges_reads_where_they_run_and_index_writes_to_the_index() -> None:
+    model, design, profile = _profile()
+    usage = table_usage(model, design, profile)
+    # table reads: GetItem 1.0 x 10/s = 10; table writes: 5 x 10/s = 50; GSI1: reads 0.5 x 10, writes 1 x 10
+    assert usage.table.read_units_per_second[0] == pytest.approx(10.0)
+    assert usage.table.write_units_per_second[0] == pytest.approx(50.0)
+    gsi = usage.indexes[0]
+    assert (gsi.read_units_per_second[0], gsi.write_units_per_second[0]) == pytest.approx((5.0, 10.0))
+
+
+def test_storage_adds_100_bytes_per_item_and_per_index_entry() -> None:
+    model, design, profile = _profile()
+    usage = table_usage(model, design, profile)
+    assert usage.table.storage_bytes == 1000 * (5090 + 100)
+    assert usage.indexes[0].storage_bytes == 1000 * (61 + 100)
+
+
+def test_pattern_cost_is_its_units_at_the_on_demand_price() -> None:
+    result = estimate_model(EstimateRequest(_model(), region="us-east-1", compare_designs=False))
+    row = next(r for r in result.pattern_rows if r["access pattern"] == "get_doc_by_id")
+    # 10 requests/s x 1 RRU x 2,628,000 s = 26.28 M RRU x $0.125 per million = $3.285 -> $3.29
+    assert row["on-demand USD/month"] == Decimal("3.29")
