@@ -15,7 +15,7 @@ from tests.e2e.conftest import Server, assert_no_exception, eventually, wait_unt
 pytestmark = pytest.mark.e2e
 
 PAGES = {"": "DynamoDB Design Studio", "start": "DynamoDB Design Studio", "model": "Model · Student platform",
-         "layout": "Layout · Student platform"}
+         "layout": "Layout · Student platform", "capacity_and_cost": "Capacity & cost · Student platform"}
 
 
 @pytest.mark.parametrize("path", list(PAGES), ids=lambda p: p or "root")

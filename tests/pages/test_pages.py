@@ -138,3 +138,21 @@ def test_layout_checks_of_the_mistakes_example_show_what_a_finding_concerns(work
     assert any("STATUS#{status}" in frame.value.to_csv() for frame in at.dataframe)
     findings.set_value(next(o for o in findings.options if "DDS201" in o)).run()
     assert any("get_transfer_parties_by_ids" in frame.value.to_csv() for frame in at.dataframe)
+
+
+def test_capacity_and_cost_recommends_and_follows_the_region(workspace_dir: Path) -> None:
+    at = _app_on("capacity_and_cost.py")
+    assert "cheapest option" in at.success[0].value
+    first = at.metric[0].value
+    at.selectbox(key="cost.region").select("ap-northeast-1").run()
+    assert not at.exception and at.metric[0].value != first
+
+
+def test_quick_calculator_sizes_an_item_and_explains_bad_json(workspace_dir: Path) -> None:
+    at = _app_on("capacity_and_cost.py")
+    at.text_area(key="cost.item").input('{"shirt-color": {"S": "R"}, "shirt-size": {"S": "M"}}')
+    at.button(key="FormSubmitter:cost.item_size_form-Item size").click().run()
+    assert any(s.value == "23 bytes" for s in at.success)  # AWS's own example (dynamodb-facts §6)
+    at.text_area(key="cost.item").input('{"a": {"STRING": "x"}}')
+    at.button(key="FormSubmitter:cost.item_size_form-Item size").click().run()
+    assert not at.exception and at.error
