@@ -81,6 +81,15 @@ def resources_tab(result: ModelEstimate) -> None:
                                 "sample average bytes": s.sample_average_bytes, "sample p95 bytes": s.sample_p95_bytes,
                                 "largest bytes (max hints)": s.maximum_bytes} for s in result.profile.entity_sizes]),
                  hide_index=True, width="stretch", key="cost.sizes")
+    storage_growth(result)
+
+
+def storage_growth(result: ModelEstimate) -> None:
+    st.markdown("**Storage with growth** (table and indexes, compounding the model's monthly growth)")
+    st.dataframe(_money_frame([{"table class": label(p.table_class), "after months": p.month,
+                                "storage GB": p.storage_gb, "monthly USD": p.monthly_cost_usd}
+                               for p in result.cost.storage_projections]),
+                 hide_index=True, width="stretch", key="cost.growth", column_config=_MONEY)
 
 
 def autoscaling_tab(result: ModelEstimate, target: float) -> None:
