@@ -7,16 +7,11 @@ from costs.pricing import available_regions
 from modeling.model import TableClass
 from ui import cost_views, session
 from ui.frame import page_frame
-from ui.problems import show_problems
 
 page_frame("Capacity & cost")
 document = session.current_document()
 st.title(f"Capacity & cost · {document.get('name', 'untitled')}")
-model = session.current_model()
-if model is None:
-    st.error("The model has errors, so it cannot be priced yet. Fix them on the Model page.", icon="⛔")
-    show_problems(session.current_problems())
-    st.stop()
+model = session.require_model("it cannot be priced")
 
 regions = list(available_regions())
 columns = st.columns([2, 3, 2, 1])

@@ -17,6 +17,7 @@ from modeling.examples import example_document
 from modeling.model import Model
 from modeling.model_file import document_problems
 from modeling.workspace import Workspace, default_workspace_dir
+from ui.problems import show_problems
 
 FIRST_EXAMPLE = "student_platform"
 _SLUG_KEY, _DOCUMENT_KEY = "model.slug", "model.document"
@@ -92,3 +93,13 @@ def current_model() -> Model | None:
     if errors_only(document_problems(document)):
         return None
     return Model.model_validate(document)
+
+
+def require_model(what: str) -> Model:
+    """The open model, or stop the page with its problems when it has errors (they are fixed elsewhere)."""
+    model = current_model()
+    if model is None:
+        st.error(f"The model has errors, so {what} until they are fixed on the Model page.", icon="⛔")
+        show_problems(current_problems())
+        st.stop()
+    return model

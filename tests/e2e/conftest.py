@@ -121,3 +121,9 @@ def eventually(condition: Callable[[], bool], timeout_seconds: float = 20.0) -> 
             return True
         time.sleep(0.2)
     return condition()
+
+
+def open_page(page: Page, url: str, heading: str) -> None:
+    """Go to a page and wait for its title (the first script run has finished drawing it)."""
+    page.goto(url)
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading, timeout=30_000)

@@ -10,7 +10,7 @@ import yaml
 from playwright.sync_api import Page, expect
 
 from modeling.workspace import Workspace
-from tests.e2e.conftest import Server, assert_no_exception, eventually, wait_until_idle
+from tests.e2e.conftest import Server, assert_no_exception, eventually, open_page, wait_until_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -62,8 +62,7 @@ def test_edit_survives_a_refresh_and_a_server_restart(page: Page, server_factory
 
 def test_an_edit_in_the_entities_table_is_saved(page: Page, server: Server, tmp_path: Path,
                                                 external_requests: list[str]) -> None:
-    page.goto(f"{server.url}/model")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Model · Student platform", timeout=30_000)
+    open_page(page, f"{server.url}/model", "Model · Student platform")
     wait_until_idle(page)
     page.get_by_role("tab", name="Entities & attributes").click()
     grid = page.locator('[data-testid="stDataFrame"]').first
@@ -81,8 +80,7 @@ def test_an_edit_in_the_entities_table_is_saved(page: Page, server: Server, tmp_
 
 def test_a_bad_upload_is_explained_and_the_open_model_is_kept(page: Page, server: Server, tmp_path: Path,
                                                               external_requests: list[str]) -> None:
-    page.goto(f"{server.url}/model")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Model · Student platform", timeout=30_000)
+    open_page(page, f"{server.url}/model", "Model · Student platform")
     page.get_by_role("tab", name="File").click()
     bad = tmp_path / "broken.yaml"
     bad.write_text("format: dynamodb-design-studio/model\nversion: 1\nname: [unclosed\n", encoding="utf-8")
@@ -95,14 +93,20 @@ def test_a_bad_upload_is_explained_and_the_open_model_is_kept(page: Page, server
 
 
 def test_download_gives_the_model_as_yaml(page: Page, server: Server, external_requests: list[str]) -> None:
-    page.goto(f"{server.url}/model")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Model · Student platform", timeout=30_000)
+    open_page(page, f"{server.url}/model", "Model · Student platform")
     page.get_by_role("tab", name="File").click()
     with page.expect_download() as download:
         page.get_by_role("button", name="Download YAML").click()
     document = yaml.safe_load(Path(download.value.path()).read_text(encoding="utf-8"))
     assert document["format"] == "dynamodb-design-studio/model" and document["name"] == "Student platform"
     assert external_requests == []
+
+
+def _click_tab(page: Page, name: str) -> None:
+    """Click a tab once the rerun has replaced the previous run's elements (stale copies linger briefly)."""
+    tab = page.get_by_role("tab", name=name)
+    expect(tab).to_have_count(1, timeout=30_000)
+    tab.click()
 
 
 def _edit_grid_cell(page: Page, grid_index: int, row: int, column: int, text: str) -> None:
@@ -122,8 +126,7 @@ def _edit_grid_cell(page: Page, grid_index: int, row: int, column: int, text: st
 
 def test_layout_index_view_adopt_and_override_with_a_problem_that_comes_and_goes(
         page: Page, server: Server, external_requests: list[str]) -> None:
-    page.goto(f"{server.url}/layout")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Layout · Student platform", timeout=30_000)
+    open_page(page, f"{server.url}/layout", "Layout · Student platform")
     wait_until_idle(page)
     page.locator(".st-key-layout-index").get_by_role("combobox").click()
     page.get_by_role("option", name="GSI1").click()
@@ -132,7 +135,7 @@ def test_layout_index_view_adopt_and_override_with_a_problem_that_comes_and_goes
     page.get_by_role("button", name="Use this design as mine").click()
     expect(page.get_by_text("Your design").first).to_be_visible(timeout=30_000)
     wait_until_idle(page)
-    page.get_by_role("tab", name="Overrides").click()
+    _click_tab(page, "Overrides")
     templates = page.locator('[data-testid="stDataFrame"]').filter(has_text="Partition key template")
     expect(templates).to_contain_text("TENANT#{tenantId}")
     page.wait_for_timeout(800)
@@ -140,10 +143,13 @@ def test_layout_index_view_adopt_and_override_with_a_problem_that_comes_and_goes
     _edit_grid_cell(page, grid_index, 0, 2, "TENANT#{tenantIdd}")
     expect(page.get_by_text("has no attribute `tenantIdd`", exact=False).first).to_be_visible(timeout=30_000)
     wait_until_idle(page)  # with a key-design error the page shows only the problems and the overrides
-    page.wait_for_timeout(800)
+    expect(page.locator('[data-testid="stDataFrame"]').filter(has_text="Partition key template")).to_contain_text(
+        "TENANT#{tenantIdd}", timeout=30_000)
+    page.wait_for_timeout(800)  # the canvas grid takes input once drawn
     _edit_grid_cell(page, page.locator('[data-testid="stDataFrame"]').count() - 2, 0, 2, "TENANT#{tenantId}")
+    expect(page.get_by_text("has no attribute `tenantIdd`", exact=False)).to_have_count(0, timeout=30_000)
     wait_until_idle(page)
-    page.get_by_role("tab", name="Overrides").click()
+    _click_tab(page, "Overrides")
     expect(page.get_by_text("No problems in the key design.")).to_be_visible(timeout=30_000)
     assert_no_exception(page)
     assert external_requests == []

@@ -156,3 +156,14 @@ def test_quick_calculator_sizes_an_item_and_explains_bad_json(workspace_dir: Pat
     at.text_area(key="cost.item").input('{"a": {"STRING": "x"}}')
     at.button(key="FormSubmitter:cost.item_size_form-Item size").click().run()
     assert not at.exception and at.error
+
+
+@pytest.mark.parametrize("page, words", [("capacity_and_cost.py", "cannot be priced"),
+                                         ("layout.py", "designs cannot be shown")])
+def test_analysis_pages_explain_a_model_with_errors_instead_of_failing(page: str, words: str) -> None:
+    at = _app_on("model.py")
+    at.session_state["model.patterns.editor.0"] = {"edited_rows": {0: {"average_requests_per_second": 99999}},
+                                                   "added_rows": [], "deleted_rows": []}
+    at.run()
+    at.switch_page(f"pages/{page}").run()
+    assert not at.exception and any(words in e.value for e in at.error)

@@ -1,0 +1,156 @@
+"""Hot partitions: key populations, per-key and per-partition load, bursts, sharding and findings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from modeling.checks.catalogue import ERROR
+from modeling.design import TABLE
+from modeling.examples import load_example
+from modeling.generator import explicit_design
+from modeling.hot_partitions import (
+    KEY_COLUMNS,
+    PARTITION_COLUMNS,
+    SKEW_COLUMNS,
+    TIMELINE_COLUMNS,
+    BurstScenario,
+    HotPartitionError,
+    HotPartitionRequest,
+    analyse_hot_partitions,
+)
+from modeling.model import Model
+
+SIGN_UP = BurstScenario("create_student_by_tenant", start_seconds=1.0, duration_seconds=0.2, requests=3700,
+                        resolution_seconds=0.1, window_seconds=3.0)
+
+
+def _model(customer: dict[str, Any], peak: float = 100.0, customers: int = 10_000) -> Model:
+    """Customers and their orders; orders keyed by order id, a GSI by customer."""
+    return Model.model_validate({
+        "name": "shop", "table": {"name": "shop"},
+        "entities": [
+            {"name": "Customer", "item_count": customers, "identifiers": ["customerId"],
+             "attributes": [{"name": "customerId", "unique": True, "avg_size_bytes": 20}]},
+            {"name": "Order", "item_count": 100_000, "identifiers": ["orderId"], "attributes": [
+                {"name": "orderId", "unique": True, "avg_size_bytes": 20},
+                {"name": "customerId", "avg_size_bytes": 20, "generator": {
+                    "kind": "reference", "entity": "Customer", "attribute": "customerId", "distribution": customer}}]}],
+        "access_patterns": [{"name": "list_orders_by_customer", "kind": "read_many", "entities": ["Order"],
+                             "inputs": ["customerId"], "expected_items": 10,
+                             "traffic": {"peak_requests_per_second": peak, "average_requests_per_second": 1}}],
+        "key_design": {"global_secondary_indexes": [
+            {"name": "GSI1", "partition_key": {"name": "GSI1PK"}, "sort_key": {"name": "GSI1SK"}}],
+            "entities": [{"entity": "Customer", "table": {"partition_key": "CUSTOMER#{customerId}", "sort_key": "A"}},
+                         {"entity": "Order", "table": {"partition_key": "ORDER#{orderId}", "sort_key": "A"},
+                          "indexes": {"GSI1": {"partition_key": "CUSTOMER#{customerId}", "sort_key": "{orderId}"}}}]}})
+
+
+def _analyse(model: Model, **options: Any):
+    return analyse_hot_partitions(HotPartitionRequest(model, explicit_design(model), **options))
+
+
+UNIFORM = {"kind": "uniform"}
+HOT = {"kind": "hot_value", "share": 0.9}
+
+
+def test_uniform_key_population_is_judged_healthy() -> None:
+    report = _analyse(_model(UNIFORM))
+    assert set(report.skew["verdict"]) == {"healthy"}
+    assert report.findings == ()
+
+
+def test_single_hot_key_is_flagged_with_its_pattern_and_index() -> None:
+    report = _analyse(_model(HOT, peak=20_000))
+    errors = [f for f in report.findings if f.severity is ERROR]
+    assert [(f.index, f.pattern) for f in errors] == [("GSI1", "list_orders_by_customer")]
+    assert errors[0].key_value == "CUSTOMER#<rank 1>" and "cache" in errors[0].fix
+
+
+def test_hot_key_takes_its_share_of_the_items_and_the_traffic() -> None:
+    skew = _analyse(_model(HOT)).skew.set_index("index")
+    assert skew.loc["GSI1", "top1_traffic_share"] == pytest.approx(0.9, abs=1e-3)
+    assert skew.loc["GSI1", "top1_item_share"] == pytest.approx(0.9, abs=0.01)
+    assert skew.loc["GSI1", "gini"] > 0.8
+
+
+def test_sign_up_burst_on_email_partition_key_is_flagged() -> None:
+    model = load_example("student_platform_mistakes")
+    report = _analyse(model, scenario=SIGN_UP)
+    burst = [f for f in report.findings if f.pattern == "create_student_by_tenant"]
+    assert [(f.severity, f.index) for f in burst] == [(ERROR, TABLE)]
+    assert burst[0].key_value.startswith("STUDENT#")
+
+
+def test_sign_up_burst_passes_when_the_email_key_is_sharded() -> None:
+    model = load_example("student_platform_mistakes")
+    report = _analyse(model, scenario=SIGN_UP, shard_count=20)
+    assert not [f for f in report.findings if f.index == TABLE and f.severity is ERROR]
+    sharding = report.sharding.set_index("shard_count")
+    assert sharding.loc[20, "burst_key_utilisation"] < 1 < sharding.loc[1, "burst_key_utilisation"]
+    assert sharding.loc[20, "read_request_multiplier"] == 20  # get_student_by_email now queries 20 keys
+
+
+@settings(max_examples=15, deadline=None)
+@given(peak=st.floats(1, 50_000), seed=st.integers(0, 2**32), partitions=st.one_of(st.none(), st.integers(1, 64)))
+def test_partition_sums_equal_total_traffic(peak: float, seed: int, partitions: int | None) -> None:
+    report = _analyse(_model({"kind": "zipf", "exponent": 1.2}, peak=peak), seed=seed, partition_count=partitions)
+    by_index = report.partitions.groupby("index")[["read_units_per_second", "items"]].sum()
+    expected_items = {TABLE: 110_000, "GSI1": 100_000}
+    for index, row in by_index.iterrows():
+        assert row["items"] == pytest.approx(expected_items[index])
+    assert by_index["read_units_per_second"].sum() == pytest.approx(report.hourly.query("hour == 0")[
+        "read_units_per_second"].sum())
+
+
+def test_evenly_spread_traffic_under_the_limit_throttles_nothing() -> None:
+    report = _analyse(_model(UNIFORM, peak=2_000), partition_count=4)
+    assert report.timeline["excess_utilisation"].max() == 0
+    assert report.timeline["key_excess_utilisation"].max() == 0
+    assert report.partitions["utilisation"].max() < 1
+
+
+def test_same_seed_gives_the_same_frames_and_another_seed_moves_keys() -> None:
+    model = _model({"kind": "zipf", "exponent": 1.1})
+    first, second, other = (_analyse(model, seed=s, partition_count=16) for s in (7, 7, 8))
+    for name in ("keys", "partitions", "skew", "timeline", "sharding", "key_profile"):
+        pd.testing.assert_frame_equal(getattr(first, name), getattr(second, name))
+    assert not first.keys["partition"].equals(other.keys["partition"])
+
+
+def test_frames_have_their_documented_columns() -> None:
+    report = _analyse(_model(UNIFORM), scenario=BurstScenario("list_orders_by_customer", multiplier=5))
+    for frame, columns in ((report.keys, KEY_COLUMNS), (report.partitions, PARTITION_COLUMNS),
+                           (report.skew, SKEW_COLUMNS), (report.timeline, TIMELINE_COLUMNS)):
+        assert tuple(frame.columns) == columns
+
+
+def test_million_key_population_is_built() -> None:
+    report = _analyse(_model(UNIFORM, customers=1_000_000), max_key_values=1_000_000)
+    assert report.skew.set_index("index").loc[TABLE, "key_values"] == 1_100_000
+    assert np.isfinite(report.skew["gini"]).all()
+
+
+def test_beyond_the_cap_cold_keys_are_grouped_but_counted() -> None:
+    report = _analyse(_model({"kind": "zipf", "exponent": 1.1}, customers=50_000), max_key_values=1_000)
+    skew = report.skew.set_index("index")
+    assert skew.loc["GSI1", "key_values"] == pytest.approx(50_000)
+    assert report.partitions.query("index == 'GSI1'")["items"].sum() == pytest.approx(100_000)
+
+
+def test_alternative_keys_compare_email_id_date_and_status() -> None:
+    model = load_example("student_platform_mistakes")
+    report = _analyse(model, alternative_entity="Student")
+    verdicts = dict(zip(report.alternatives["partition_key"], report.alternatives["verdict"], strict=True))
+    assert verdicts["STUDENT#{email}"] == "healthy"
+    assert set(verdicts) >= {"STUDENT#{studentId}", "STATUS#{status}", "CREATED_AT#{createdAt}"}
+
+
+def test_unknown_index_is_refused_with_the_choices() -> None:
+    with pytest.raises(HotPartitionError, match="GSI1"):
+        _analyse(_model(UNIFORM), index="GSI9")
