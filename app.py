@@ -12,6 +12,7 @@ def main() -> None:
             st.Page("pages/layout.py", title="Layout", icon="🧱"),
         ],
         "Analyse": [
+            st.Page("pages/hot_partitions.py", title="Hot partitions", icon="🔥"),
             st.Page("pages/capacity_and_cost.py", title="Capacity & cost", icon="💰"),
         ],
     })

@@ -15,7 +15,8 @@ from tests.e2e.conftest import Server, assert_no_exception, eventually, open_pag
 pytestmark = pytest.mark.e2e
 
 PAGES = {"": "DynamoDB Design Studio", "start": "DynamoDB Design Studio", "model": "Model · Student platform",
-         "layout": "Layout · Student platform", "capacity_and_cost": "Capacity & cost · Student platform"}
+         "layout": "Layout · Student platform", "capacity_and_cost": "Capacity & cost · Student platform",
+         "hot_partitions": "Hot partitions · Student platform"}
 
 
 @pytest.mark.parametrize("path", list(PAGES), ids=lambda p: p or "root")
@@ -151,5 +152,16 @@ def test_layout_index_view_adopt_and_override_with_a_problem_that_comes_and_goes
     wait_until_idle(page)
     _click_tab(page, "Overrides")
     expect(page.get_by_text("No problems in the key design.")).to_be_visible(timeout=30_000)
+    assert_no_exception(page)
+    assert external_requests == []
+
+
+def test_hot_partitions_draws_the_distribution_and_the_what_ifs(page: Page, server: Server,
+                                                               external_requests: list[str]) -> None:
+    open_page(page, f"{server.url}/hot_partitions", "Hot partitions · Student platform")
+    wait_until_idle(page)
+    expect(page.get_by_text("Traffic per key value (approximate)", exact=False).first).to_be_visible(timeout=30_000)
+    _click_tab(page, "What-ifs")
+    expect(page.get_by_text("Write sharding what-if").first).to_be_visible(timeout=30_000)
     assert_no_exception(page)
     assert external_requests == []

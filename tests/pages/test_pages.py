@@ -167,3 +167,16 @@ def test_analysis_pages_explain_a_model_with_errors_instead_of_failing(page: str
     at.run()
     at.switch_page(f"pages/{page}").run()
     assert not at.exception and any(words in e.value for e in at.error)
+
+
+def test_hot_partitions_flags_the_sign_up_burst_and_sharding_fixes_it(workspace_dir: Path) -> None:
+    at = _app_on("start.py")
+    at.button(key="start.open.student_platform_mistakes").click().run()
+    at.switch_page("pages/hot_partitions.py").run()
+    assert at.selectbox(key="hot.design").value == "Your design"
+    at.selectbox(key="hot.burst_pattern").select("create_student_by_tenant").run()
+    burst_errors = [e.value for e in at.error if "create_student_by_tenant" in e.value]
+    assert burst_errors and "STUDENT#" in burst_errors[0]
+    at.slider(key="hot.shards").set_value(20).run()
+    assert not at.exception
+    assert not [e.value for e in at.error if "create_student_by_tenant" in e.value and e.value.startswith("**table")]

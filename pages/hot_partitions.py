@@ -1,0 +1,43 @@
+"""Hot partitions page: key distribution and per-partition load against DynamoDB's limits, bursts, what-ifs."""
+
+import streamlit as st
+
+from modeling.errors import ModelingError
+from ui import hot_views, session
+from ui.frame import page_frame
+
+page_frame("Hot partitions")
+document = session.current_document()
+st.title(f"Hot partitions · {document.get('name', 'untitled')}")
+model = session.require_model("its partitions cannot be simulated")
+model_json = model.model_dump_json()
+
+columns = st.columns([3, 2, 2, 1])
+design = columns[0].selectbox("Design", hot_views.design_names(model_json), key="hot.design")
+index = columns[1].selectbox("Table or index", hot_views.design_indexes(model_json, design), key="hot.index")
+scale = columns[2].selectbox("Key values simulated per key template", list(hot_views.SCALES), index=2,
+                             key="hot.scale", help="Up to 10 million, vectorised; larger takes a few seconds")
+seed = columns[3].number_input("Seed", 0, 2**31 - 1, 42, key="hot.seed")
+scenario = hot_views.scenario_inputs(model)
+left, right = st.columns(2)
+shards = left.slider("Write shards for the hot key (what-if)", 1, 32, 1, key="hot.shards")
+entity = right.selectbox("Alternative partition keys for", ["(none)", *(e.name for e in model.entities)],
+                         key="hot.alternative_entity")
+st.caption("Loads are approximate: each pattern's peak traffic spread over key values by its inputs' "
+           "distributions, hashed onto partitions of 3,000 RCU / 1,000 WCU / 10 GB (dynamodb-facts §7). "
+           "Seeded: the same inputs always draw the same picture.")
+try:
+    report = hot_views.cached_report(model_json, design, index, hot_views.SCALES[scale], int(seed), scenario,
+                                     shards, None if entity == "(none)" else entity, ())
+except ModelingError as exc:
+    st.error(f"The simulation could not run: {exc}", icon="⛔")
+    st.stop()
+
+hot_views.findings(report)
+tabs = st.tabs(["Key distribution", "Partitions over time", "What-ifs"])
+with tabs[0]:
+    hot_views.distribution(report, index)
+with tabs[1]:
+    hot_views.timeline(report)
+with tabs[2]:
+    hot_views.what_ifs(report)
