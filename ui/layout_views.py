@@ -108,6 +108,8 @@ def checks(result: LayoutResult) -> None:
         st.markdown(f"**Why it matters.** {finding.explanation}")
         st.markdown(f"**Fix.** {finding.fix}")
         st.markdown(f"[AWS documentation]({finding.doc_url})")
+        if finding.check_id in _PARTITION_CHECKS:
+            st.markdown("[See the key values and partitions on the Hot partitions page](hot_partitions)")
     entity_rows, pattern_rows = finding_rows(result, finding)
     if entity_rows:
         st.dataframe(entity_rows, hide_index=True, width="stretch", key="layout.finding_entities")
@@ -115,4 +117,5 @@ def checks(result: LayoutResult) -> None:
         st.dataframe(pattern_rows, hide_index=True, width="stretch", key="layout.finding_patterns")
 
 
+_PARTITION_CHECKS = {"DDS101", "DDS102", "DDS103"}  # partition-key checks the Hot partitions page shows in detail
 _ICONS = {FindingSeverity.ERROR: "⛔", FindingSeverity.WARNING: "⚠️", FindingSeverity.INFO: "ℹ️"}
