@@ -239,7 +239,7 @@ def _key_frame(placement: Placement, labels: dict[int, str], top: int) -> pd.Dat
         "items": load.items[rows] / kv, "collection_bytes": load.collection_bytes[rows] / kv,
         "read_units_per_second": load.read_units[rows] / kv, "write_units_per_second": load.write_units[rows] / kv,
         "utilisation": per_key[rows], "traffic_share": per_key[rows] / total,
-        "partition": placement.partition[rows],
+        "partition": placement.partition[rows].astype(np.int64),
         "top_pattern": rules.top_patterns(load, rows)})
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from modeling.checks.context import Context
 from modeling.checks.estimates import entry_bytes, lsi_entry_bytes, read_units_per_request
 from modeling.design import TABLE, Operation, PatternPlan
+from modeling.hot_partitions.columns import Accumulator, constant, constant_value, ratio, scaled
 from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES
 from modeling.hot_partitions.population import Layout, layout, row_items, row_shares
 from modeling.model import AccessPattern, KeyTemplates, PatternKind
@@ -160,6 +161,9 @@ class IndexLoad:
     @cached_property
     def utilisation(self) -> np.ndarray:
         """Share of one partition per row: RCU/3,000 + WCU/1,000, a linear mix (dynamodb-facts §7.1)."""
+        read, write = constant_value(self.read_units), constant_value(self.write_units)
+        if read is not None and write is not None:
+            return constant(read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS, len(self.read_units))
         result = self.read_units / PARTITION_READ_UNITS
         result += self.write_units / PARTITION_WRITE_UNITS
         return result
@@ -167,7 +171,9 @@ class IndexLoad:
     @cached_property
     def per_key(self) -> np.ndarray:
         """Utilisation of each single key value of a row (no copy when no row groups several keys)."""
-        return self.utilisation if bool(np.all(self.key_values == 1)) else self.utilisation / self.key_values
+        if constant_value(self.key_values) is None and bool(np.all(self.key_values == 1)):
+            return self.utilisation
+        return ratio(self.utilisation, self.key_values)
 
     def segment_at(self, row: int) -> Segment:
         return next(s for s in self.segments if s.start <= row < s.start + s.rows)
@@ -205,17 +211,17 @@ def build_index_load(ctx: Context, index: str, templates: dict[str, str], parts:
         rows = max(lay.rows for _, lay in layouts)
         segments.append(Segment(template, start, rows, layouts))
         start += rows
-    arrays = {name: np.zeros(start) for name in ("key_values", "items", "bytes", "read", "write")}
+    arrays = Accumulator(start)  # columns constant over all rows (an even one-key-per-item population) stay lazy
     for segment in segments:
         _fill_population(ctx, index, segment, arrays, seed)
     mine = tuple(p for p in parts if p.index == index and templates.get(p.entity) == p.template)
     _spread(mine, segments, arrays)
     has_lsi = index == TABLE and bool(ctx.design.key_design.local_secondary_indexes)
-    return IndexLoad(index, tuple(segments), arrays["key_values"], arrays["items"], arrays["bytes"],
-                     arrays["read"], arrays["write"], mine, has_lsi)
+    return IndexLoad(index, tuple(segments), *(arrays.column(n) for n in ("key_values", "items", "bytes", "read",
+                                                                              "write")), mine, has_lsi)
 
 
-def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: dict[str, np.ndarray]) -> None:
+def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: Accumulator) -> None:
     """Add each contribution's units to the rows, computing each distinct share vector once (in place: the
     arrays can hold 10 million rows, and every temporary costs as much as the arithmetic)."""
     totals: dict[tuple, list[float]] = {}
@@ -233,20 +239,19 @@ def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: di
         window = slice(start, start + rows.rows)
         for name, units in (("read", read), ("write", write)):
             if units:
-                arrays[name][window] += np.multiply(shares, units, out=np.empty_like(shares) if name == "read"
-                                                    else shares)
+                arrays.add(name, window, scaled(shares, units, reuse=name == "write"))
 
 
-def _fill_population(ctx: Context, index: str, segment: Segment, arrays: dict[str, np.ndarray], seed: int) -> None:
+def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumulator, seed: int) -> None:
     """Items and item-collection bytes per row of one template, summed over its entities."""
     widest = max((lay for _, lay in segment.layouts), key=lambda lay: lay.rows)
-    arrays["key_values"][segment.start:segment.start + widest.rows] = widest.key_values
+    arrays.add("key_values", slice(segment.start, segment.start + widest.rows), widest.key_values)
     for name, rows in segment.layouts:
         entity = ctx.entity(name)
         items = row_items(rows, float(entity.item_count), seeded_rng(seed, index, segment.template, name))
         window = slice(segment.start, segment.start + rows.rows)
-        arrays["items"][window] += items
-        arrays["bytes"][window] += np.multiply(items, _entry_bytes(ctx, index, name), out=items)
+        arrays.add("items", window, items)
+        arrays.add("bytes", window, scaled(items, _entry_bytes(ctx, index, name), reuse=True))
 
 
 def _entry_bytes(ctx: Context, index: str, name: str) -> float:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from modeling.hot_partitions.columns import constant_value, largest, ratio, total
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES
 from modeling.hot_partitions.partitions import Placement
 
@@ -17,15 +18,18 @@ HEALTHY, SKEWED, HOT, THROTTLES, TOO_LARGE = "healthy", "skewed but fits", "hot"
 
 def top_shares(row_totals: np.ndarray, key_values: np.ndarray, keys: tuple[int, ...] = (1, 10)) -> tuple[float, ...]:
     """Shares of the total held by the 1, 10 ... busiest key values (rows ranked by their per-key value)."""
-    total = float(row_totals.sum())
-    if total <= 0 or not len(row_totals):
+    whole = total(row_totals)
+    if whole <= 0 or not len(row_totals):
         return tuple(0.0 for _ in keys)
-    per_key = row_totals / key_values
+    per_key = ratio(row_totals, key_values)
     count = min(max(keys), len(per_key))
-    top = np.argpartition(-per_key, count - 1)[:count]
-    top = top[np.argsort(-per_key[top], kind="stable")]
+    if constant_value(per_key) is not None and constant_value(key_values) is not None:
+        top = np.arange(count)  # every row alike: any `count` rows are the busiest
+    else:
+        top = np.argpartition(-per_key, count - 1)[:count]
+        top = top[np.argsort(-per_key[top], kind="stable")]
     before = np.cumsum(key_values[top]) - key_values[top]
-    return tuple(float((per_key[top] * np.minimum(key_values[top], np.clip(n - before, 0, None))).sum() / total)
+    return tuple(float((per_key[top] * np.minimum(key_values[top], np.clip(n - before, 0, None))).sum() / whole)
                  for n in keys)
 
 
@@ -40,8 +44,8 @@ def gini(row_totals: np.ndarray, key_values: np.ndarray, rng: np.random.Generato
     Above `_GINI_SAMPLE_ROWS` rows the busiest 1,000 rows are kept exactly and the rest estimated from a
     seeded sample, reweighted to the key values it stands for.
     """
-    per_key = row_totals / key_values
-    if len(per_key) < 2 or float(per_key.sum()) <= 0 or np.ptp(per_key) == 0:
+    per_key = ratio(row_totals, key_values)
+    if len(per_key) < 2 or constant_value(per_key) is not None or total(per_key) <= 0 or np.ptp(per_key) == 0:
         return 0.0
     weights = key_values
     if len(per_key) > _GINI_SAMPLE_ROWS:
@@ -72,20 +76,20 @@ def skew_row(placement: Placement, rng: np.random.Generator) -> dict[str, object
     load = placement.load
     utilisation = load.utilisation
     partition_load = placement.sums(utilisation)
-    busiest = float((utilisation / load.key_values).max()) if len(utilisation) else 0.0
-    largest = float((load.collection_bytes / load.key_values).max()) if len(utilisation) else 0.0
+    busiest = largest(ratio(utilisation, load.key_values)) if len(utilisation) else 0.0
+    biggest = largest(ratio(load.collection_bytes, load.key_values)) if len(utilisation) else 0.0
     mean = float(partition_load.mean())
     traffic, items = top_shares(utilisation, load.key_values), top_shares(load.items, load.key_values)
     return {
-        "index": load.index, "key_values": float(load.key_values.sum()), "items": float(load.items.sum()),
+        "index": load.index, "key_values": total(load.key_values), "items": total(load.items),
         "partitions": placement.partitions,
         "top1_traffic_share": traffic[0], "top10_traffic_share": traffic[1],
         "top1_item_share": items[0], "top10_item_share": items[1],
         "max_to_mean_partition": float(partition_load.max() / mean) if mean > 0 else 1.0,
         "gini": gini(utilisation, load.key_values, rng),
-        "largest_collection_bytes": largest, "largest_collection_share_of_10gb": largest / PARTITION_BYTES,
+        "largest_collection_bytes": biggest, "largest_collection_share_of_10gb": biggest / PARTITION_BYTES,
         "busiest_key_utilisation": busiest,
-        "verdict": verdict(busiest, float(partition_load.max()), largest),
+        "verdict": verdict(busiest, float(partition_load.max()), biggest),
     }
 
 

@@ -17,6 +17,7 @@ from datetime import datetime
 import numpy as np
 
 from modeling.checks.estimates import COUNTRY_CODES, COUNTRY_PROVIDERS, parse_template, time_bucket_seconds
+from modeling.hot_partitions.columns import constant, constant_value
 from modeling.model import (
     BooleanGenerator,
     ConstantGenerator,
@@ -123,10 +124,10 @@ def layout(model: Model, entity: Entity, template: str, cap: int) -> Layout:
     """The row layout of a template for an entity; at most `cap` rows."""
     dims = tuple(dimension(model, entity, n) for n in dict.fromkeys(parse_template(template).attribute_names))
     if not dims:
-        return Layout(template, (), np.ones(1))
+        return Layout(template, (), constant(1.0, 1))
     if all(not d.per_item for d in dims) and math.prod(d.values for d in dims) <= cap:
         rows = round(math.prod(d.values for d in dims))
-        return Layout(template, dims, np.ones(rows))
+        return Layout(template, dims, constant(1.0, rows))
     dominant = max(dims, key=lambda d: (d.values, d.per_item))
     return Layout(template, (dominant,), _grouped_key_values(dominant.values, cap))
 
@@ -134,7 +135,7 @@ def layout(model: Model, entity: Entity, template: str, cap: int) -> Layout:
 def _grouped_key_values(values: float, cap: int) -> np.ndarray:
     """Key values per row: one each up to `cap`; beyond, cap/2 single ranks then even groups of the rest."""
     if values <= cap:
-        return np.ones(max(1, round(values)))
+        return constant(1.0, max(1, round(values)))
     exact = cap // 2
     edges = np.linspace(exact, values, cap - exact + 1)
     return np.concatenate([np.ones(exact), np.diff(edges)])
@@ -142,6 +143,9 @@ def _grouped_key_values(values: float, cap: int) -> np.ndarray:
 
 def _rank_edges(key_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """First and last 1-based rank each row covers."""
+    if constant_value(key_values) == 1.0:  # one key value per row: ranks 1..rows
+        ranks = np.arange(1, len(key_values) + 1, dtype=float)
+        return ranks, ranks
     last = np.cumsum(key_values)
     return last - key_values + 1, last
 
@@ -152,6 +156,8 @@ def dimension_weights(dim: Dimension, key_values: np.ndarray) -> np.ndarray:
         weights = np.asarray(dim.weights, dtype=float)
     elif isinstance(dim.distribution, ZipfDistribution):
         weights = _zipf_rows(dim.distribution.exponent, key_values)
+    elif constant_value(key_values) is not None and not isinstance(dim.distribution, HotValueDistribution):
+        return constant(1.0 / len(key_values), len(key_values))  # even: every row the same share
     else:
         weights = key_values / key_values.sum()
         if isinstance(dim.distribution, HotValueDistribution):  # pick_indices: share to 0, rest uniform
@@ -164,7 +170,7 @@ def _zipf_rows(exponent: float, key_values: np.ndarray) -> np.ndarray:
     """Zipf weight of each row: k^-s for single ranks, the integral of x^-s over grouped ranks."""
     first, last = _rank_edges(key_values)
     weights = first ** -exponent
-    grouped = key_values > 1
+    grouped = key_values > 1 if constant_value(key_values) != 1.0 else np.zeros(0, dtype=bool)
     if grouped.any():
         low, high = first[grouped] - 0.5, last[grouped] + 0.5
         weights[grouped] = (np.log(high / low) if exponent == 1
@@ -182,7 +188,7 @@ def row_shares(rows: Layout, fixed: dict[str, str], new_items: bool) -> np.ndarr
         key_values = rows.key_values if len(rows.dims) == 1 else np.ones(round(dim.values))
         weights = dimension_weights(dim, key_values)
         if dim.attribute in fixed or (new_items and dim.is_time):
-            pinned = np.zeros_like(weights)
+            pinned = np.zeros(len(weights))
             pinned[_value_index(dim, fixed.get(dim.attribute))] = 1.0
             weights = pinned
         shares = np.kron(shares, weights) if len(rows.dims) > 1 else weights
@@ -197,6 +203,9 @@ def _value_index(dim: Dimension, value: str | None) -> int:
 def row_items(rows: Layout, items: float, rng: np.random.Generator) -> np.ndarray:
     """Items per row: exact for one-per-item keys, a seeded multinomial draw over the weights otherwise."""
     if len(rows.dims) == 1 and rows.dims[0].per_item:
+        each = constant_value(rows.key_values)
+        if each is not None:  # one key value per row: the same items on every row (no memory)
+            return constant(each * (items / (each * rows.rows)), rows.rows)
         return rows.key_values * (items / rows.key_values.sum())
     shares = row_shares(rows, {}, new_items=False)
     return rng.multinomial(int(items), shares / shares.sum()).astype(float)

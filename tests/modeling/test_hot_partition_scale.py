@@ -1,0 +1,102 @@
+"""Hot partitions at scale: the chunked hash equals the plain one, and lazy constant columns give the same
+figures as materialised ones while taking no memory."""
+
+from __future__ import annotations
+
+import tracemalloc
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from modeling.checks.context import build_context
+from modeling.generator import explicit_design
+from modeling.hot_partitions.columns import Accumulator, constant, constant_value
+from modeling.hot_partitions.load import IndexLoad, build_index_load, contributions, index_templates
+from modeling.hot_partitions.metrics import skew_row
+from modeling.hot_partitions.partitions import partition_frame, partition_ids, partition_of, place
+from modeling.model import Model
+
+
+def _events(keys: int) -> Model:
+    """One entity keyed by its unique id: an even population of one key value per item."""
+    return Model.model_validate({
+        "name": "events", "table": {"name": "events"},
+        "entities": [{"name": "Event", "item_count": keys, "identifiers": ["eventId"],
+                      "attributes": [{"name": "eventId", "unique": True, "avg_size_bytes": 36},
+                                     {"name": "payload", "avg_size_bytes": 400}]}],
+        "access_patterns": [
+            {"name": "put_event", "kind": "write", "entities": ["Event"], "inputs": ["eventId"],
+             "traffic": {"peak_requests_per_second": 5000, "average_requests_per_second": 1000}},
+            {"name": "get_event", "kind": "read_one", "entities": ["Event"], "inputs": ["eventId"],
+             "traffic": {"peak_requests_per_second": 20000, "average_requests_per_second": 4000}}],
+        "key_design": {"entities": [{"entity": "Event", "table": {"partition_key": "EVENT#{eventId}",
+                                                                  "sort_key": "A"}}]}})
+
+
+def _table_load(keys: int) -> IndexLoad:
+    model = _events(keys)
+    ctx = build_context(model, explicit_design(model))
+    return build_index_load(ctx, "table", index_templates(ctx)["table"], contributions(ctx), keys, 42)
+
+
+def _materialised(load: IndexLoad) -> IndexLoad:
+    names = ("key_values", "items", "collection_bytes", "read_units", "write_units")
+    return replace(load, **{n: np.array(getattr(load, n)) for n in names})
+
+
+@pytest.mark.parametrize("rows", [1, 5, 100_003])
+@pytest.mark.parametrize("partitions", [1, 17, 300, 70_000])
+def test_chunked_partition_ids_equal_the_plain_hash(rows: int, partitions: int) -> None:
+    ids, counts = partition_ids(rows, partitions, salt=123_456_789)
+    plain = partition_of(np.arange(rows, dtype=np.uint64), partitions, salt=123_456_789)
+    np.testing.assert_array_equal(ids.astype(np.int64), plain)
+    np.testing.assert_array_equal(counts, np.bincount(plain, minlength=partitions))
+    assert ids.itemsize <= plain.itemsize
+
+
+def test_an_even_one_key_per_item_population_has_constant_columns() -> None:
+    load = _table_load(100_000)
+    for column in (load.key_values, load.items, load.collection_bytes, load.read_units, load.write_units,
+                   load.utilisation, load.per_key):
+        assert constant_value(column) is not None and len(column) == 100_000
+    assert load.items.sum() == pytest.approx(100_000)
+
+
+def test_constant_columns_give_the_figures_of_materialised_ones() -> None:
+    lazy = _table_load(50_000)
+    full = _materialised(lazy)
+    assert constant_value(full.items) is None
+    lazy_place, full_place = place(lazy, 7, salt=5), place(full, 7, salt=5)
+    pd.testing.assert_frame_equal(partition_frame(lazy_place), partition_frame(full_place), rtol=1e-9)
+    lazy_skew = skew_row(lazy_place, np.random.default_rng(1))
+    full_skew = skew_row(full_place, np.random.default_rng(1))
+    assert lazy_skew.keys() == full_skew.keys()
+    for name, value in full_skew.items():
+        assert lazy_skew[name] == (pytest.approx(value, rel=1e-9, abs=1e-12) if isinstance(value, float) else value)
+
+
+def test_accumulator_stays_constant_until_a_partial_or_varying_window() -> None:
+    columns = Accumulator(4)
+    columns.add("a", slice(0, 4), constant(2.0, 4))
+    columns.add("a", slice(0, 4), constant(0.5, 4))
+    assert constant_value(columns.column("a")) == 2.5
+    columns.add("a", slice(1, 3), constant(1.0, 2))
+    np.testing.assert_array_equal(columns.column("a"), [2.5, 3.5, 3.5, 2.5])
+    columns.add("b", slice(0, 4), np.arange(4.0))
+    np.testing.assert_array_equal(columns.column("b"), np.arange(4.0))
+    assert constant_value(columns.column("missing")) == 0.0
+
+
+def test_a_million_even_keys_build_in_little_memory() -> None:
+    keys = 1_000_000
+    tracemalloc.start()
+    load = _table_load(keys)
+    placement = place(load, 17, salt=1)
+    frame = partition_frame(placement)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert frame["key_values"].sum() == keys
+    assert frame["items"].sum() == pytest.approx(keys)
+    assert peak < 8 * 2**20  # one byte of partition id per key, no per-key float columns
