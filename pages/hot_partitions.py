@@ -20,8 +20,10 @@ scale = columns[2].selectbox("Key values simulated per key template", list(hot_v
                                                    "10 million about 25 s with the what-ifs")
 seed = columns[3].number_input("Seed", 0, 2**31 - 1, 42, key="hot.seed")
 scenario = hot_views.scenario_inputs(model)
-left, right = st.columns(2)
+left, middle, right = st.columns([3, 2, 3])
 shards = left.slider("Write shards for the hot key (what-if)", 1, 32, 1, key="hot.shards")
+partitions = middle.number_input("Physical partitions (0: estimate)", 0, 100_000, 0, key="hot.partitions",
+                                 help="Estimated from storage (10 GB each) and throughput (3,000 RCU / 1,000 WCU)")
 entity = right.selectbox("Alternative partition keys for", ["(none)", *(e.name for e in model.entities)],
                          key="hot.alternative_entity")
 st.caption("Loads are approximate: each pattern's peak traffic spread over key values by its inputs' "
@@ -29,7 +31,7 @@ st.caption("Loads are approximate: each pattern's peak traffic spread over key v
            "Seeded: the same inputs always draw the same picture.")
 try:
     report = hot_views.cached_report(model_json, design, index, hot_views.SCALES[scale], int(seed), scenario,
-                                     shards, None if entity == "(none)" else entity, ())
+                                     shards, None if entity == "(none)" else entity, int(partitions) or None)
 except ModelingError as exc:
     st.error(f"The simulation could not run: {exc}", icon="⛔")
     st.stop()

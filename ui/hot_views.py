@@ -34,11 +34,11 @@ def _design(model: Model, name: str):
 @st.cache_data(show_spinner="Simulating key populations and traffic…", max_entries=16)
 def cached_report(model_json: str, design_name: str, index: str, key_values: int, seed: int,
                   scenario: BurstScenario | None, shards: int, entity: str | None,
-                  alternatives: tuple[str, ...]) -> HotPartitionReport:
+                  partition_count: int | None) -> HotPartitionReport:
     model = Model.model_validate_json(model_json)
     return analyse_hot_partitions(HotPartitionRequest(
         model=model, design=_design(model, design_name), index=index, max_key_values=key_values, seed=seed,
-        scenario=scenario, shard_count=shards, alternative_entity=entity, alternatives=alternatives))
+        scenario=scenario, shard_count=shards, alternative_entity=entity, partition_count=partition_count))
 
 
 def scenario_inputs(model: Model) -> BurstScenario | None:

@@ -180,3 +180,11 @@ def test_hot_partitions_flags_the_sign_up_burst_and_sharding_fixes_it(workspace_
     at.slider(key="hot.shards").set_value(20).run()
     assert not at.exception
     assert not [e.value for e in at.error if "create_student_by_tenant" in e.value and e.value.startswith("**table")]
+
+
+def test_hot_partitions_takes_a_user_set_partition_count(workspace_dir: Path) -> None:
+    at = _app_on("hot_partitions.py")
+    at.number_input(key="hot.partitions").set_value(7).run()
+    assert not at.exception
+    skew = next(frame.value for frame in at.dataframe if "gini" in frame.value.columns)
+    assert int(skew.loc[skew["index"] == "table", "partitions"].iloc[0]) == 7
