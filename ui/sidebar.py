@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from modeling.editing import new_document
-from modeling.endpoint import EndpointStatus, check_endpoint, configured_endpoint
+from modeling.endpoint import Endpoint, EndpointStatus, check_endpoint, configured_endpoint
 from modeling.errors import EndpointError
 from ui import session
 
@@ -36,14 +36,15 @@ def _model_switcher() -> None:
 
 
 @st.cache_data(ttl=STATUS_TTL_SECONDS, show_spinner=False)
-def _cached_status(_token: int) -> EndpointStatus:
-    return check_endpoint(configured_endpoint())
+def _cached_status(endpoint: Endpoint, token: int) -> EndpointStatus:
+    """Cached per endpoint; Retry bumps `token`, a new cache key, so it asks again at once."""
+    return check_endpoint(endpoint)
 
 
 def _endpoint_status() -> None:
     st.caption("DynamoDB endpoint")
     try:
-        status = _cached_status(st.session_state.get("sidebar.endpoint_token", 0))
+        status = _cached_status(configured_endpoint(), st.session_state.get("sidebar.endpoint_token", 0))
     except EndpointError as exc:
         st.error(f"Endpoint not usable: {exc}", icon="🔌")
         return

@@ -188,3 +188,17 @@ def test_hot_partitions_takes_a_user_set_partition_count(workspace_dir: Path) ->
     assert not at.exception
     skew = next(frame.value for frame in at.dataframe if "gini" in frame.value.columns)
     assert int(skew.loc[skew["index"] == "table", "partitions"].iloc[0]) == 7
+
+
+def test_an_endpoint_that_does_not_answer_gets_a_message_and_a_retry(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("DESIGN_STUDIO_ENDPOINT", f"http://127.0.0.1:{port}")
+    at = _app_on("start.py")
+    assert any("does not answer" in e.value for e in at.sidebar.error)
+    at.button(key="sidebar.endpoint_retry").click().run()
+    assert not at.exception and any("does not answer" in e.value for e in at.sidebar.error)
+    assert at.title[0].value == "DynamoDB Design Studio"  # the page itself still works
