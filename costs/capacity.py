@@ -92,6 +92,18 @@ class PatternCapacity:
 
 
 @dataclass(frozen=True)
+class UsageExtras:
+    """What the model does not say but the bill counts: backups kept and billable stream reads.
+
+    Stream reads by Lambda triggers and global-table replication are free (dynamodb-facts §9.2), so
+    count only other consumers' GetRecords calls.
+    """
+
+    on_demand_backup_gb: Decimal = Decimal(0)
+    stream_read_requests_per_month: int = 0
+
+
+@dataclass(frozen=True)
 class CapacityProfile:
     design: str
     entity_sizes: tuple[EntitySize, ...]
@@ -255,8 +267,10 @@ def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
 # --- usage for the cost engine --------------------------------------------------------------------
 
 
-def table_usage(model: Model, design: Design, profile: CapacityProfile, free_tier: bool = False) -> TableUsage:
+def table_usage(model: Model, design: Design, profile: CapacityProfile, free_tier: bool = False,
+                extras: UsageExtras | None = None) -> TableUsage:
     """The model's consumption and storage in the shape `costs.monthly.estimate_monthly_cost` prices."""
+    extras = extras or UsageExtras()
     table = model.table.name
     key_design = design.key_design
     lsis = [i.name for i in key_design.local_secondary_indexes]
@@ -271,7 +285,9 @@ def table_usage(model: Model, design: Design, profile: CapacityProfile, free_tie
         table=resources[0], indexes=tuple(resources[1:]), item_count=sum(e.item_count for e in model.entities),
         monthly_growth_percent=_growth(model), table_class=settings.table_class,
         point_in_time_recovery=settings.point_in_time_recovery, replica_regions=settings.replica_regions,
-        free_tier=free_tier, assumptions=usage_assumptions(model, design))
+        free_tier=free_tier, on_demand_backup_gb=extras.on_demand_backup_gb,
+        stream_read_requests_per_month=extras.stream_read_requests_per_month,
+        assumptions=usage_assumptions(model, design))
 
 
 def _resource(model: Model, profile: CapacityProfile, name: str, table: str, lsis: list[str], is_gsi: bool,

@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from costs.autoscaling import ScalingPolicy
-from costs.capacity import CapacityProfile, capacity_profile, table_usage
+from costs.capacity import CapacityProfile, UsageExtras, capacity_profile, table_usage
 from costs.errors import CostError
 from costs.monthly import CostEstimate, OptionEstimate, estimate_monthly_cost
 from costs.pricing import (
@@ -50,6 +50,7 @@ class EstimateRequest:
     free_tier: bool = False
     price_overrides: tuple[tuple[PriceItem, TableClass | None, Decimal], ...] = ()
     compare_designs: bool = True
+    extras: UsageExtras = field(default_factory=UsageExtras)
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def _price_sheet(request: EstimateRequest) -> PriceSheet:
 def _priced(request: EstimateRequest, design: Design, sheet: PriceSheet) -> tuple[CapacityProfile, TableUsage,
                                                                                    CostEstimate]:
     profile = capacity_profile(request.model, design)
-    usage = table_usage(request.model, design, profile, request.free_tier)
+    usage = table_usage(request.model, design, profile, request.free_tier, request.extras)
     options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=request.target_utilization))
     return profile, usage, estimate_monthly_cost(usage, sheet, options)
 

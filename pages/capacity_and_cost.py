@@ -24,8 +24,10 @@ free_tier = columns[3].toggle("Free tier", key="cost.free_tier", help="Per accou
 st.caption("A month is 730 hours (AWS Pricing Calculator convention). Money in USD; line items are rounded "
            "to the cent and totals are their sums.")
 overrides = cost_views.price_overrides()
+extras = cost_views.usage_extras()
 try:
-    result = cost_views.cached_estimate(model.model_dump_json(), design, region, target, free_tier, overrides)
+    result = cost_views.cached_estimate(model.model_dump_json(), design, region, target, free_tier, overrides,
+                                        extras)
 except CostError as exc:
     st.error(f"The estimate could not be made: {exc}", icon="⛔")
     st.stop()

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from costs import charts
+from costs.capacity import UsageExtras
 from costs.errors import CostError
 from costs.estimate import (
     EstimateRequest,
@@ -29,10 +30,22 @@ from modeling.model import Consistency, Model, TableClass
 
 @st.cache_data(show_spinner="Estimating capacity and cost…", max_entries=32)
 def cached_estimate(model_json: str, design: str | None, region: str, target: float, free_tier: bool,
-                    overrides: tuple[tuple[str, str, str], ...]) -> ModelEstimate:
+                    overrides: tuple[tuple[str, str, str], ...], extras: UsageExtras | None = None) -> ModelEstimate:
     parsed = tuple((PriceItem(i), TableClass(c) if c else None, Decimal(v)) for i, c, v in overrides)
     return estimate_model(EstimateRequest(Model.model_validate_json(model_json), design, region, target,
-                                          free_tier, parsed))
+                                          free_tier, parsed, extras=extras or UsageExtras()))
+
+
+def usage_extras() -> UsageExtras:
+    """Backups and stream reads, which the model does not describe."""
+    with st.expander("Backups and stream reads (not in the model)"):
+        left, right = st.columns(2)
+        backup = left.number_input("On-demand backups kept (GB, average over the month)", 0.0, 1e9, 0.0,
+                                   key="cost.backup_gb")
+        streams = right.number_input("Billable stream read requests per month", 0, 10**12, 0, step=100_000,
+                                     key="cost.stream_reads",
+                                     help="GetRecords calls by Lambda triggers and global tables are free")
+    return UsageExtras(Decimal(repr(backup)), int(streams))
 
 
 def recommendation(result: ModelEstimate, table_class: TableClass) -> None:

@@ -90,3 +90,16 @@ def test_pattern_cost_is_its_units_at_the_on_demand_price() -> None:
     row = next(r for r in result.pattern_rows if r["access pattern"] == "get_doc_by_id")
     # 10 requests/s x 1 RRU x 2,628,000 s = 26.28 M RRU x $0.125 per million = $3.285 -> $3.29
     assert row["on-demand USD/month"] == Decimal("3.29")
+
+
+def test_backups_and_billable_stream_reads_appear_as_line_items() -> None:
+    from costs.capacity import UsageExtras
+    from costs.usage import CapacityOption
+
+    extras = UsageExtras(on_demand_backup_gb=Decimal(100), stream_read_requests_per_month=12_500_000)
+    result = estimate_model(EstimateRequest(_model(), region="us-east-1", compare_designs=False, extras=extras))
+    lines = {i.name: i for i in result.cost.option(CapacityOption.ON_DEMAND).line_items}
+    backup = next(i for n, i in lines.items() if "backup" in n.lower())
+    assert backup.monthly_cost_usd == Decimal("10.00")  # 100 GB x $0.10 per GB-month (dynamodb-facts §9.2)
+    # 12.5 M reads / 100,000 x $0.02 = $2.50; the 2.5 M free reads count only with the free tier on (§9.2)
+    assert lines["DynamoDB Streams reads"].monthly_cost_usd == Decimal("2.50")
