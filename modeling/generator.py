@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from modeling.design import Design, IndexChoice, PatternPlan
+from modeling.keys import KeyTemplate
 from modeling.model import (
     AccessPattern,
     AttributeFilter,
@@ -225,7 +226,8 @@ def _add_index_for(draft: _Draft, pattern: AccessPattern) -> None:
 
 
 def _partition_of(template: str) -> list[str]:
-    return re.findall(r"\{([^}:]+)", template)
+    """Attribute names a template references, in order (the one key-template grammar, `modeling.keys`)."""
+    return list(KeyTemplate.parse(template).attribute_names) if template else []
 
 
 def _gsi_with_room(draft: _Draft, entities: list[Entity],

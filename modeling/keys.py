@@ -19,7 +19,6 @@ from typing import Any
 
 from modeling.errors import ModelingError
 
-SEPARATOR = "#"
 # dynamodb-facts §6 (Limits and overheads) https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
 MAX_PARTITION_KEY_BYTES = 2048
 MAX_SORT_KEY_BYTES = 1024
@@ -83,18 +82,6 @@ class KeyTemplate:
                 break
             prefix += segment.text
         return prefix
-
-    def prefix_through(self, attribute_count: int) -> tuple[Segment, ...]:
-        """Segments up to and including the n-th reference, plus the constant text that follows it."""
-        kept: list[Segment] = []
-        seen = 0
-        for segment in self.segments:
-            if segment.is_attribute:
-                if seen == attribute_count:
-                    break
-                seen += 1
-            kept.append(segment)
-        return tuple(kept)
 
 
 def _reference(source: str, inner: str) -> Segment:
