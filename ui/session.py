@@ -75,6 +75,14 @@ def switch_to(slug: str) -> None:
     st.query_params["model"] = slug
 
 
+def session_namespace() -> str:
+    """A short name for whose tables these are on the endpoint: 'local' for a single-user server.
+
+    Workshop mode (one server, many attendees) gives each browser session its own namespace.
+    """
+    return "local"
+
+
 def current_problems() -> list[Problem]:
     return document_problems(current_document())
 
