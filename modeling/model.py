@@ -545,6 +545,9 @@ class Model(_Frozen):
     def entity(self, name: str) -> Entity | None:
         return next((e for e in self.entities if e.name == name), None)
 
+    def access_pattern(self, name: str) -> AccessPattern | None:
+        return next((p for p in self.access_patterns if p.name == name), None)
+
 
 def parents_first(entities: tuple[Entity, ...], parents_of: Callable[[Entity], list[str]]) -> list[Entity]:
     """Entities in model order, except that every entity comes after the ones it depends on.

@@ -62,6 +62,7 @@ class AccessPath:
     is_global: bool
     projection: ProjectionType
     templates: dict[str, KeyTemplates]
+    non_key_attributes: tuple[str, ...] = ()  # projected by an INCLUDE index
 
 
 def access_paths(design: KeyDesign) -> list[AccessPath]:
@@ -82,7 +83,7 @@ def _index_path(design: KeyDesign, index: SecondaryIndex, is_global: bool) -> Ac
                                           sort_key=t.sort_key, only_when=t.only_when)
                      for entity, t in templates.items()}
     return AccessPath(index.name, index.partition_key.name, index.sort_key.name if index.sort_key else None,
-                      is_global, index.projection.type, templates)
+                      is_global, index.projection.type, templates, index.projection.non_key_attributes)
 
 
 # --- reads ---------------------------------------------------------------------------------------
