@@ -17,7 +17,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from modeling.design import TABLE, Design, Operation, PatternPlan
+from modeling.design import TABLE, Design, IndexChange, Operation, PatternPlan
 from modeling.errors import ModelingError
 from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
 from modeling.preview.dataset import PreviewData, StoredItem, from_dynamodb_json, primary_key_names, to_dynamodb_json
@@ -39,12 +39,22 @@ MAX_WRITE_ITEMS = 25
 
 
 @dataclass(frozen=True)
+class IndexEntryChange:
+    """What a write did to one index entry (dynamodb-facts §4.1), with the entry before and after."""
+
+    index: str
+    change: IndexChange
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
 class WrittenItem:
     """One item a write changed: before and after (DynamoDB JSON), and each index entry before/after."""
 
     before: dict[str, Any] | None
     after: dict[str, Any] | None
-    index_entries: tuple[tuple[str, dict[str, Any] | None, dict[str, Any] | None], ...] = ()
+    index_entries: tuple[IndexEntryChange, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -427,8 +437,14 @@ def _written(key_design: KeyDesign, before: Item | None, after: Item | None) -> 
     entries = []
     for index, is_global in _indexes(key_design):
         old, new = (index_entry(key_design, index, is_global, i) if i else None for i in (before, after))
-        if old is not None or new is not None:
-            entries.append((index.name, old and to_dynamodb_json(old), new and to_dynamodb_json(new)))
+        if old == new:  # not in the index before or after, or an entry the write does not change
+            continue
+        keys = [index.partition_key.name if is_global else key_design.partition_key.name,
+                *([index.sort_key.name] if index.sort_key else [])]
+        change = (IndexChange.ENTERS if old is None else IndexChange.LEAVES if new is None
+                  else IndexChange.KEY_CHANGES if any(old[k] != new[k] for k in keys) else IndexChange.PROJECTED_ONLY)
+        entries.append(IndexEntryChange(index.name, change, old and to_dynamodb_json(old),
+                                        new and to_dynamodb_json(new)))
     return WrittenItem(before and to_dynamodb_json(before), after and to_dynamodb_json(after), tuple(entries))
 
 

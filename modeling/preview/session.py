@@ -1,0 +1,48 @@
+"""One session's preview: which model, design, table, sample size and seed; loading and cleanup."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from modeling.design import Design
+from modeling.endpoint import Endpoint, dynamodb_client
+from modeling.model import Model
+from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, PreviewData, build_preview_data, preview_counts
+from modeling.preview.loader import LoadReport, LoadState, Progress, load_items
+from modeling.preview.tables import PreviewTable, create_preview_table, delete_preview_table, preview_table
+
+
+@dataclass(frozen=True)
+class PreviewSetup:
+    model: Model
+    design: Design
+    endpoint: Endpoint
+    table: PreviewTable
+    total_items: int = DEFAULT_PREVIEW_ITEMS
+    seed: int = 42
+
+
+def preview_setup(model: Model, design: Design, endpoint: Endpoint, namespace: str, model_slug: str,
+                  total_items: int = DEFAULT_PREVIEW_ITEMS, seed: int = 42) -> PreviewSetup:
+    return PreviewSetup(model, design, endpoint, preview_table(namespace, model_slug), total_items, seed)
+
+
+def preview_data(setup: PreviewSetup) -> PreviewData:
+    return build_preview_data(setup.model, setup.design.key_design, preview_counts(setup.model, setup.total_items),
+                              setup.seed)
+
+
+def load_preview(setup: PreviewSetup, progress: Progress | None = None,
+                 resume: LoadState | None = None) -> tuple[PreviewData, LoadReport]:
+    """Create the table (unless resuming) and load the items; LoadInterrupted carries the resume state."""
+    client = dynamodb_client(setup.endpoint)
+    data = preview_data(setup)
+    if resume is None or resume.table_name != setup.table.name:
+        create_preview_table(client, setup.table, setup.model.table, setup.design.key_design)
+        resume = None
+    return data, load_items(client, setup.table.name, data, state=resume, progress=progress)
+
+
+def cleanup_preview(setup: PreviewSetup) -> bool:
+    """Delete the preview table (only ever one the product created); False if there was none."""
+    return delete_preview_table(dynamodb_client(setup.endpoint), setup.table)
