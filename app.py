@@ -10,6 +10,7 @@ def main() -> None:
             st.Page("pages/start.py", title="Start", icon="🏠", default=True),
             st.Page("pages/model.py", title="Model", icon="✏️"),
             st.Page("pages/layout.py", title="Layout", icon="🧱"),
+            st.Page("pages/preview.py", title="Preview", icon="▶️"),
         ],
         "Analyse": [
             st.Page("pages/hot_partitions.py", title="Hot partitions", icon="🔥"),

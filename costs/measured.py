@@ -73,6 +73,8 @@ def measured_units(run: PatternRun) -> RequestUnits:
 
 def _write_units(operation: Operation, writes: Sequence[WrittenItem]) -> RequestUnits:
     table = RequestUnits()
+    if not writes:  # the write was not executed (its request could not be built or was refused)
+        return table
     if operation is Operation.PUT_ITEM:
         table = put_item_units(_size(writes[0].after))
     elif operation is Operation.UPDATE_ITEM:

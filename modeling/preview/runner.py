@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -286,7 +287,8 @@ def _run_update(client: Any, context: RunContext, plan: PatternPlan, target: Sto
     pk_names = primary_key_names(key_design)
     changed = list(pattern.changed_attributes)
     replacement = fresh_items(context, [target.entity])[0]
-    new_attributes = {**target.attributes, **{a: replacement[a] for a in changed if a in replacement}}
+    new_attributes = {**target.attributes, **{a: _different(target.attributes.get(a), replacement[a])
+                                              for a in changed if a in replacement}}
     new_keys = item_keys(key_design, target.entity, new_attributes)
     if any(new_keys.get(n) != target.keys.get(n) for n in pk_names):
         return _failed(plan, f"{', '.join(changed)} is part of the table's primary key, which UpdateItem cannot "
@@ -325,6 +327,17 @@ def _run_update(client: Any, context: RunContext, plan: PatternPlan, target: Sto
     client.put_item(TableName=context.table_name, Item=to_dynamodb_json(target.full_item))  # undo
     return _write_run(plan, request, (_written(key_design, target.full_item, after),), latency_ms, problems,
                       f"updated {', '.join(changed)}")
+
+
+def _different(old: Any, new: Any) -> Any:
+    """A new value that really differs from the old one (an update that changes nothing proves nothing)."""
+    if old != new:
+        return new
+    if isinstance(new, bool):
+        return not new
+    if isinstance(new, Decimal):
+        return new + 1
+    return f"{new}-updated"
 
 
 def _write_run(plan: PatternPlan, request: PatternRequest, writes: tuple[WrittenItem, ...], latency_ms: float,

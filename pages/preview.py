@@ -1,0 +1,45 @@
+"""Preview page: sample data loaded into the endpoint, every access pattern executed and checked."""
+
+import streamlit as st
+
+from modeling.endpoint import configured_endpoint
+from modeling.errors import EndpointError
+from modeling.generator import propose_designs
+from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
+from modeling.preview.session import preview_setup
+from ui import preview_views, session
+from ui.frame import page_frame
+
+page_frame("Preview")
+document = session.current_document()
+st.title(f"Preview · {document.get('name', 'untitled')}")
+model = session.require_model("it cannot be previewed")
+st.caption("Seeded sample data is loaded into the DynamoDB endpoint and every access pattern runs as a real "
+           "boto3 call, its answer checked against the data. Keep the sample small: the embedded moto server "
+           "reads the whole table for every Query, so a few thousand items is the useful limit.")
+
+designs = {d.name: d for d in propose_designs(model)}
+columns = st.columns([3, 2, 1])
+design = designs[columns[0].selectbox("Design", list(designs), key="preview.design")]
+total_items = columns[1].number_input("Sample items", 50, MAX_PREVIEW_ITEMS, DEFAULT_PREVIEW_ITEMS, 50,
+                                      key="preview.items")
+seed = columns[2].number_input("Seed", 0, 2**31 - 1, 42, key="preview.seed")
+try:
+    endpoint = configured_endpoint()
+except EndpointError as exc:
+    st.error(f"The endpoint is not usable: {exc}", icon="🔌")
+    st.stop()
+setup = preview_setup(model, design, endpoint, session.session_namespace(), session.current_slug(),
+                      int(total_items), int(seed))
+st.caption(f"Table `{setup.table.name}` on {endpoint.describe()}; it is tagged as created by the product, "
+           "which deletes or reloads only tables it created.")
+
+preview_views.load_controls(setup)
+data = preview_views.loaded_data(setup)
+if data is None:
+    st.info("Load the sample data to run the access patterns.", icon="▶️")
+    st.stop()
+report = preview_views.run_controls(setup, data)
+if report is not None:
+    preview_views.summary(report)
+    preview_views.pattern_detail(setup, data, report)

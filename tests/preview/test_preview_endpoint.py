@@ -1,0 +1,159 @@
+"""The preview against a real moto server over HTTP: loading, every example's patterns, wrong keys, writes."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from decimal import Decimal
+
+import pytest
+
+from costs.preview import PreviewRun, run_preview
+from modeling.examples import list_examples
+from modeling.model import EntityKeys, KeyTemplates
+from modeling.preview.loader import count_items
+from modeling.preview.session import load_preview
+from modeling.preview.tables import ForeignTableError, create_preview_table, delete_preview_table
+
+EXAMPLES = [e.slug for e in list_examples()]
+
+
+def test_load_writes_every_item_and_the_count_proves_it(make_setup, client) -> None:
+    setup = make_setup("student_platform", 600)
+    data, report = load_preview(setup)
+    assert report.items_written == len(data.items) == report.items_counted
+    assert report.complete and report.requests >= len(data.items) / 25
+    assert count_items(client, setup.table.name) == len(data.items)
+    assert set(data.counts) == {e.name for e in setup.model.entities}
+
+
+def test_the_same_seed_gives_the_same_items_and_another_seed_others(make_setup) -> None:
+    from modeling.preview.session import preview_data
+
+    first, again = preview_data(make_setup("chat_messages", 300)), preview_data(make_setup("chat_messages", 300))
+    other = preview_data(make_setup("chat_messages", 300, seed=7))
+    assert first.items == again.items
+    assert first.items != other.items
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_every_pattern_of_every_example_matches_the_oracle(make_setup, example: str) -> None:
+    setup = make_setup(example)
+    data, _ = load_preview(setup)
+    report = run_preview(PreviewRun(setup, data))
+    assert len(report.results) == len(setup.model.access_patterns)
+    if example == "student_platform_mistakes":
+        # the classic mistake: an unpadded number in a sort key sorts as text, so "top students" is wrong
+        assert report.failed == ("list_top_students_by_tenant",)
+        failed = report.results[[r.run.pattern for r in report.results].index("list_top_students_by_tenant")]
+        assert "missing" in failed.run.verdict or "pad numbers" in failed.run.verdict
+    else:
+        assert report.failed == (), [r.run.verdict for r in report.results if not r.run.passed]
+    for result in report.results:
+        assert result.python and result.cli and result.javascript
+
+
+def test_a_wrong_key_condition_fails_the_oracle_check(make_setup) -> None:
+    setup = make_setup("ecommerce_orders")
+    data, _ = load_preview(setup)
+    pattern = "list_order_items_by_order"
+    plan = setup.design.plan(pattern)
+    key_design = setup.design.key_design
+    # the design now claims order items sort under "LINE#" while the loaded items say otherwise
+    wrong_entities = tuple(
+        EntityKeys(entity=k.entity, table=KeyTemplates(partition_key=k.table.partition_key,
+                                                       sort_key="LINE#{productId}"), indexes=k.indexes)
+        if k.entity == "OrderItem" else k for k in key_design.entities)
+    wrong = replace(setup.design, key_design=key_design.model_copy(update={"entities": wrong_entities}))
+    report = run_preview(PreviewRun(replace(setup, design=wrong), data, (pattern,)))
+    run = report.results[0].run
+    assert plan.operation.value == "Query"
+    assert not run.passed
+    assert run.comparison.missing_count == run.comparison.expected_count > 0
+    assert "missing" in run.verdict
+
+
+def test_write_patterns_are_checked_and_undone(make_setup, client) -> None:
+    setup = make_setup("ecommerce_orders")
+    data, _ = load_preview(setup)
+    writes = [p.name for p in setup.model.access_patterns if not p.kind.is_read]
+    report = run_preview(PreviewRun(setup, data, tuple(writes)))
+    assert {r.run.operation.value for r in report.results} >= {"PutItem", "UpdateItem", "TransactWriteItems"}
+    assert report.failed == ()
+    assert count_items(client, setup.table.name) == len(data.items)  # every write was undone
+    transact = next(r for r in report.results if r.run.operation.value == "TransactWriteItems")
+    # a transaction writes each item twice (dynamodb-facts §2): at least 2 units per item on the table
+    assert transact.capacity.measured.write_units >= 2 * len(transact.run.writes)
+
+
+def test_user_inputs_drive_the_request_and_the_expected_answer(make_setup) -> None:
+    setup = make_setup("ecommerce_orders")
+    data, _ = load_preview(setup)
+    order = data.of("Order")[3].attributes
+    report = run_preview(PreviewRun(setup, data, ("list_orders_by_customer",),
+                                    {"list_orders_by_customer": [{"customerId": order["customerId"]}]}))
+    run = report.results[0].run
+    assert run.passed
+    assert order["orderId"] in {item.get("orderId") for item in run.returned}
+    unknown = run_preview(PreviewRun(setup, data, ("list_orders_by_customer",),
+                                     {"list_orders_by_customer": [{"customerId": "cus_nobody"}]})).results[0].run
+    assert unknown.passed and unknown.returned_count == 0
+
+
+def test_a_table_the_product_did_not_create_is_never_written_or_deleted(make_setup, client) -> None:
+    setup = make_setup("chat_messages")
+    client.create_table(TableName=setup.table.name, BillingMode="PAY_PER_REQUEST",
+                        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}])
+    client.put_item(TableName=setup.table.name, Item={"PK": {"S": "precious"}})
+    with pytest.raises(ForeignTableError, match="not created by DynamoDB Design Studio"):
+        load_preview(setup)
+    with pytest.raises(ForeignTableError):
+        delete_preview_table(client, setup.table)
+    with pytest.raises(ForeignTableError):
+        create_preview_table(client, setup.table, setup.model.table, setup.design.key_design)
+    assert client.get_item(TableName=setup.table.name, Key={"PK": {"S": "precious"}})["Item"]
+    client.delete_table(TableName=setup.table.name)
+
+
+def test_cleanup_deletes_only_the_preview_table(make_setup, client) -> None:
+    from modeling.preview.session import cleanup_preview
+
+    setup = make_setup("iot_telemetry", 200)
+    load_preview(setup)
+    assert cleanup_preview(setup) is True
+    assert setup.table.name not in client.list_tables()["TableNames"]
+    assert cleanup_preview(setup) is False
+
+
+def test_measured_capacity_comes_from_the_data_not_from_moto(make_setup) -> None:
+    setup = make_setup("chat_messages", 800)
+    data, _ = load_preview(setup)
+    report = run_preview(PreviewRun(setup, data))
+    queries = [r for r in report.results if r.run.operation.value == "Query" and r.capacity.items_read_measured > 20]
+    assert queries, "the chat example has Queries reading many messages"
+    for result in queries:
+        assert "moto" in result.capacity.reported_by and "not computed" in result.capacity.reported_by
+        # eventually consistent reads cost half a unit per started 4 KB block of what a page read
+        assert result.capacity.measured.read_units % Decimal("0.5") == 0
+        assert result.capacity.measured.read_units >= Decimal("0.5") * result.run.pages
+
+
+def test_the_python_code_shown_runs_and_returns_the_same_items(make_setup, endpoint, monkeypatch) -> None:
+    setup = make_setup("student_platform")
+    data, _ = load_preview(setup)
+    report = run_preview(PreviewRun(setup, data))
+    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", endpoint.url)
+    monkeypatch.setenv("AWS_DEFAULT_REGION", endpoint.region)
+    checked = 0
+    for result in report.results:
+        if result.run.operation.value not in ("Query", "GetItem") or result.run.pages > 1:
+            continue
+        namespace: dict = {}
+        exec(result.python, namespace)  # noqa: S102 - the code the page shows, run as a user would
+        response = namespace["response"]
+        returned = response.get("Items", [response["Item"]] if "Item" in response else [])
+        assert len(returned) == result.run.returned_count, result.run.pattern
+        checked += 1
+    assert checked >= 5
+    assert os.environ["AWS_ENDPOINT_URL_DYNAMODB"] == endpoint.url
