@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 import time
-from decimal import Decimal
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError

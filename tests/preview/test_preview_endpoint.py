@@ -150,7 +150,7 @@ def test_the_python_code_shown_runs_and_returns_the_same_items(make_setup, endpo
         if result.run.operation.value not in ("Query", "GetItem") or result.run.pages > 1:
             continue
         namespace: dict = {}
-        exec(result.python, namespace)  # noqa: S102 - the code the page shows, run as a user would
+        exec(result.python, namespace)
         response = namespace["response"]
         returned = response.get("Items", [response["Item"]] if "Item" in response else [])
         assert len(returned) == result.run.returned_count, result.run.pattern

@@ -116,5 +116,5 @@ def test_an_endpoint_that_is_down_gives_a_clear_error(make_setup) -> None:
         port = probe.getsockname()[1]  # closed once the block ends: nothing listens there
     down = Endpoint(EndpointKind.CUSTOM, f"http://127.0.0.1:{port}", "us-east-1")
     setup = replace(make_setup("iot_telemetry", 50), endpoint=down)
-    with pytest.raises(EndpointError, match="did not answer|check that it is running"):
+    with pytest.raises(EndpointError, match=r"did not answer|check that it is running"):
         load_preview(setup)
