@@ -23,6 +23,7 @@ from modeling.sample_data import Item, generate_items, item_keys
 DEFAULT_PREVIEW_ITEMS = 1_000
 MAX_PREVIEW_ITEMS = 5_000  # moto's Query cost grows with table size (stack-notes §4.5)
 MIN_ITEMS_PER_ENTITY = 10
+SPARE_ITEMS = 25  # per entity, not loaded: new items for write patterns (a BatchWriteItem holds 25)
 
 _SERIALIZER = TypeSerializer()
 _DESERIALIZER = TypeDeserializer()
@@ -52,6 +53,10 @@ class PreviewData:
     items: tuple[StoredItem, ...]
     dropped_duplicates: int  # items whose primary key an earlier item already had
     requested_counts: tuple[tuple[str, int], ...] = ()  # the items per entity asked of the generator
+    spares: tuple[StoredItem, ...] = ()  # further items, not loaded: what write patterns put
+
+    def spares_of(self, entity: str) -> list[StoredItem]:
+        return [item for item in self.spares if item.entity == entity]
 
     def of(self, entity: str) -> list[StoredItem]:
         return [item for item in self.items if item.entity == entity]
@@ -80,13 +85,19 @@ def preview_counts(model: Model, total_items: int = DEFAULT_PREVIEW_ITEMS) -> di
 
 
 def build_preview_data(model: Model, key_design: KeyDesign, counts: dict[str, int], seed: int) -> PreviewData:
-    generated = generate_items(model, counts, seed)
+    """The items to load and, generated in the same pass, spare items of each entity for write patterns.
+
+    The generator draws every column as one seeded stream, so asking for SPARE_ITEMS more items per
+    entity leaves the first ones unchanged: the spares are simply the next items the model would have.
+    """
+    generated = generate_items(model, {name: count + SPARE_ITEMS for name, count in counts.items()}, seed)
     stored: list[StoredItem] = []
+    spares: list[StoredItem] = []
     seen: set[tuple[str, ...]] = set()
     dropped = 0
     key_names = primary_key_names(key_design)
     for entity in model.entities:
-        for attributes in generated[entity.name]:
+        for position, attributes in enumerate(generated[entity.name]):
             try:
                 keys = item_keys(key_design, entity.name, attributes)
             except KeyTemplateError as exc:
@@ -95,12 +106,13 @@ def build_preview_data(model: Model, key_design: KeyDesign, counts: dict[str, in
             if not all(name in keys for name in key_names):
                 continue  # an entity without table keys in the design is not stored
             identity = tuple(keys[name] for name in key_names)
+            is_spare = position >= counts.get(entity.name, 0)
             if identity in seen:
-                dropped += 1
+                dropped += 0 if is_spare else 1
                 continue
             seen.add(identity)
-            stored.append(StoredItem(entity.name, attributes, keys))
-    return PreviewData(model.name, seed, tuple(stored), dropped, tuple(counts.items()))
+            (spares if is_spare else stored).append(StoredItem(entity.name, attributes, keys))
+    return PreviewData(model.name, seed, tuple(stored), dropped, tuple(counts.items()), tuple(spares))
 
 
 def _typed(key_design: KeyDesign, keys: dict[str, str]) -> dict[str, Any]:

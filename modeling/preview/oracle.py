@@ -153,6 +153,37 @@ def compare(expected: list[Item], returned: list[Item], attributes: tuple[str, .
                       _order_problem(shape, returned_projected), len(missing), len(unexpected))
 
 
+def first_page_answers(shape: ReadShape, attributes: tuple[str, ...]) -> bool:
+    """A paged Query ordered by its range attribute answers with its first page: "the latest 20"."""
+    return (shape.plan.operation is Operation.QUERY and shape.pattern.page_size is not None
+            and shape.range_attribute is not None and shape.range_attribute in attributes
+            and not shape.filter_attributes and len(shape.pattern.entities) == 1)
+
+
+def compare_first_page(expected: list[Item], returned: list[Item], attributes: tuple[str, ...], shape: ReadShape,
+                       shown: int = 5) -> Comparison:
+    """The first page must hold the top `page_size` items by the range attribute, in order.
+
+    Items that tie on the range attribute may come in any order, so the page is compared by its range
+    values, and each returned item must be one of the expected items.
+    """
+    attribute, forward = shape.range_attribute, shape.plan.scan_index_forward
+    ordered = sorted(expected, key=lambda item: _sort_value(item.get(attribute)), reverse=not forward)
+    top = ordered[: shape.pattern.page_size]
+    returned_projected = [project(item, attributes) for item in returned]
+    unexpected = list((Counter(map(_canonical, returned_projected)) - Counter(map(_canonical, expected))).elements())
+    want = Counter(_canonical(item.get(attribute)) for item in top)
+    got = Counter(_canonical(item.get(attribute)) for item in returned_projected)
+    missing = [item for item in top if _canonical(item.get(attribute)) in (want - got)]
+    return Comparison(len(top), len(returned), tuple(missing[:shown]), tuple(json.loads(t) for t in unexpected[:shown]),
+                      _order_problem(shape, returned_projected), len(missing), len(unexpected))
+
+
+def _sort_value(value: Any) -> tuple[int, Any]:
+    """Numbers before text, each in its own order (a mixed column cannot be compared directly)."""
+    return (0, value) if isinstance(value, Decimal | int | float) else (1, str(value))
+
+
 def _order_problem(shape: ReadShape, returned: list[Item]) -> str:
     attribute = shape.range_attribute
     if shape.plan.operation is not Operation.QUERY or attribute is None or len(shape.pattern.entities) > 1:
