@@ -297,7 +297,7 @@ def _checks(findings: list[Finding]) -> Section:
         Paragraph(f"{_severity_counts([f.severity.value for f in findings])}, most severe first. "
                   "Throughput figures in the checks are approximations for spotting problems; the cost "
                   "sections below use the exact rules."),
-        Table.of_dicts("Findings", rows, empty_note="no findings")))
+        Table.of_dicts("Design-check findings", rows, empty_note="no findings")))
 
 
 def _hot_partitions(request: ReviewRequest, hot: HotPartitionReport) -> Section:
@@ -308,7 +308,8 @@ def _hot_partitions(request: ReviewRequest, hot: HotPartitionReport) -> Section:
         Paragraph(f"APPROXIMATE: each access pattern's peak traffic spread over {request.hot_key_values:,} "
                   f"simulated key values per key template (seed {request.seed}), hashed onto estimated physical "
                   "partitions and compared with 3,000 RCU / 1,000 WCU / 10 GB per partition."),
-        Table.of_dicts("Findings", rows, empty_note="no key value or partition goes over DynamoDB's limits at peak"),
+        Table.of_dicts("Hot-partition findings", rows,
+                       empty_note="no key value or partition goes over DynamoDB's limits at peak"),
         Table.of_dicts("Skew per index", skew, SKEW_COLUMNS)))
 
 
