@@ -228,17 +228,17 @@ def _percent(fraction: Any) -> str:
 
 def _summary(result: ModelEstimate, findings: list[Finding], hot: HotPartitionReport) -> Section:
     best = result.cost.recommendation
+    counts = (("Design checks", _severity_counts([f.severity.value for f in findings])),
+              ("Hot-partition findings", _severity_counts([f.severity.value for f in hot.findings])))
     if best is None:
         return Section("summary", "Summary", (Paragraph("No option has every price in this Region, so there is "
                                                         "no recommendation; see the options below.",
-                                                        "No recommendation."),))
+                                                        "No recommendation."), Facts(counts)))
     facts = [("Recommended option", f"{label(best.option)} ({label(best.table_class)})"),
              ("Monthly cost (USD)", best.monthly_cost_usd), ("Runner-up", best.runner_up),
              ("Saving vs the runner-up (USD/month)", best.saving_usd),
              ("Saving vs on-demand (USD/month)", best.saving_vs_on_demand_usd),
-             ("Break-even utilisation of provisioned reads", _percent(best.break_even_read_utilization)),
-             ("Design checks", _severity_counts([f.severity.value for f in findings])),
-             ("Hot-partition findings", _severity_counts([f.severity.value for f in hot.findings]))]
+             ("Break-even utilisation of provisioned reads", _percent(best.break_even_read_utilization)), *counts]
     if best.excluded_lines:
         facts.append(("Not in the total (no price, same for every option)", "; ".join(best.excluded_lines)))
     return Section("summary", "Summary", (Paragraph(best.reason, "Recommendation."), Facts(tuple(facts))))
@@ -247,21 +247,19 @@ def _summary(result: ModelEstimate, findings: list[Finding], hot: HotPartitionRe
 def _purpose(request: ReviewRequest, result: ModelEstimate) -> Section:
     model, estimate = request.estimate.model, request.estimate
     table = model.table
-    settings = Facts((("Table", table.name), ("Region", table.region), ("Billing mode in the model",
-                      table.billing_mode.value), ("Table class", table.table_class.value),
-                      ("Point-in-time recovery", table.point_in_time_recovery),
-                      ("Stream", table.stream_view_type.value if table.stream_view_type else "off"),
-                      ("Global-table replicas", ", ".join(table.replica_regions) or "none"),
-                      ("Daily traffic profile", model.traffic_profile.shape.value)))
-    inputs = Facts((("Region priced", result.price_sheet.region),
-                    ("Auto scaling target utilisation", estimate.target_utilization),
-                    ("Free tier applied", estimate.free_tier),
-                    ("Negotiated price overrides", "; ".join(f"{i.value} {c.value if c else ''} = {v} USD"
-                                                             for i, c, v in estimate.price_overrides) or "none"),
-                    ("On-demand backups kept (GB)", estimate.extras.on_demand_backup_gb),
-                    ("Billable stream read requests per month", estimate.extras.stream_read_requests_per_month),
-                    ("Hot-partition simulation", f"{request.hot_key_values:,} key values per template, "
-                                                 f"seed {request.seed}")))
+    settings = (("Table", table.name), ("Region", table.region),
+                ("Billing mode in the model", table.billing_mode.value), ("Table class", table.table_class.value),
+                ("Point-in-time recovery", table.point_in_time_recovery),
+                ("Stream", table.stream_view_type.value if table.stream_view_type else "off"),
+                ("Global-table replicas", ", ".join(table.replica_regions) or "none"),
+                ("Daily traffic profile", model.traffic_profile.shape.value))
+    overrides = "; ".join(f"{i.value} {c.value if c else ''} = {v} USD" for i, c, v in estimate.price_overrides)
+    inputs = (("Region priced", result.price_sheet.region),
+              ("Auto scaling target utilisation", estimate.target_utilization),
+              ("Free tier applied", estimate.free_tier), ("Negotiated price overrides", overrides or "none"),
+              ("On-demand backups kept (GB)", estimate.extras.on_demand_backup_gb),
+              ("Billable stream read requests per month", estimate.extras.stream_read_requests_per_month),
+              ("Hot-partition simulation", f"{request.hot_key_values:,} key values per template, seed {request.seed}"))
     entities = [{"entity": e.name, "description": e.description, "items": e.item_count,
                  "monthly growth %": e.monthly_growth_percent} for e in model.entities]
     patterns = [{"access pattern": p.name, "description": p.description, "kind": p.kind.value,
@@ -270,10 +268,9 @@ def _purpose(request: ReviewRequest, result: ModelEstimate) -> Section:
                 for p in model.access_patterns]
     purpose = model.description or "The model states no purpose; add a description to the model file."
     return Section("purpose", "Purpose and assumptions", (
-        Paragraph(purpose, "Purpose."), Table("Table settings (from the model)", ("setting", "value"),
-                                              settings.pairs),
+        Paragraph(purpose, "Purpose."), Table("Table settings (from the model)", ("setting", "value"), settings),
         Table.of_dicts("Entities and their sizes", entities), Table.of_dicts("Access patterns and traffic", patterns),
-        Table("Inputs of this estimate", ("input", "value"), inputs.pairs),
+        Table("Inputs of this estimate", ("input", "value"), inputs),
         Paragraph("The estimate rests on these assumptions:"), Bullets(result.cost.assumptions)))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,9 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from costs.estimate import EstimateRequest, estimate_model
+from costs.pricing import PriceItem
 from modeling.examples import example_document
-from modeling.model import Model
+from modeling.model import Model, TableClass
 from modeling.model_file import FileFormat, dump_document
 from modeling.workspace import Workspace
 
@@ -75,3 +77,19 @@ def test_a_model_with_errors_gets_its_problems_instead_of_a_report(workspace_dir
     assert "the report cannot be made" in at.error[0].value
     assert any("table.region" in e.value for e in at.error[1:])
     assert not at.get("download_button")
+
+
+def test_negotiated_prices_from_capacity_and_cost_are_used(workspace_dir: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "pages" / "report.py"), default_timeout=90)
+    # stored as the Capacity & cost page stores it
+    at.session_state["cost.overrides"] = [("reserved_3y_rcu_upfront", "STANDARD", "1.0")]
+    at.run()
+    assert not at.exception, at.exception
+    model = Model.model_validate(_open_document(workspace_dir))
+    override = ((PriceItem.RESERVED_3Y_RCU_UPFRONT, TableClass.STANDARD, Decimal("1.0")),)
+    best = estimate_model(EstimateRequest(model, price_overrides=override)).cost.recommendation
+    plain = estimate_model(EstimateRequest(model)).cost.recommendation
+    assert best is not None and plain is not None and best.monthly_cost_usd != plain.monthly_cost_usd
+    text = _markdown(at)
+    assert f"**Monthly cost (USD)**: {best.monthly_cost_usd:,f}" in text
+    assert "reserved\\_3y\\_rcu\\_upfront STANDARD = 1.0 USD" in text
