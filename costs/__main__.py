@@ -4,8 +4,10 @@
     python -m costs units --operation Query --item-bytes 1536 --items 10 --consistency strong
     python -m costs monthly --region us-east-1 --reads-per-second 100 --read-item-bytes 2000 \\
         --read-consistency eventual --writes-per-second 10 --write-item-bytes 900 --storage-gb 50
+    python -m costs report model.yaml -o review.html       (or -o review.md; the cost-review report)
 
 Library first: each command parses its arguments, calls one `costs` function and prints JSON (or text).
+This module is an edge like the pages: `report` draws the charts with `costs.charts` and passes them in.
 Bad input prints one line on stderr and exits 2 (usage) or 1 (rejected value); never a traceback.
 """
 
@@ -16,10 +18,12 @@ import json
 import math
 import sys
 from collections.abc import Callable
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, NoReturn
 
+from costs import charts
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
 from costs.errors import CostError, ModelInputError, UsageError
 from costs.estimate import EstimateRequest, estimate_model
@@ -34,9 +38,12 @@ from costs.report_text import (
     estimate_markdown,
     estimate_text,
 )
+from costs.review_render import review_html, review_markdown
+from costs.review_report import ReviewRequest, build_review_report, load_reviewed_model
 from costs.units import Operation, get_item_units, put_item_units, request_units
 from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceUsage, TableUsage
-from modeling.errors import ModelFileError
+from modeling.errors import ModelFileError, ModelingError
+from modeling.hot_partitions.frames import MAX_KEY_VALUES
 from modeling.model import Consistency, TableClass
 from modeling.model_file import load_model_file
 
@@ -74,6 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     _add_monthly(commands.add_parser("monthly", help="monthly cost of a table with flat traffic"))
     _add_estimate(commands.add_parser("estimate", help="capacity and monthly cost of a model file; "
                                                      "--budget-usd exits 3 when the recommendation exceeds it"))
+    _add_report(commands.add_parser("report", help="the cost-review report of a model file, as one self-contained "
+                                                   "HTML file or Markdown, with a sign-off block"))
     return parser
 
 
@@ -104,6 +113,54 @@ def _estimate(args: argparse.Namespace) -> tuple[str, int]:
         print(f"python -m costs estimate: over budget: the recommended option costs ${best.monthly_cost_usd:,} "
               f"a month, more than the budget of ${args.budget_usd:,}", file=sys.stderr)
     return output(result), 3 if over else 0
+
+
+REPORT_FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
+
+
+def _add_report(report: argparse.ArgumentParser) -> None:
+    report.add_argument("model", type=Path, metavar="MODEL", help="a model file (JSON or YAML)")
+    report.add_argument("-o", "--output", type=Path, metavar="FILE",
+                        help="write the report to FILE (.html or .md); without it, Markdown goes to stdout")
+    report.add_argument("--format", choices=("html", "md"), help="default: from the output file's suffix")
+    report.add_argument("--region", type=_choice({r: r for r in available_regions()}, "region"),
+                        help="price in this Region (default: the model's table Region)")
+    report.add_argument("--design", help="which design to price (default: the model's own, else the first proposal)")
+    report.add_argument("--target-utilization", type=_fraction, default=DEFAULT_TARGET_UTILIZATION)
+    report.add_argument("--free-tier", action="store_true", help="apply the account's always-free allowances")
+    report.add_argument("--hot-key-values", type=_whole(1, MAX_KEY_VALUES), default=1_000_000, metavar="N",
+                        help="key values simulated per key template for the hot-partition findings (<= 10 million)")
+    report.add_argument("--seed", type=_whole(0), default=42, help="seed of the hot-partition simulation")
+    report.set_defaults(run=_report)
+
+
+def _report(args: argparse.Namespace) -> str:
+    fmt = args.format or (REPORT_FORMATS.get(args.output.suffix.lower()) if args.output else "md")
+    if fmt is None:
+        raise UsageError("cannot tell the format from the output file's suffix", "output", str(args.output),
+                         "name it .html or .md, or pass --format html|md")
+    try:
+        model, source = load_reviewed_model(args.model)
+    except ModelFileError as exc:
+        problems = "\n".join(f"  {p}" for p in exc.problems)
+        raise ModelInputError(f"the model file has {len(exc.problems)} problem(s)", "MODEL", str(args.model),
+                              f"fix them and run again:\n{problems}") from None
+    request = ReviewRequest(EstimateRequest(model, args.design, args.region, args.target_utilization,
+                                            args.free_tier), source, datetime.now(UTC), args.hot_key_values,
+                            args.seed)
+    try:
+        report = build_review_report(request)
+    except ModelingError as exc:
+        raise ModelInputError("the report could not be made", "MODEL", str(args.model), str(exc)) from None
+    text = review_html(report, charts.review_chart_html(report)) if fmt == "html" else review_markdown(report)
+    if args.output is None:
+        return text
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError("cannot write the report", "output", str(args.output), exc.strerror or "") from None
+    return (f"wrote {args.output} ({fmt}, {len(text.encode()):,} bytes) for {source.file_name}, "
+            f"SHA-256 {source.sha256}")
 
 
 def _add_units(units: argparse.ArgumentParser) -> None:
@@ -190,10 +247,11 @@ def _choice(choices: dict[str, Any], what: str) -> Callable[[str], Any]:
     return parse
 
 
-def _whole(minimum: int) -> Callable[[str], int]:
+def _whole(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        if not text.strip().isdigit() or int(text) < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= {minimum}")
+        if not text.strip().isdigit() or int(text) < minimum or (maximum is not None and int(text) > maximum):
+            bounds = f">= {minimum}" if maximum is None else f"from {minimum:,} to {maximum:,}"
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {bounds}")
         return int(text)
     return parse
 

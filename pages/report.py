@@ -1,0 +1,27 @@
+"""Report page: the cost-review report of the open model, previewed, and downloaded as HTML or Markdown."""
+
+import streamlit as st
+
+from costs.errors import CostError
+from modeling.errors import ModelingError
+from ui import report_views, session
+from ui.frame import page_frame
+
+page_frame("Cost-review report")
+document = session.current_document()
+st.title(f"Cost-review report · {document.get('name', 'untitled')}")
+model = session.require_model("the report cannot be made")
+st.caption("One document a reviewer can sign off without opening the app: the design and why, checks, hot "
+           "partitions, capacity, the cost of every option, price sources, and a sign-off block naming the "
+           "exact model file by its SHA-256. Negotiated prices and backup inputs are shared with Capacity & cost.")
+
+chosen = report_views.settings(model)
+model_file = report_views.model_file(document, session.current_slug())
+try:
+    report = report_views.cached_report(model.model_dump_json(), model_file, chosen)
+except (CostError, ModelingError) as exc:
+    st.error(f"The report could not be made: {exc}", icon="⛔")
+    st.stop()
+
+report_views.downloads(report, model_file)
+report_views.preview(report)
