@@ -12,7 +12,7 @@ from modeling.errors import EndpointError, ModelingError
 from modeling.preview.dataset import PreviewData
 from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
-from modeling.preview.session import PreviewSetup, cleanup_preview, load_preview
+from modeling.preview.session import PreviewSetup, already_loaded, cleanup_preview, load_preview
 from modeling.preview.tables import ForeignTableError
 
 _STATE = "preview.state"
@@ -42,8 +42,8 @@ def load_controls(setup: PreviewSetup) -> None:
         except (EndpointError, ForeignTableError) as exc:
             st.error(str(exc), icon="⛔")
         else:
-            state.pop("data", None)
             state.pop("report", None)
+            state["data"] = None
             st.success(f"Deleted {setup.table.name}." if deleted else f"There was no table {setup.table.name}.")
     loaded: LoadReport | None = state.get("load_report")
     if loaded is not None:
@@ -81,7 +81,18 @@ def _load(setup: PreviewSetup, state: dict[str, Any], resume: Any) -> None:
 
 
 def loaded_data(setup: PreviewSetup) -> PreviewData | None:
-    return _state(setup).get("data")
+    """This session's loaded data, or the same data a table from an earlier session holds in full."""
+    state = _state(setup)
+    if "data" not in state and not state.get("looked_for_table"):
+        state["looked_for_table"] = True
+        try:
+            state["data"] = already_loaded(setup)
+        except EndpointError:
+            state["data"] = None  # the sidebar says the endpoint does not answer
+        if state["data"] is not None:
+            st.info(f"{setup.table.name} already holds this sample data (loaded earlier); run the patterns, or "
+                    "load again to start from a fresh table.", icon="♻️")
+    return state.get("data")
 
 
 def run_controls(setup: PreviewSetup, data: PreviewData) -> PreviewReport | None:

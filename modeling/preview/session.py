@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from modeling.design import Design
@@ -9,7 +10,14 @@ from modeling.endpoint import Endpoint, dynamodb_client
 from modeling.model import Model
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, PreviewData, build_preview_data, preview_counts
 from modeling.preview.loader import LoadReport, LoadState, Progress, load_items
-from modeling.preview.tables import PreviewTable, create_preview_table, delete_preview_table, preview_table
+from modeling.preview.tables import (
+    PreviewTable,
+    create_preview_table,
+    delete_preview_table,
+    loaded_fingerprint,
+    mark_loaded,
+    preview_table,
+)
 
 
 @dataclass(frozen=True)
@@ -20,6 +28,13 @@ class PreviewSetup:
     table: PreviewTable
     total_items: int = DEFAULT_PREVIEW_ITEMS
     seed: int = 42
+
+    @property
+    def fingerprint(self) -> str:
+        """Names the data exactly: the model, the design's keys, the sample size and the seed."""
+        text = "\n".join((self.model.model_dump_json(), self.design.key_design.model_dump_json(),
+                          str(self.total_items), str(self.seed)))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def preview_setup(model: Model, design: Design, endpoint: Endpoint, namespace: str, model_slug: str,
@@ -40,7 +55,17 @@ def load_preview(setup: PreviewSetup, progress: Progress | None = None,
     if resume is None or resume.table_name != setup.table.name:
         create_preview_table(client, setup.table, setup.model.table, setup.design.key_design)
         resume = None
-    return data, load_items(client, setup.table.name, data, state=resume, progress=progress)
+    report = load_items(client, setup.table.name, data, state=resume, progress=progress)
+    if report.complete:
+        mark_loaded(client, setup.table.name, setup.fingerprint)
+    return data, report
+
+
+def already_loaded(setup: PreviewSetup) -> PreviewData | None:
+    """The data, when the table holds exactly this setup's data from an earlier session (or a refresh)."""
+    if loaded_fingerprint(dynamodb_client(setup.endpoint), setup.table.name) != setup.fingerprint:
+        return None
+    return preview_data(setup)
 
 
 def cleanup_preview(setup: PreviewSetup) -> bool:

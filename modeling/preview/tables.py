@@ -21,6 +21,7 @@ CREATOR_TAG = "created-by"
 CREATOR = "dynamodb-design-studio"
 MODEL_TAG = "dynamodb-design-studio:model"
 SESSION_TAG = "dynamodb-design-studio:session"
+LOADED_TAG = "dynamodb-design-studio:loaded"  # the fingerprint of the data a completed load wrote
 # A preview needs little throughput; provisioned models get this much per table and per GSI so that
 # the preview shows the billing mode without paying for the production capacity.
 PREVIEW_PROVISIONED_UNITS = 10
@@ -115,6 +116,23 @@ def ensure_owned(client: Any, name: str) -> bool:
                                 f"(it has no `{CREATOR_TAG}: {CREATOR}` tag), so the preview will not write to "
                                 "it or delete it; rename that table or point the preview at another endpoint")
     return True
+
+
+def mark_loaded(client: Any, name: str, fingerprint: str) -> None:
+    """Tag the table with the fingerprint of the data it now holds in full (after the count check)."""
+    try:
+        arn = client.describe_table(TableName=name)["Table"]["TableArn"]
+        client.tag_resource(ResourceArn=arn, Tags=[{"Key": LOADED_TAG, "Value": fingerprint}])
+    except (ClientError, BotoCoreError) as exc:
+        raise _endpoint_error("tag the loaded table", exc) from None
+
+
+def loaded_fingerprint(client: Any, name: str) -> str | None:
+    """The fingerprint of the data a product-made table holds in full, or None."""
+    tags = table_owner_tags(client, name)
+    if not tags or tags.get(CREATOR_TAG) != CREATOR:
+        return None
+    return tags.get(LOADED_TAG)
 
 
 def create_preview_table(client: Any, table: PreviewTable, settings: TableSettings, key_design: KeyDesign) -> None:

@@ -56,3 +56,24 @@ def test_own_input_values_rerun_one_pattern_and_bad_values_are_explained() -> No
     assert not at.exception, at.exception
     assert any(pattern in s.value for s in at.success), "an unknown value returns nothing, which is right"
     assert next(m for m in at.metric if m.label == "Items returned").value == "0"
+
+
+def test_a_fresh_session_finds_the_table_it_loaded_and_a_changed_seed_does_not() -> None:
+    at = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()
+    at.number_input(key="preview.items").set_value(200).run()
+    _button(at, "preview.load").click().run()
+    assert any(m.label == "Items loaded" for m in at.metric)
+
+    again = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()  # a refresh
+    again.number_input(key="preview.items").set_value(200).run()
+    assert any("already holds this sample data" in i.value for i in again.info)
+    _button(again, "preview.run_all").click().run()
+    assert not again.exception, again.exception
+    passed = next(m for m in again.metric if m.label == "Patterns passed")
+    assert passed.value.split(" of ")[0] == passed.value.split(" of ")[1]
+
+    other = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()
+    other.number_input(key="preview.items").set_value(200).run()
+    other.number_input(key="preview.seed").set_value(7).run()
+    assert not any("already holds" in i.value for i in other.info)
+    assert any("Load the sample data" in i.value for i in other.info)
