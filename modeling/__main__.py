@@ -15,7 +15,7 @@ from pathlib import Path
 
 from modeling.checks import FindingSeverity, check_design
 from modeling.design_report import designs_json, designs_markdown
-from modeling.errors import ModelFileError, Severity
+from modeling.errors import ModelFileError, ModelingError, Severity
 from modeling.examples import list_examples
 from modeling.generator import propose_designs, replace_key_design
 from modeling.model import Model
@@ -146,7 +146,11 @@ def _export_workbench(path: Path, output: Path, seed: int, items: int) -> int:
     model = _load(path)
     if model is None:
         return 1
-    exported = export_workbench(model, seed=seed, items_per_entity=items)
+    try:
+        exported = export_workbench(model, seed=seed, items_per_entity=items)
+    except ModelingError as exc:
+        print(f"{path}: cannot export the sample data: {exc}", file=sys.stderr)
+        return 1
     if not _write(output, json.dumps(exported.document, indent=2, ensure_ascii=False) + "\n"):
         return 1
     print(f"{path}: wrote {output} (NoSQL Workbench 3.0, {items} sample items per entity, seed {seed})",

@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from modeling.errors import ModelFileError
+from modeling.errors import ModelFileError, ModelingError
 from modeling.examples import example_document, list_examples
 from modeling.model_file import FileFormat, dump_document, model_to_document, parse_document
 from modeling.nosql_workbench import export_workbench, import_workbench_file, read_workbench
@@ -132,7 +132,11 @@ def _workbench_download(slug: str) -> None:
     seed = left.number_input("Seed", min_value=0, max_value=2**31 - 1, value=42, step=1, key="model.nwb_seed")
     items = right.number_input("Sample items per entity", min_value=0, max_value=MAX_ITEMS_PER_ENTITY,
                                value=DEFAULT_ITEMS_PER_ENTITY, step=1, key="model.nwb_items")
-    exported = export_workbench(model, seed=int(seed), items_per_entity=int(items))
+    try:
+        exported = export_workbench(model, seed=int(seed), items_per_entity=int(items))
+    except ModelingError as exc:
+        st.error(f"The sample data cannot be generated: {escape_markdown(str(exc))}", icon="📄")
+        return
     st.download_button("Download NoSQL Workbench JSON", dump_document(exported.document, FileFormat.JSON),
                        f"{slug}.nosql-workbench.json", mime="application/json", key="model.nwb_download")
     if exported.notes:

@@ -14,10 +14,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from modeling.errors import ModelFileError, errors_only
+from pydantic import ValidationError
+
+from modeling.errors import ModelFileError, ModelingError, Problem, errors_only
 from modeling.keys import KeyTemplate, KeyTemplateError
 from modeling.model import (
     Attribute,
@@ -47,6 +50,8 @@ from modeling.nosql_workbench.document import (
 
 TYPE_ATTRIBUTES = ("type", "entitytype", "entity_type", "_type", "__typename", "recordtype", "record_type", "_et")
 MAX_TYPE_VALUES = 30
+MAX_ITEM_BYTES = 400 * 1024  # dynamodb-facts §6: an item is at most 400 KB
+MAX_EXACT_INTEGER = 2**53  # beyond this, integer ranges are not sampled exactly
 TTL_NAMES = ("ttl", "expiresat", "expires_at", "expire_at", "expiration_ttl", "expiry")
 _LABEL = re.compile(r"^[A-Za-z_]+$")
 _GENERIC_KEY = re.compile(r"^(pk|sk|hash|range|pk\d+|sk\d+|.*gsi.*|.*lsi.*)$", re.I)
@@ -89,7 +94,12 @@ def import_workbench_file(workbench: WorkbenchFile, table_name: str | None = Non
     if len(workbench.tables) > 1:
         notes.append(f"The file has {len(workbench.tables)} tables ({', '.join(t.name for t in workbench.tables)}); "
                      f"a model holds one, so this is {table.name}. Import again to get the others.")
-    model = _Builder(workbench, table, notes).model()
+    try:
+        model = _Builder(workbench, table, notes).model()
+    except (ValidationError, ModelingError) as exc:  # a value the inference did not foresee: a problem, not a crash
+        raise ModelFileError([Problem(f"DataModel[{table.name}]", f"no valid model could be made of this table: "
+                                      f"{str(exc).splitlines()[0]}",
+                                      "check the table's data in NoSQL Workbench")]) from None
     problems = errors_only(document_problems(model_to_document(model)))
     if problems:  # a bug in the inference, reported like any file problem rather than as a traceback
         raise ModelFileError(problems, f"the model inferred from table {table.name}")
@@ -120,6 +130,11 @@ def _camel(text: str) -> str:
         return "value"
     first = words[0] if not words[0].isupper() else words[0].lower()
     return first[:1].lower() + first[1:] + "".join(w[:1].upper() + w[1:].lower() for w in words[1:])
+
+
+def _index_name(text: str) -> str:
+    """DynamoDB's index naming rule: 3-255 of A-Z a-z 0-9 _ . -."""
+    return re.sub(r"[^A-Za-z0-9_.\-]", "_", text)[:255].ljust(3, "_")
 
 
 def _entity_name(text: str) -> str:
@@ -234,7 +249,8 @@ class _Builder:
         if not table.billing_mode:
             self.notes.append("The file has no billing mode (versions 1.0 and 2.0 have none): on-demand assumed.")
         if table.provisioned:
-            throughput = table.provisioned.get("ProvisionedThroughput", {})
+            throughput = table.provisioned.get("ProvisionedThroughput")
+            throughput = throughput if isinstance(throughput, dict) else {}
             self.notes.append(
                 f"Provisioned capacity in the file ({throughput.get('ReadCapacityUnits', '?')} RCU / "
                 f"{throughput.get('WriteCapacityUnits', '?')} WCU and its auto scaling settings) is not part of a "
@@ -258,7 +274,7 @@ class _Builder:
         return KeyAttribute(name=self.name_of(name), type=KeyAttributeType(kind))
 
     def index(self, index: Index) -> SecondaryIndex:
-        name = re.sub(r"[^A-Za-z0-9_.\-]", "_", index.name).ljust(3, "_")
+        name = _index_name(index.name)
         projected = tuple(self.name_of(a) for a in index.projected)
         projection = Projection(type=ProjectionType(index.projection_type),
                                 non_key_attributes=projected if index.projection_type == "INCLUDE" else ())
@@ -417,7 +433,7 @@ class _Builder:
         for index in table.indexes:
             templates = self.index_templates(group, index, values)
             if templates is not None:
-                indexes[re.sub(r"[^A-Za-z0-9_.\-]", "_", index.name).ljust(3, "_")] = templates
+                indexes[_index_name(index.name)] = templates
         identifiers = [n for t in (partition, sort) if t for n in KeyTemplate.parse(t).attribute_names]
         attributes = tuple(self.attribute(group, name, found, name in identifiers)
                            for name, found in values.items())
@@ -484,7 +500,8 @@ class _Builder:
         return Attribute(name=self.name_of(name), type=AttributeType(kind),
                          required=not group.items or present == len(group.items) or identifier, unique=unique,
                          generator=self.sample_format(name, kind) or _generator(found, kind), avg_size_bytes=(
-                             round(sum(len(t.encode()) for t in text) / len(text)) if text else None))
+                             min(MAX_ITEM_BYTES, round(sum(len(t.encode()) for t in text) / len(text)))
+                             if text else None))
 
 
     def sample_format(self, name: str, kind: str) -> dict[str, Any] | None:
@@ -622,24 +639,36 @@ def _generator(values: list[Any], kind: str) -> dict[str, Any] | None:
         return {"kind": "faker", "provider": "email"}
     if all(_UUID.match(t) for t in texts):
         return {"kind": "uuid"}
-    if all(_ISO.match(t) for t in texts):
+    if all(_ISO.match(t) and _is_moment(t) for t in texts):
         date_only = all(len(t) == 10 for t in texts)
         return {"kind": "timestamp_range", "start": min(texts), "end": max(texts),
                 "format": "date" if date_only else "iso8601"}
     prefixed = [_PREFIXED_NUMBER.match(t) for t in texts]
-    if len(distinct) > 1 and all(prefixed) and len({m["prefix"] for m in prefixed}) == 1 and prefixed[0]["prefix"]:
+    if (len(distinct) > 1 and all(m and len(m["digits"]) <= 15 for m in prefixed)
+            and len({m["prefix"] for m in prefixed}) == 1 and prefixed[0]["prefix"]):
         widths = {len(m["digits"]) for m in prefixed}
         padded = len(widths) == 1 and any(m["digits"].startswith("0") for m in prefixed)
         return {"kind": "sequence", "prefix": prefixed[0]["prefix"], "start": min(int(m["digits"]) for m in prefixed),
                 "width": widths.pop() if padded else 0}
-    if len(distinct) > 2 and all(t.isdigit() and len(t) < 16 for t in texts):
+    if len(distinct) > 2 and all(t.isascii() and t.isdigit() and len(t) < 16 for t in texts):
         return {"kind": "int_range", "min": min(map(int, texts)), "max": max(map(int, texts))}
     if len(distinct) <= 10:
         return {"kind": "enum", "values": distinct}
-    return {"kind": "text", "length_bytes": max(1, round(sum(len(t.encode()) for t in texts) / len(texts)))}
+    average = round(sum(len(t.encode()) for t in texts) / len(texts))
+    return {"kind": "text", "length_bytes": min(MAX_ITEM_BYTES, max(1, average))}
 
 
-def _number_generator(numbers: list[Decimal]) -> dict[str, Any]:
+def _is_moment(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T"))
+    except ValueError:
+        return False
+    return True
+
+
+def _number_generator(numbers: list[Decimal]) -> dict[str, Any] | None:
+    if max(abs(n) for n in numbers) >= MAX_EXACT_INTEGER:
+        return None  # ids and the like beyond exact sampling: the values are shown, not generated
     if all(n == n.to_integral_value() for n in numbers):
         return {"kind": "int_range", "min": int(min(numbers)), "max": int(max(numbers))}
     decimals = min(10, max(-n.as_tuple().exponent for n in numbers))

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from modeling.errors import ModelFileError, errors_only
 from modeling.examples import example_document, list_examples
@@ -233,3 +235,28 @@ def test_out_of_range_numbers_stay_text_instead_of_growing() -> None:
     document["DataModel"][0]["TableData"][1]["post#"] = {"N": "1E+999999999"}
     result = import_workbench(json.dumps(document).encode())  # returns at once, no billion-digit string
     assert errors_only(document_problems(model_to_document(result.model))) == []
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-10**40, 10**40) | st.text(max_size=12)
+                     | st.floats(allow_nan=False, allow_infinity=False),
+                     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children,
+                                                                                       max_size=3), max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(FILES), where=st.integers(0, 10**6), key=st.text(max_size=8), value=_json)
+def test_odd_values_anywhere_in_the_data_import_and_export_or_give_problems(name: str, where: int, key: str,
+                                                                          value: object) -> None:
+    document = json.loads(_bytes(name))
+    table = document["DataModel"][0]
+    items = table.get("TableData") or [i for f in table.get("TableFacets", []) for i in f.get("TableData", [])]
+    item = items[where % len(items)]
+    names = sorted(item)
+    item[names[where % len(names)] if where % 3 else key] = value  # a key value, another value, or a new one
+    try:
+        result = import_workbench(json.dumps(document).encode())
+    except ModelFileError as exc:
+        assert exc.problems
+        return
+    assert errors_only(document_problems(model_to_document(result.model))) == []
+    export_workbench(result.model, items_per_entity=2)
