@@ -1,4 +1,5 @@
-"""Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `schema`, `examples`.
+"""Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `schema`, `examples`,
+`import-workbench FILE -o MODEL`, `export-workbench MODEL -o FILE`.
 
 Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
 status says whether there was any error (1) or the command was misused (2).
@@ -14,11 +15,14 @@ from pathlib import Path
 
 from modeling.checks import FindingSeverity, check_design
 from modeling.design_report import designs_json, designs_markdown
-from modeling.errors import ModelFileError, Severity
+from modeling.errors import ModelFileError, ModelingError, Severity
 from modeling.examples import list_examples
 from modeling.generator import propose_designs, replace_key_design
 from modeling.model import Model
 from modeling.model_file import FileFormat, document_problems, dump_model, load_model_file, read_document_file
+from modeling.nosql_workbench import export_workbench, import_workbench_file
+from modeling.nosql_workbench.document import workbench_from_document
+from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from modeling.schema import model_json_schema
 
 
@@ -38,6 +42,16 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--format", choices=["json", "text"], default="text")
     check.add_argument("--design", default=None, help="which design to check (default: the model's own, "
                                                       "else the first proposal)")
+    import_nwb = commands.add_parser("import-workbench", help="make a model from a NoSQL Workbench model file")
+    import_nwb.add_argument("file", type=Path, metavar="FILE")
+    import_nwb.add_argument("--table", default=None, help="which table of the file (default: the first)")
+    import_nwb.add_argument("-o", "--output", type=Path, required=True, help="the model file to write (.yaml or .json)")
+    export_nwb = commands.add_parser("export-workbench", help="write a model as a NoSQL Workbench 3.0 file")
+    export_nwb.add_argument("file", type=Path, metavar="MODEL")
+    export_nwb.add_argument("-o", "--output", type=Path, required=True, help="the NoSQL Workbench file to write")
+    export_nwb.add_argument("--seed", type=int, default=42, help="sample-data seed (same seed, same items)")
+    export_nwb.add_argument("--items", type=int, default=DEFAULT_ITEMS_PER_ENTITY,
+                            help=f"sample items per entity (0 to {MAX_ITEMS_PER_ENTITY})")
     commands.add_parser("schema", help="print the JSON Schema of the model format")
     commands.add_parser("examples", help="list the built-in example models")
     args = parser.parse_args(argv)
@@ -47,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         return _design(args.file, args.format, args.write)
     if args.command == "check":
         return _check(args.file, args.format, args.design)
+    if args.command == "import-workbench":
+        return _import_workbench(args.file, args.table, args.output)
+    if args.command == "export-workbench":
+        return _export_workbench(args.file, args.output, args.seed, args.items)
     if args.command == "schema":
         print(json.dumps(model_json_schema(), indent=2))
         return 0
@@ -102,6 +120,53 @@ def _check(path: Path, output_format: str, design_name: str | None) -> int:
         for f in findings:
             print(f"{f.severity}: {f.check_id} {f.path}: {f.message}\n  fix: {f.fix}\n  see: {f.doc_url}")
     return 1 if any(f.severity is FindingSeverity.ERROR for f in findings) else 0
+
+
+def _import_workbench(path: Path, table: str | None, output: Path) -> int:
+    """Write the model of one table; what was inferred goes to stderr. Exit 1 on any problem."""
+    try:
+        result = import_workbench_file(workbench_from_document(read_document_file(path)), table)
+    except ModelFileError as exc:
+        for problem in exc.problems:
+            print(f"{path}: {problem}", file=sys.stderr)
+        return 1
+    fmt = FileFormat.from_filename(output.name) or FileFormat.YAML
+    if not _write(output, dump_model(result.model, fmt)):
+        return 1
+    print(f"{path}: table {result.table} of {', '.join(result.tables)} -> {output}", file=sys.stderr)
+    for note in result.inferred:
+        print(f"inferred: {note}", file=sys.stderr)
+    return 0
+
+
+def _export_workbench(path: Path, output: Path, seed: int, items: int) -> int:
+    if not 0 <= items <= MAX_ITEMS_PER_ENTITY:
+        print(f"--items must be between 0 and {MAX_ITEMS_PER_ENTITY}, not {items}", file=sys.stderr)
+        return 2
+    model = _load(path)
+    if model is None:
+        return 1
+    try:
+        exported = export_workbench(model, seed=seed, items_per_entity=items)
+    except ModelingError as exc:
+        print(f"{path}: cannot export the sample data: {exc}", file=sys.stderr)
+        return 1
+    if not _write(output, json.dumps(exported.document, indent=2, ensure_ascii=False) + "\n"):
+        return 1
+    print(f"{path}: wrote {output} (NoSQL Workbench 3.0, {items} sample items per entity, seed {seed})",
+          file=sys.stderr)
+    for note in exported.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return 0
+
+
+def _write(path: Path, text: str) -> bool:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"{path}: cannot write: {exc.strerror}", file=sys.stderr)
+        return False
+    return True
 
 
 def _validate(path: Path) -> int:

@@ -258,7 +258,8 @@ def _header_problems(document: dict[str, Any]) -> list[Problem]:
         if "DataModel" in document or "ModelName" in document:
             return [Problem("format", "this is a NoSQL Workbench model file, not a Design Studio model",
                             "Design Studio model files start with "
-                            f"`format: {FORMAT_NAME}`; NoSQL Workbench import is a separate step")]
+                            f"`format: {FORMAT_NAME}`; import it with Import a NoSQL Workbench file on the Model "
+                            "page's File tab, or `python -m modeling import-workbench FILE -o model.yaml`")]
         found = "is missing" if fmt is None else f"is `{fmt}`"
         return [Problem("format", f"the format name {found}",
                         f"start the file with `format: {FORMAT_NAME}` and `version: {FORMAT_VERSION}`")]

@@ -1,4 +1,5 @@
-"""The Model page's File tab: examples, upload, download, the raw YAML editor and deletion."""
+"""The Model page's File tab: examples, upload, download, NoSQL Workbench import and export, the raw YAML
+editor and deletion."""
 
 from __future__ import annotations
 
@@ -6,11 +7,13 @@ from typing import Any
 
 import streamlit as st
 
-from modeling.errors import ModelFileError
+from modeling.errors import ModelFileError, ModelingError
 from modeling.examples import example_document, list_examples
-from modeling.model_file import FileFormat, dump_document, parse_document
+from modeling.model_file import FileFormat, dump_document, model_to_document, parse_document
+from modeling.nosql_workbench import export_workbench, import_workbench_file, read_workbench
+from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from ui import session
-from ui.problems import show_problems
+from ui.problems import escape_markdown, show_problems
 
 
 def file_tab(document: dict[str, Any], slug: str) -> None:
@@ -19,6 +22,10 @@ def file_tab(document: dict[str, Any], slug: str) -> None:
     _upload()
     st.divider()
     _download(document, slug)
+    st.divider()
+    _workbench_import()
+    st.divider()
+    _workbench_download(slug)
     st.divider()
     _raw_editor(document, slug)
     st.divider()
@@ -73,6 +80,67 @@ def _download(document: dict[str, Any], slug: str) -> None:
                          mime="application/yaml", key="model.download_yaml")
     right.download_button("Download JSON", dump_document(document, FileFormat.JSON), f"{slug}.json",
                           mime="application/json", key="model.download_json")
+
+
+def _workbench_import() -> None:
+    st.markdown("**Import a NoSQL Workbench file** (versions 1.0, 2.0 and 3.0; JSON up to 5 MB)")
+    upload = st.file_uploader("NoSQL Workbench file", type=["json"], key="model.nwb_upload",
+                              label_visibility="collapsed")
+    _show_workbench_result()
+    if upload is None:
+        return
+    try:
+        workbench = read_workbench(upload.getvalue(), upload.name)
+    except ModelFileError as exc:
+        st.error(f"{upload.name} is not a NoSQL Workbench file this importer can read.", icon="📄")
+        show_problems(exc.problems)
+        return
+    tables = [t.name for t in workbench.tables]
+    table = tables[0]
+    if len(tables) > 1:
+        table = st.selectbox(f"The file has {len(tables)} tables; a model holds one. Table to import", tables,
+                             key="model.nwb_table")
+    if st.button("Import as a new model", key="model.nwb_import"):
+        try:
+            result = import_workbench_file(workbench, table)
+        except ModelFileError as exc:
+            st.error(f"Table {table} could not be imported.", icon="📄")
+            show_problems(exc.problems)
+            return
+        session.open_new_document(model_to_document(result.model))
+        st.session_state["model.nwb_result"] = (upload.name, result.table, result.inferred)
+        st.rerun()
+
+
+def _show_workbench_result() -> None:
+    result = st.session_state.get("model.nwb_result")
+    if not result:
+        return
+    name, table, inferred = result
+    st.success(f"Imported table {escape_markdown(table)} of {escape_markdown(name)} as a new model. "
+               "What was inferred:", icon="📄")
+    st.markdown("\n".join(f"- {escape_markdown(note)}" for note in inferred))
+
+
+def _workbench_download(slug: str) -> None:
+    st.markdown("**Download as NoSQL Workbench 3.0** (one facet per entity, seeded sample data)")
+    model = session.current_model()
+    if model is None:
+        st.caption("Fix the model's errors first; the file is built from a valid model.")
+        return
+    left, right = st.columns(2)
+    seed = left.number_input("Seed", min_value=0, max_value=2**31 - 1, value=42, step=1, key="model.nwb_seed")
+    items = right.number_input("Sample items per entity", min_value=0, max_value=MAX_ITEMS_PER_ENTITY,
+                               value=DEFAULT_ITEMS_PER_ENTITY, step=1, key="model.nwb_items")
+    try:
+        exported = export_workbench(model, seed=int(seed), items_per_entity=int(items))
+    except ModelingError as exc:
+        st.error(f"The sample data cannot be generated: {escape_markdown(str(exc))}", icon="📄")
+        return
+    st.download_button("Download NoSQL Workbench JSON", dump_document(exported.document, FileFormat.JSON),
+                       f"{slug}.nosql-workbench.json", mime="application/json", key="model.nwb_download")
+    if exported.notes:
+        st.caption(" ".join(escape_markdown(n) for n in exported.notes))
 
 
 def _raw_editor(document: dict[str, Any], slug: str) -> None:

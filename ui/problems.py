@@ -28,3 +28,8 @@ def _escape(text: str) -> str:
     for character in "\\`*_[]<>#|":
         text = text.replace(character, "\\" + character)
     return text
+
+
+def escape_markdown(text: str) -> str:
+    """User text made safe to show inside Markdown (it is shown literally)."""
+    return _escape(text)

@@ -67,12 +67,19 @@ def open_new_document(document: dict[str, Any]) -> str:
     slug = workspace().create(document)
     _remember(slug, document)
     st.query_params["model"] = slug
+    _forget_switcher_choice()
     return slug
 
 
 def switch_to(slug: str) -> None:
     _remember(slug, None)
     st.query_params["model"] = slug
+
+
+def _forget_switcher_choice() -> None:
+    """The sidebar's model selectbox keeps its last choice as widget state; without this, the rerun after
+    opening a new model from the Model page would switch straight back to the previous one."""
+    st.session_state.pop("sidebar.model", None)
 
 
 def session_namespace() -> str:

@@ -85,7 +85,7 @@ def test_a_bad_upload_is_explained_and_the_open_model_is_kept(page: Page, server
     page.get_by_role("tab", name="File").click()
     bad = tmp_path / "broken.yaml"
     bad.write_text("format: dynamodb-design-studio/model\nversion: 1\nname: [unclosed\n", encoding="utf-8")
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(bad))
+    page.locator('.st-key-model-upload [data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(bad))
     expect(page.get_by_text("broken.yaml could not be opened")).to_be_visible(timeout=30_000)
     expect(page.get_by_text("YAML syntax error", exact=False).first).to_be_visible()
     expect(page.get_by_role("heading", level=1)).to_have_text("Model · Student platform")
