@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from modeling.design import Operation
+from modeling.preview.dataset import json_value
 from modeling.preview.requests import PatternRequest, typed_params
 
 _PYTHON_METHOD = {Operation.GET_ITEM: "get_item", Operation.QUERY: "query", Operation.SCAN: "scan",
@@ -80,7 +81,7 @@ def cli_command(request: PatternRequest, endpoint_url: str | None = None) -> str
         if isinstance(value, bool):
             parts.append(flag if value else "--no-" + _kebab(name))
         elif isinstance(value, dict | list):
-            parts.append(f"{flag} {shlex.quote(json.dumps(value, default=_json_default, ensure_ascii=False))}")
+            parts.append(f"{flag} {shlex.quote(json.dumps(value, default=json_value, ensure_ascii=False))}")
         else:
             parts.append(f"{flag} {shlex.quote(str(value))}")
     if endpoint_url:
@@ -99,18 +100,8 @@ def _kebab(name: str) -> str:
 
 def javascript_code(request: PatternRequest) -> str:
     command = _JS_COMMAND[request.operation]
-    body = json.dumps(request.params, indent=2, default=_json_default, ensure_ascii=False)
+    body = json.dumps(request.params, indent=2, default=json_value, ensure_ascii=False)
     return ('import { DynamoDBClient } from "@aws-sdk/client-dynamodb";\n'
             f'import {{ DynamoDBDocumentClient, {command} }} from "@aws-sdk/lib-dynamodb";\n\n'
             "const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\n"
             f"const response = await client.send(new {command}({body}));\n")
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, set | frozenset):
-        return sorted(value, key=str)
-    if isinstance(value, bytes):
-        return value.decode("latin-1")
-    raise TypeError(f"cannot write {type(value).__name__} as JSON")

@@ -150,3 +150,14 @@ def to_dynamodb_json(item: Item) -> dict[str, Any]:
 
 def from_dynamodb_json(item: dict[str, Any]) -> Item:
     return {name: _DESERIALIZER.deserialize(value) for name, value in item.items()}
+
+
+def json_value(value: Any) -> Any:
+    """`json.dumps(default=...)` for item values: numbers as JSON numbers, sets as sorted lists."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=str)
+    if isinstance(value, bytes):
+        return value.decode("latin-1")
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")

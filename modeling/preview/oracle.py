@@ -19,7 +19,7 @@ from typing import Any
 
 from modeling.design import Operation
 from modeling.model import Model, ProjectionType, RangeOperator
-from modeling.preview.dataset import PreviewData, StoredItem
+from modeling.preview.dataset import PreviewData, StoredItem, json_value
 from modeling.preview.requests import ReadShape, filter_values
 from modeling.sample_data import Item
 
@@ -205,14 +205,4 @@ def _order_problem(shape: ReadShape, returned: list[Item]) -> str:
 
 
 def _canonical(item: Item) -> str:
-    return json.dumps(item, sort_keys=True, default=_plain)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, set | frozenset):
-        return sorted(value, key=str)
-    if isinstance(value, bytes):
-        return value.hex()
-    return str(value)
+    return json.dumps(item, sort_keys=True, default=json_value)
