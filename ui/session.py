@@ -21,6 +21,7 @@ from ui.problems import show_problems
 
 FIRST_EXAMPLE = "student_platform"
 _SLUG_KEY, _DOCUMENT_KEY = "model.slug", "model.document"
+_SIDEBAR_PICKER_KEY = "sidebar.model"
 
 
 def workspace() -> Workspace:
@@ -67,6 +68,9 @@ def open_new_document(document: dict[str, Any]) -> str:
     slug = workspace().create(document)
     _remember(slug, document)
     st.query_params["model"] = slug
+    # The sidebar's model picker keeps its old choice in its widget state and would switch back on the
+    # next run; forgetting that state lets it show the new model (its index follows the open slug).
+    st.session_state.pop(_SIDEBAR_PICKER_KEY, None)
     return slug
 
 
