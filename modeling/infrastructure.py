@@ -113,6 +113,24 @@ def infrastructure_code(model: Model, key_design: KeyDesign, fmt: IacFormat,
     return IacCode(fmt, text, FILE_NAMES[fmt], _notes(model, fmt, capacity))
 
 
+def parse_tags(text: str) -> tuple[tuple[str, str], ...]:
+    """`KEY=VALUE` lines (blank lines ignored) as tag pairs, checked against DynamoDB's tagging rules.
+
+    >>> parse_tags("team=payments\nenv = prod")
+    (('team', 'payments'), ('env', 'prod'))
+    """
+    tags = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        key, equals, value = line.partition("=")
+        if not equals:
+            raise InfrastructureError(f"tag line {number} has no `=`; write one tag per line as KEY=VALUE")
+        tags.append((key.strip(), value.strip()))
+    _check_tags(tuple(tags))
+    return tuple(tags)
+
+
 def _check_tags(tags: tuple[tuple[str, str], ...]) -> None:
     if len(tags) > MAX_TAGS:
         raise InfrastructureError(f"{len(tags)} tags; DynamoDB allows at most {MAX_TAGS} per table")
