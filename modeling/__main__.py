@@ -1,4 +1,5 @@
-"""Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `schema`, `examples`.
+"""Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `import-table`, `schema`,
+`examples`.
 
 Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
 status says whether there was any error (1) or the command was misused (2).
@@ -8,17 +9,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
 
 from modeling.checks import FindingSeverity, check_design
 from modeling.design_report import designs_json, designs_markdown
-from modeling.errors import ModelFileError, Severity
+from modeling.endpoint import configured_endpoint
+from modeling.errors import EndpointError, ModelFileError, Severity
 from modeling.examples import list_examples
 from modeling.generator import propose_designs, replace_key_design
+from modeling.live_import import DEFAULT_SAMPLE_ITEMS, ImportRequest, import_live_table
 from modeling.model import Model
-from modeling.model_file import FileFormat, document_problems, dump_model, load_model_file, read_document_file
+from modeling.model_file import (
+    FileFormat,
+    document_problems,
+    dump_document,
+    dump_model,
+    load_model_file,
+    read_document_file,
+)
 from modeling.schema import model_json_schema
 
 
@@ -38,6 +49,16 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--format", choices=["json", "text"], default="text")
     check.add_argument("--design", default=None, help="which design to check (default: the model's own, "
                                                       "else the first proposal)")
+    imports = commands.add_parser("import-table", help="describe a live table, read a bounded sample and write "
+                                                       "a model with its entities and key design (read-only)")
+    imports.add_argument("--table", required=True, metavar="NAME")
+    imports.add_argument("--endpoint", metavar="URL", help="an endpoint URL, or `aws` (default: the configured "
+                                                           "endpoint, see DESIGN_STUDIO_ENDPOINT; the embedded "
+                                                           "server of a command-line run starts empty)")
+    imports.add_argument("--region", help="the Region (default: DESIGN_STUDIO_REGION, AWS_REGION or the profile's)")
+    imports.add_argument("--sample-items", type=int, default=DEFAULT_SAMPLE_ITEMS, metavar="N",
+                         help=f"read at most N items with Scan (default {DEFAULT_SAMPLE_ITEMS})")
+    imports.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="model file (.yaml or .json)")
     commands.add_parser("schema", help="print the JSON Schema of the model format")
     commands.add_parser("examples", help="list the built-in example models")
     args = parser.parse_args(argv)
@@ -47,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         return _design(args.file, args.format, args.write)
     if args.command == "check":
         return _check(args.file, args.format, args.design)
+    if args.command == "import-table":
+        return _import_table(args)
     if args.command == "schema":
         print(json.dumps(model_json_schema(), indent=2))
         return 0
@@ -102,6 +125,31 @@ def _check(path: Path, output_format: str, design_name: str | None) -> int:
         for f in findings:
             print(f"{f.severity}: {f.check_id} {f.path}: {f.message}\n  fix: {f.fix}\n  see: {f.doc_url}")
     return 1 if any(f.severity is FindingSeverity.ERROR for f in findings) else 0
+
+
+def _import_table(args: argparse.Namespace) -> int:
+    """Write the imported model and print what was inferred; exit 1 with one line on any failure."""
+    settings = dict(os.environ)
+    if args.endpoint:
+        settings["DESIGN_STUDIO_ENDPOINT"] = args.endpoint
+    if args.region:
+        settings["DESIGN_STUDIO_REGION"] = args.region
+    try:
+        endpoint = configured_endpoint(settings)
+        result = import_live_table(endpoint, ImportRequest(args.table, args.sample_items))
+    except EndpointError as exc:
+        print(f"python -m modeling import-table: error: {exc}", file=sys.stderr)
+        return 1
+    fmt = FileFormat.from_filename(args.output.name) or FileFormat.YAML
+    try:
+        args.output.write_text(dump_document(result.document, fmt), encoding="utf-8")
+    except OSError as exc:
+        print(f"{args.output}: cannot write the model: {exc.strerror}", file=sys.stderr)
+        return 1
+    for line in result.inferred:
+        print(f"inferred: {line}", file=sys.stderr)
+    print(f"{args.output}: wrote the model of {args.table}; add its access patterns and traffic next")
+    return 0
 
 
 def _validate(path: Path) -> int:
