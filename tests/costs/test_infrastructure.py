@@ -113,3 +113,24 @@ def test_unknown_design_and_bad_headroom_are_refused() -> None:
         _export("chat_messages", IacFormat.CLI_JSON, design_name="Nope")
     with pytest.raises(UsageError, match="headroom"):
         _export("crm_single_table", IacFormat.CLI_JSON, max_capacity_headroom=0.5)
+
+
+@pytest.mark.parametrize("auto_scaling", [True, False], ids=["auto-scaling", "fixed"])
+def test_replica_regions_make_a_global_table_that_passes_cfn_lint(auto_scaling: bool) -> None:
+    model = load_example("crm_single_table")
+    model = model.model_copy(update={"table": model.table.model_copy(update={
+        "replica_regions": ("eu-central-1", "eu-west-1")})})  # the table's own Region listed again: kept once
+    result = export_infrastructure(InfrastructureRequest(model, IacFormat.CLOUDFORMATION, auto_scaling=auto_scaling,
+                                                         tags=(("team", "sales"),)))
+    assert cfn_lint_problems(result.code.text) == []  # also catches YAML aliases (W1101) for shared settings
+    resources = _resources(result.code.text)
+    assert list(resources) == ["Table"]  # a global table scales itself: no Application Auto Scaling resources
+    table = resources["Table"]
+    assert table["Type"] == "AWS::DynamoDB::GlobalTable"
+    replicas = table["Properties"]["Replicas"]
+    assert [r["Region"] for r in replicas] == ["eu-west-1", "eu-central-1"]
+    assert all(r["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True} for r in replicas)
+    assert {g["IndexName"] for g in replicas[0]["GlobalSecondaryIndexes"]} == {"GSI1", "GSI2"}
+    writes = table["Properties"]["WriteProvisionedThroughputSettings"]["WriteCapacityAutoScalingSettings"]
+    assert (writes["MinCapacity"] == writes["MaxCapacity"]) is not auto_scaling
+    assert table["Properties"]["StreamSpecification"] == {"StreamViewType": "NEW_AND_OLD_IMAGES"}
