@@ -304,13 +304,13 @@ def _cfn_outputs(with_stream: bool) -> dict[str, Any]:
 def _scaled_resources(key_design: KeyDesign) -> list[tuple[str, str]]:
     """(resource, logical-id stem) for the table and each GSI; stems are unique CloudFormation ids."""
     scaled = [(TABLE, "Table")]
-    used = {"Table"}
+    used = {"table"}  # compared lower-case: Terraform names are the stems in snake case
     for index in key_design.global_secondary_indexes:
         stem = base = "Index" + re.sub(r"[^A-Za-z0-9]", "", index.name)
         number = 2
-        while stem in used:
+        while stem.lower() in used:
             stem, number = f"{base}{number}", number + 1
-        used.add(stem)
+        used.add(stem.lower())
         scaled.append((index.name, stem))
     return scaled
 
@@ -493,7 +493,7 @@ def _tf_autoscaling(key_design: KeyDesign, capacity: ProvisionedCapacity) -> lis
                        else _Raw(f'"table/${{aws_dynamodb_table.table.name}}/index/{resource}"'))
         for dimension in (_READ, _WRITE):
             scaling = getattr(capacity.of(resource), dimension.lower())
-            name = re.sub(r"(?<!^)(?=[A-Z])", "_", f"{stem}{dimension}").lower()
+            name = f"{stem.lower().replace('index', 'index_', 1)}_{dimension.lower()}"  # index_gsi1_read
             target = f"aws_appautoscaling_target.{name}"
             blocks.append(_Block("resource", ("aws_appautoscaling_target", name), (
                 ("min_capacity", scaling.min_capacity_units or scaling.capacity_units),

@@ -33,6 +33,13 @@ def cached_export(model_json: str, fmt: str, design: str | None, auto_scaling: b
                                                        auto_scaling, target, tags=tags))
 
 
+def plain(text: str) -> str:
+    """Markdown-escaped text: endpoint messages and names show literally (no links or images)."""
+    for character in "\\`*_[]<>#|!":
+        text = text.replace(character, "\\" + character)
+    return text
+
+
 def iac_tab(model: Model) -> None:
     columns = st.columns([2, 2, 3])
     fmt = columns[0].radio("Format", list(IacFormat), format_func=LABELS.get, key="iac.format")
@@ -51,11 +58,11 @@ def iac_tab(model: Model) -> None:
         result = cached_export(model.model_dump_json(), fmt.value, design, auto_scaling, target,
                                parse_tags(tags_text))
     except (ModelingError, CostError) as exc:
-        st.error(f"The code could not be written: {exc}", icon="⛔")
+        st.error(f"The code could not be written: {plain(str(exc))}", icon="⛔")
         return
     _capacity_source(result, provisioned)
     for note in result.code.notes[1 if provisioned else 0:]:
-        st.info(note, icon="ℹ️")
+        st.info(note, icon="ℹ️")  # built from validated names and Regions; backticks show commands
     st.download_button(f"Download {result.code.file_name}", result.code.text, file_name=result.code.file_name,
                        mime=_MIME[result.code.format], key="iac.download", icon="⬇️")
     st.code(result.code.text, language=_LANGUAGES[result.code.format], line_numbers=True)
@@ -77,7 +84,7 @@ def import_tab() -> None:
         endpoint = configured_endpoint()
         tables = list_table_names(endpoint)
     except EndpointError as exc:
-        st.error(f"The endpoint's tables cannot be listed: {exc}", icon="🔌")
+        st.error(f"The endpoint's tables cannot be listed: {plain(str(exc))}", icon="🔌")
         tables = []
     with st.form("import.form", border=False):
         if tables:
@@ -97,7 +104,7 @@ def _run_import(table: str, sample: int) -> None:
     try:
         result = import_live_table(configured_endpoint(), ImportRequest(table, sample))
     except EndpointError as exc:
-        st.error(f"The table could not be imported: {exc}", icon="⛔")
+        st.error(f"The table could not be imported: {plain(str(exc))}", icon="⛔")
         return
     slug = session.open_new_document(result.document)
     st.session_state[_RESULT_KEY] = (slug, result.document["name"], result.inferred)
@@ -109,8 +116,8 @@ def _show_result() -> None:
     if not stored:
         return
     slug, name, inferred = stored
-    st.success(f"Opened **{name}** as a new model ({slug}). Add its access patterns and their traffic on the "
-               "Model page; the key design is already filled in.", icon="✅")
+    st.success(f"Opened **{plain(name)}** as a new model ({plain(slug)}). Add its access patterns and their "
+               "traffic on the Model page; the key design is already filled in.", icon="✅")
     st.page_link("pages/model.py", label="Go to the Model page", icon="✏️")
     st.markdown("**What was inferred** (check it against what you know of the table)")
     for line in inferred:

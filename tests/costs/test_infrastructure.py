@@ -93,6 +93,10 @@ def test_terraform_auto_scaling_targets_point_at_the_table_and_its_indexes() -> 
     policies = [body for r in resources for kind, named in r.items() if kind == '"aws_appautoscaling_policy"'
                 for body in named.values()]
     assert len(targets) == len(policies) == 6
+    names = {name for r in resources for kind, named in r.items() if kind == '"aws_appautoscaling_policy"'
+             for name in named}
+    assert names == {f'"{resource}_{dim}"' for resource in ("table", "index_gsi1", "index_gsi2")
+                     for dim in ("read", "write")}
     assert {t["resource_id"] for t in targets} == {
         '"table/${aws_dynamodb_table.table.name}"', '"table/${aws_dynamodb_table.table.name}/index/GSI1"',
         '"table/${aws_dynamodb_table.table.name}/index/GSI2"'}
