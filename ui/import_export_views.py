@@ -86,6 +86,10 @@ def import_tab() -> None:
     except EndpointError as exc:
         st.error(f"The endpoint's tables cannot be listed: {plain(str(exc))}", icon="🔌")
         tables = []
+    else:
+        if not tables:
+            st.caption(f"{plain(endpoint.describe())} has no tables yet; type a table name, or point "
+                       "DESIGN_STUDIO_ENDPOINT at the endpoint that holds it.")
     with st.form("import.form", border=False):
         if tables:
             table = st.selectbox(f"Table on {endpoint.describe()}", tables, key="import.table")
