@@ -80,6 +80,7 @@ class _Group:
     items: list[_Item]
     name: str = ""
     templates: dict[str, str] = field(default_factory=dict)  # key attribute -> template
+    conditions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # sparse key attribute -> only_when
 
 
 @dataclass(frozen=True)
@@ -203,13 +204,37 @@ def _infer_templates(facts: TableFacts, group: _Group, notes: list[str]) -> None
         if not with_key:
             continue
         group.templates[key] = _template(key, with_key, facts.key_names, group, notes)
-        if key not in _table_key_names(facts) and len(with_key) < len(group.items):
+        if key in _index_entry_keys(facts) and len(with_key) < len(group.items):
+            condition = _separating_condition(with_key, [i for i in group.items if key not in i.values],
+                                              facts.key_names)
+            found = ""
+            if condition:
+                group.conditions[key] = [condition]
+                found = f"; only items with {condition['attribute']} = {condition['equals']} have it (only_when)"
             notes.append(f"Entity {group.name}: {len(with_key)} of {len(group.items)} sampled items have {key} "
-                         "(a sparse index); add only_when to the index templates if a condition decides it.")
+                         f"(a sparse index){found or '; add only_when if a condition decides it'}.")
 
 
 def _table_key_names(facts: TableFacts) -> list[str]:
     return [facts.partition_key.name, *([facts.sort_key.name] if facts.sort_key else [])]
+
+
+def _index_entry_keys(facts: TableFacts) -> set[str]:
+    """The attribute whose presence puts an item in an index: a GSI's partition key, an LSI's sort key."""
+    return {i.partition_key.name for i in facts.global_secondary_indexes} | {
+        i.sort_key.name for i in facts.local_secondary_indexes if i.sort_key}
+
+
+def _separating_condition(inside: list[_Item], outside: list[_Item], key_names: set[str]) -> dict[str, Any] | None:
+    """`{attribute, equals}` that holds for every item with the index key and for none without it."""
+    for name, value in inside[0].values.items():
+        if name in key_names or not _NAME.match(name) or not isinstance(value, str | bool | Decimal):
+            continue
+        if all(i.values.get(name) == value for i in inside) and all(o.values.get(name) != value for o in outside):
+            equals = value if not isinstance(value, Decimal) else int(value) if value == value.to_integral_value() \
+                else float(value)
+            return {"attribute": name, "equals": equals}
+    return None
 
 
 def _key_order(facts: TableFacts) -> Any:
@@ -472,11 +497,15 @@ def _entity_keys(facts: TableFacts, group: _Group) -> dict[str, Any] | None:
             templates = {"partition_key": group.templates[index.partition_key.name]}
             if index.sort_key is not None and index.sort_key.name in group.templates:
                 templates["sort_key"] = group.templates[index.sort_key.name]
+            if index.partition_key.name in group.conditions:
+                templates["only_when"] = group.conditions[index.partition_key.name]
             if index.sort_key is None or "sort_key" in templates:
                 indexes[index.name] = templates
     for index in facts.local_secondary_indexes:
         if index.sort_key is not None and index.sort_key.name in group.templates:
-            indexes[index.name] = {"partition_key": partition, "sort_key": group.templates[index.sort_key.name]}
+            indexes[index.name] = {"partition_key": partition, "sort_key": group.templates[index.sort_key.name],
+                                   **({"only_when": group.conditions[index.sort_key.name]}
+                                      if index.sort_key.name in group.conditions else {})}
     keys: dict[str, Any] = {"entity": group.name, "table": table}
     if indexes:
         keys["indexes"] = indexes

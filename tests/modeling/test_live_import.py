@@ -232,3 +232,33 @@ def test_access_denied_names_the_permissions_the_import_needs(endpoint: Endpoint
 def test_import_requests_out_of_range_are_refused(request_args: dict) -> None:
     with pytest.raises(EndpointError):
         ImportRequest(**request_args)
+
+
+def test_lsi_and_sparse_gsi_templates_are_inferred(endpoint: Endpoint, made_tables: list[str]) -> None:
+    client = dynamodb_client(endpoint)
+    name = f"import-{uuid.uuid4().hex[:10]}"
+    client.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+        AttributeDefinitions=[{"AttributeName": n, "AttributeType": "S"} for n in ("PK", "SK", "LSI1SK", "GSI1PK")],
+        LocalSecondaryIndexes=[{"IndexName": "LSI1", "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"},
+                                                                   {"AttributeName": "LSI1SK", "KeyType": "RANGE"}],
+                                "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+        GlobalSecondaryIndexes=[{"IndexName": "Unpaid", "KeySchema": [{"AttributeName": "GSI1PK", "KeyType": "HASH"}],
+                                 "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["total"]}}])
+    made_tables.append(name)
+    for n in range(6):
+        item = {"PK": {"S": f"CUSTOMER#c{n % 2}"}, "SK": {"S": f"ORDER#o{n}"}, "orderId": {"S": f"o{n}"},
+                "customerId": {"S": f"c{n % 2}"}, "placedAt": {"S": f"2026-01-0{n + 1}"},
+                "LSI1SK": {"S": f"PLACED#2026-01-0{n + 1}"}, "status": {"S": "UNPAID" if n < 2 else "PAID"}}
+        if n < 2:
+            item["GSI1PK"] = {"S": "UNPAID"}
+        client.put_item(TableName=name, Item=item)
+    result = import_live_table(endpoint, ImportRequest(name))
+    keys = result.document["key_design"]["entities"][0]
+    assert keys["indexes"]["LSI1"] == {"partition_key": "CUSTOMER#{customerId}", "sort_key": "PLACED#{placedAt}"}
+    assert keys["indexes"]["Unpaid"] == {"partition_key": "UNPAID",
+                                         "only_when": [{"attribute": "status", "equals": "UNPAID"}]}
+    assert any("2 of 6 sampled items have GSI1PK" in note and "status = UNPAID" in note for note in result.inferred)
+    assert result.document["key_design"]["local_secondary_indexes"][0]["projection"] == {"type": "KEYS_ONLY"}
+    assert not [p for p in document_problems(result.document) if p.severity is Severity.ERROR]
