@@ -211,7 +211,8 @@ def test_provisioned_cli_json_sets_the_given_capacities_on_the_endpoint() -> Non
     assert any("update-continuous-backups" in note for note in code.notes)  # PITR is a separate call
 
 
-@pytest.mark.parametrize("name", ["modeling.infrastructure", "modeling.live_inference"])
+@pytest.mark.parametrize("name", ["modeling.infrastructure", "modeling.iac_request", "modeling.iac_terraform",
+                                  "modeling.live_inference", "modeling.live_generators"])
 def test_docstring_examples_hold(name: str) -> None:
     import doctest
     import importlib
