@@ -16,7 +16,10 @@ def main() -> None:
             st.Page("pages/hot_partitions.py", title="Hot partitions", icon="🔥"),
             st.Page("pages/capacity_and_cost.py", title="Capacity & cost", icon="💰"),
         ],
-        "Share": [st.Page("pages/report.py", title="Cost-review report", icon="📝")],
+        "Share": [
+            st.Page("pages/report.py", title="Cost-review report", icon="📝"),
+            st.Page("pages/import_and_export.py", title="Import & export", icon="📦"),
+        ],
     })
     navigation.run()
 

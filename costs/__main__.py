@@ -1,10 +1,11 @@
-"""Command line: `python -m costs item-size | units | monthly | estimate MODEL`.
+"""Command line: `python -m costs item-size | units | monthly | estimate MODEL | export-iac MODEL`.
 
     python -m costs item-size '{"id": {"S": "A1"}, "n": {"N": "101"}}'      -> {"bytes": 8}
     python -m costs units --operation Query --item-bytes 1536 --items 10 --consistency strong
     python -m costs monthly --region us-east-1 --reads-per-second 100 --read-item-bytes 2000 \\
         --read-consistency eventual --writes-per-second 10 --write-item-bytes 900 --storage-gb 50
     python -m costs report model.yaml -o review.html       (or -o review.md; the cost-review report)
+    python -m costs export-iac model.yaml --format cloudformation -o template.yaml
 
 Library first: each command parses its arguments, calls one `costs` function and prints JSON (or text).
 This module is an edge like the pages: `report` draws the charts with `costs.charts` and passes them in.
@@ -27,6 +28,7 @@ from costs import charts
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
 from costs.errors import CostError, ModelInputError, UsageError
 from costs.estimate import EstimateRequest, estimate_model
+from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.item_size import ITEM_SIZE_LIMIT_BYTES, item_size_bytes, parse_item_json
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import available_regions, load_price_sheet
@@ -44,6 +46,7 @@ from costs.units import Operation, get_item_units, put_item_units, request_units
 from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceUsage, TableUsage
 from modeling.errors import ModelFileError, ModelingError
 from modeling.hot_partitions.frames import MAX_KEY_VALUES
+from modeling.infrastructure import LABELS, IacFormat, parse_tags
 from modeling.model import Consistency, TableClass
 from modeling.model_file import load_model_file
 
@@ -83,7 +86,49 @@ def _parser() -> argparse.ArgumentParser:
                                                      "--budget-usd exits 3 when the recommendation exceeds it"))
     _add_report(commands.add_parser("report", help="the cost-review report of a model file, as one self-contained "
                                                    "HTML file or Markdown, with a sign-off block"))
+    _add_export_iac(commands.add_parser("export-iac", help="the model's table as CloudFormation, Terraform or "
+                                                          "create-table JSON, sized by the cost engine"))
     return parser
+
+
+def _add_export_iac(export: argparse.ArgumentParser) -> None:
+    export.add_argument("model", type=Path, metavar="MODEL", help="a model file (JSON or YAML)")
+    export.add_argument("--format", required=True, type=_choice({f.value: f for f in IacFormat}, "format"))
+    export.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (default: standard output)")
+    export.add_argument("--design", help="which design to export (default: the model's own, else the first proposal)")
+    export.add_argument("--fixed-capacity", action="store_true",
+                        help="provisioned tables: fixed capacity instead of auto scaling")
+    export.add_argument("--target-utilization", type=_fraction, default=DEFAULT_TARGET_UTILIZATION,
+                        help="auto scaling target, and the utilisation fixed capacity is sized for (default 0.7)")
+    export.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE", help="a table tag (repeatable)")
+    export.set_defaults(run=_export_iac)
+
+
+def _export_iac(args: argparse.Namespace) -> str:
+    model = _load_model(args.model)
+    try:
+        tags = parse_tags("\n".join(args.tag))
+    except ModelingError as exc:
+        raise UsageError("a tag is not allowed", "tag", args.tag, str(exc)) from None
+    result = export_infrastructure(InfrastructureRequest(model, args.format, args.design, not args.fixed_capacity,
+                                                         args.target_utilization, tags=tags))
+    for note in result.code.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.output is None:
+        return result.code.text.rstrip("\n")
+    try:
+        args.output.write_text(result.code.text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError("cannot write the output file", "output", str(args.output), exc.strerror or "") from None
+    return f"{args.output}: wrote {LABELS[args.format]} for the design '{result.design.name}'"
+
+
+def _load_model(path: Path) -> Any:
+    try:
+        return load_model_file(path)
+    except ModelFileError as exc:
+        raise ModelInputError("the model file has problems", "MODEL", str(path),
+                              "; ".join(str(p) for p in exc.problems[:5])) from None
 
 
 def _add_estimate(estimate: argparse.ArgumentParser) -> None:
@@ -100,11 +145,7 @@ def _add_estimate(estimate: argparse.ArgumentParser) -> None:
 
 
 def _estimate(args: argparse.Namespace) -> tuple[str, int]:
-    try:
-        model = load_model_file(args.model)
-    except ModelFileError as exc:
-        raise ModelInputError("the model file has problems", "MODEL", str(args.model),
-                              "; ".join(str(p) for p in exc.problems[:5])) from None
+    model = _load_model(args.model)
     result = estimate_model(EstimateRequest(model, args.design, args.region, args.target_utilization, args.free_tier))
     output = {"json": estimate_json, "md": estimate_markdown, "csv": estimate_csv, "text": estimate_text}[args.format]
     best = result.cost.recommendation

@@ -1,5 +1,5 @@
 """Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `schema`, `examples`,
-`import-workbench FILE -o MODEL`, `export-workbench MODEL -o FILE`.
+`import-workbench FILE -o MODEL`, `export-workbench MODEL -o FILE`, `import-table --table NAME -o MODEL`.
 
 Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
 status says whether there was any error (1) or the command was misused (2).
@@ -9,17 +9,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
 
 from modeling.checks import FindingSeverity, check_design
 from modeling.design_report import designs_json, designs_markdown
-from modeling.errors import ModelFileError, ModelingError, Severity
+from modeling.endpoint import configured_endpoint
+from modeling.errors import EndpointError, ModelFileError, ModelingError, Severity
 from modeling.examples import list_examples
 from modeling.generator import propose_designs, replace_key_design
+from modeling.live_import import DEFAULT_SAMPLE_ITEMS, ImportRequest, import_live_table
 from modeling.model import Model
-from modeling.model_file import FileFormat, document_problems, dump_model, load_model_file, read_document_file
+from modeling.model_file import (
+    FileFormat,
+    document_problems,
+    dump_document,
+    dump_model,
+    load_model_file,
+    read_document_file,
+)
 from modeling.nosql_workbench import export_workbench, import_workbench_file
 from modeling.nosql_workbench.document import workbench_from_document
 from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
@@ -52,6 +62,16 @@ def main(argv: list[str] | None = None) -> int:
     export_nwb.add_argument("--seed", type=int, default=42, help="sample-data seed (same seed, same items)")
     export_nwb.add_argument("--items", type=int, default=DEFAULT_ITEMS_PER_ENTITY,
                             help=f"sample items per entity (0 to {MAX_ITEMS_PER_ENTITY})")
+    imports = commands.add_parser("import-table", help="describe a live table, read a bounded sample and write "
+                                                       "a model with its entities and key design (read-only)")
+    imports.add_argument("--table", required=True, metavar="NAME")
+    imports.add_argument("--endpoint", metavar="URL", help="an endpoint URL, or `aws` (default: the configured "
+                                                           "endpoint, see DESIGN_STUDIO_ENDPOINT; the embedded "
+                                                           "server of a command-line run starts empty)")
+    imports.add_argument("--region", help="the Region (default: DESIGN_STUDIO_REGION, AWS_REGION or the profile's)")
+    imports.add_argument("--sample-items", type=int, default=DEFAULT_SAMPLE_ITEMS, metavar="N",
+                         help=f"read at most N items with Scan (default {DEFAULT_SAMPLE_ITEMS})")
+    imports.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="model file (.yaml or .json)")
     commands.add_parser("schema", help="print the JSON Schema of the model format")
     commands.add_parser("examples", help="list the built-in example models")
     args = parser.parse_args(argv)
@@ -65,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         return _import_workbench(args.file, args.table, args.output)
     if args.command == "export-workbench":
         return _export_workbench(args.file, args.output, args.seed, args.items)
+    if args.command == "import-table":
+        return _import_table(args)
     if args.command == "schema":
         print(json.dumps(model_json_schema(), indent=2))
         return 0
@@ -167,6 +189,29 @@ def _write(path: Path, text: str) -> bool:
         print(f"{path}: cannot write: {exc.strerror}", file=sys.stderr)
         return False
     return True
+def _import_table(args: argparse.Namespace) -> int:
+    """Write the imported model and print what was inferred; exit 1 with one line on any failure."""
+    settings = dict(os.environ)
+    if args.endpoint:
+        settings["DESIGN_STUDIO_ENDPOINT"] = args.endpoint
+    if args.region:
+        settings["DESIGN_STUDIO_REGION"] = args.region
+    try:
+        endpoint = configured_endpoint(settings)
+        result = import_live_table(endpoint, ImportRequest(args.table, args.sample_items))
+    except EndpointError as exc:
+        print(f"python -m modeling import-table: error: {exc}", file=sys.stderr)
+        return 1
+    fmt = FileFormat.from_filename(args.output.name) or FileFormat.YAML
+    try:
+        args.output.write_text(dump_document(result.document, fmt), encoding="utf-8")
+    except OSError as exc:
+        print(f"{args.output}: cannot write the model: {exc.strerror}", file=sys.stderr)
+        return 1
+    for line in result.inferred:
+        print(f"inferred: {line}", file=sys.stderr)
+    print(f"{args.output}: wrote the model of {args.table}; add its access patterns and traffic next")
+    return 0
 
 
 def _validate(path: Path) -> int:

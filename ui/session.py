@@ -21,6 +21,7 @@ from ui.problems import show_problems
 
 FIRST_EXAMPLE = "student_platform"
 _SLUG_KEY, _DOCUMENT_KEY = "model.slug", "model.document"
+_SIDEBAR_PICKER_KEY = "sidebar.model"
 
 
 def workspace() -> Workspace:

@@ -1,0 +1,21 @@
+"""Import & export page: the design as CloudFormation, Terraform or create-table JSON; a live table as a model."""
+
+import streamlit as st
+
+from ui import import_export_views, session
+from ui.frame import page_frame
+from ui.problems import show_problems
+
+page_frame("Import & export")
+document = session.current_document()
+st.title(f"Import & export · {document.get('name', 'untitled')}")
+code_tab, import_tab = st.tabs(["Infrastructure as code", "Import a live table"])
+with code_tab:
+    model = session.current_model()
+    if model is None:
+        st.error("The model has errors, so it cannot be exported until they are fixed on the Model page.", icon="⛔")
+        show_problems(session.current_problems())
+    else:
+        import_export_views.iac_tab(model)
+with import_tab:
+    import_export_views.import_tab()

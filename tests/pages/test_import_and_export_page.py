@@ -1,0 +1,120 @@
+"""AppTest for the Import & export page: infrastructure as code for the open model (capacities from the
+cost engine when provisioned) and a live table on the embedded endpoint imported as a new model."""
+
+from __future__ import annotations
+
+import json
+import socket
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+SUBMIT_IMPORT = "FormSubmitter:import.form-Import as a new model"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    st.cache_data.clear()
+
+
+def _page_with_example(slug: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    if slug:
+        at.switch_page("pages/start.py").run()
+        at.button(key=f"start.open.{slug}").click().run()
+    at.switch_page("pages/import_and_export.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_provisioned_model_shows_where_capacities_come_from_and_auto_scaling() -> None:
+    at = _page_with_example("crm_single_table")
+    assert at.title[0].value == "Import & export · CRM (single table)"
+    assert any("cost engine" in i.value for i in at.info)
+    capacities = at.dataframe[0].value
+    assert set(capacities["resource"]) == {"table", "GSI1", "GSI2"}
+    assert "AWS::ApplicationAutoScaling::ScalableTarget" in at.code[0].value
+    at.toggle(key="iac.auto_scaling").set_value(False).run()
+    assert "ScalableTarget" not in at.code[0].value and "ProvisionedThroughput" in at.code[0].value
+    at.radio(key="iac.format").set_value("cli-json").run()
+    request = json.loads(at.code[0].value)
+    assert request["TableName"] == "crm" and request["BillingMode"] == "PROVISIONED"
+    assert at.download_button(key="iac.download").label == "Download create-table.json"
+
+
+def test_terraform_of_the_on_demand_default_model_and_a_refused_tag() -> None:
+    at = _page_with_example()
+    at.radio(key="iac.format").set_value("terraform").run()
+    assert 'resource "aws_dynamodb_table" "table"' in at.code[0].value
+    assert any("on-demand" in c.value for c in at.caption)
+    at.text_area(key="iac.tags").input("aws:team=x").run()
+    assert not at.exception and any("aws:" in e.value for e in at.error)
+
+
+@pytest.fixture
+def loaded_table() -> Iterator[str]:
+    """A table this test creates on the embedded endpoint, with items of two entities; deleted afterwards."""
+    client = dynamodb_client(configured_endpoint({}))
+    name = f"page-import-{uuid.uuid4().hex[:8]}"
+    client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"},
+                                   {"AttributeName": "SK", "KeyType": "RANGE"}],
+                        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"},
+                                              {"AttributeName": "SK", "AttributeType": "S"}])
+    for n in range(6):
+        client.put_item(TableName=name, Item={"PK": {"S": f"CUSTOMER#c{n}"}, "SK": {"S": "PROFILE"},
+                                              "customerId": {"S": f"c{n}"}, "name": {"S": f"Name {n}"}})
+        client.put_item(TableName=name, Item={"PK": {"S": f"CUSTOMER#c{n}"}, "SK": {"S": f"ORDER#o{n}"},
+                                              "customerId": {"S": f"c{n}"}, "orderId": {"S": f"o{n}"},
+                                              "total": {"N": f"{10 + n}.50"}})
+    yield name
+    client.delete_table(TableName=name)
+
+
+def test_a_live_table_opens_as_a_new_model_that_every_page_can_show(loaded_table: str, workspace_dir: Path) -> None:
+    at = _page_with_example()
+    at.selectbox(key="import.table").select(loaded_table).run()
+    at.button(key=SUBMIT_IMPORT).click().run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == f"Import & export · {loaded_table} (imported)"
+    inferred = " ".join(t.value for t in at.text)
+    assert "Entity Customer" in inferred and "Entity Order" in inferred and "Read 12 items" in inferred
+    space = Workspace(workspace_dir)
+    document = space.load(space.most_recent())
+    assert {k["entity"]: k["table"]["sort_key"] for k in document["key_design"]["entities"]} == {
+        "Customer": "PROFILE", "Order": "ORDER#{orderId}"}
+    for page in ("model.py", "layout.py", "capacity_and_cost.py", "hot_partitions.py"):
+        at.switch_page(f"pages/{page}").run()
+        assert not at.exception, (page, at.exception)
+        assert not at.error, (page, [e.value for e in at.error])
+
+
+def test_an_endpoint_that_does_not_answer_is_explained_in_the_import_tab(monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("DESIGN_STUDIO_ENDPOINT", f"http://127.0.0.1:{port}")
+    at = _page_with_example()
+    assert any("cannot be listed" in e.value for e in at.error)
+    at.text_input(key="import.table_name").input("orders")
+    at.button(key=SUBMIT_IMPORT).click().run()
+    assert not at.exception and any("does not answer" in e.value for e in at.error)
+
+
+def test_opening_an_example_from_the_model_page_switches_the_sidebar_to_it() -> None:
+    """The sidebar's picker used to switch back to the previous model on the rerun after opening one."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.switch_page("pages/model.py").run()
+    at.selectbox(key="model.example_choice").select("chat_messages").run()
+    at.button(key="model.open_example").click().run()
+    assert at.title[0].value == "Model · Chat messages"
+    assert at.selectbox(key="sidebar.model").value == at.session_state["model.slug"]
