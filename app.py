@@ -15,6 +15,7 @@ def main() -> None:
             st.Page("pages/hot_partitions.py", title="Hot partitions", icon="🔥"),
             st.Page("pages/capacity_and_cost.py", title="Capacity & cost", icon="💰"),
         ],
+        "Workshop": [st.Page("pages/lessons.py", title="Lessons", icon="🎓")],
     })
     navigation.run()
 
