@@ -3,7 +3,7 @@
 Links stay under `MAX_SHARE_CHARS` (8,000 characters) so that they survive browsers, proxies and chat
 tools, which commonly cut URLs near 8 KB; a bigger model is shared as a file instead. Decoding is
 zip-bomb safe: the text is length-checked before decoding, decompression stops at `MAX_MODEL_BYTES`
-(the model file limit of `modeling.model_file`), and the result then goes through the same safe
+(1 MB, below the 5 MB file limit of `modeling.model_file`), and the result then goes through the same safe
 parsing and validation as an uploaded file.
 """
 
@@ -20,7 +20,9 @@ from modeling.errors import ModelFileError, Problem
 from modeling.model_file import MAX_FILE_BYTES, model_from_document, parse_document
 
 MAX_SHARE_CHARS = 8_000
-MAX_MODEL_BYTES = MAX_FILE_BYTES  # 5 MB, as for an uploaded file
+# A link of 8,000 characters carries ~6 KB packed; models compress about 5:1, so ~30 KB of JSON is the
+# most a real link holds. 1 MB leaves room and caps what a crafted link can unpack to (zlib reaches ~1,000:1).
+MAX_MODEL_BYTES = min(MAX_FILE_BYTES, 1024 * 1024)
 SHARE_PARAMETER = "share"
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]+$")
 
