@@ -30,7 +30,7 @@ from workshop.sharing import SHARE_PARAMETER, ShareLinkError, decode_share
 
 FIRST_EXAMPLE = "student_platform"
 _SLUG_KEY, _DOCUMENT_KEY, _TOKEN_KEY = "model.slug", "model.document", "workshop.session_token"
-MODEL_WIDGET_KEY = "sidebar.model"  # the sidebar's model switcher, reset whenever the open model changes
+MODEL_WIDGET_KEY = "sidebar.model"  # the sidebar's model switcher
 
 
 def workspace() -> Workspace:
@@ -126,9 +126,6 @@ def current_problems() -> list[Problem]:
 
 
 def _remember(slug: str, document: dict[str, Any] | None) -> None:
-    if st.session_state.get(_SLUG_KEY) != slug:
-        # The switcher's kept choice would otherwise switch straight back to the previous model on the rerun.
-        st.session_state.pop(MODEL_WIDGET_KEY, None)
     st.session_state[_SLUG_KEY] = slug
     if document is None:
         st.session_state.pop(_DOCUMENT_KEY, None)
