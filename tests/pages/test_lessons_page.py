@@ -64,3 +64,15 @@ def test_workshop_sessions_get_their_own_namespace_and_a_refresh_keeps_it(
     refreshed = _page("start.py", ws=token)  # a browser refresh: a new session with the URL's token
     assert refreshed.query_params["ws"] == token
     assert refreshed.subheader[0].value == "Open model: CRM (single table) · lesson"
+
+
+def test_the_sidebar_still_switches_models_and_follows_a_model_opened_by_a_button(workspace_dir: Path) -> None:
+    space = Workspace(workspace_dir)
+    crm, iot = space.create(state_document(State.CRM)), space.create(state_document(State.IOT_FLAT))
+    at = _page("start.py", model=crm)
+    assert at.subheader[0].value == "Open model: CRM (single table) · lesson"
+    at.selectbox(key="sidebar.model").select(iot).run()
+    assert at.subheader[0].value == "Open model: IoT telemetry · flat traffic"
+    at.button(key="start.open.chat_messages").click().run()  # opens a new model, then switches page
+    at.run()
+    assert at.selectbox(key="sidebar.model").value == at.query_params["model"]
