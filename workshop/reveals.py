@@ -21,6 +21,7 @@ from modeling.design import Design
 from modeling.generator import generate_design, propose_designs
 from modeling.hot_partitions import BurstScenario, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Consistency, Model, TableClass
+from modeling.model_file import model_from_document
 from modeling.planner import plan_pattern
 from workshop.states import SPARSE_INDEX, State, state_document
 from workshop.verification import SEED, VERIFY_KEY_VALUES, busiest_key_utilisation
@@ -169,6 +170,18 @@ def index_copies(model: Model) -> Reveal:
                   "storage and each written on every change to its items.", (base, total))
 
 
+def overloaded_indexes(model: Model) -> Reveal:
+    """Which entities share each GSI: an overloaded index serves several patterns with one set of key attributes."""
+    users = {gsi.name: [k.entity for k in model.key_design.entities if gsi.name in k.indexes]
+             for gsi in model.key_design.global_secondary_indexes}
+    shared = {name: entities for name, entities in users.items() if len(entities) > 1}
+    listing = "; ".join(f"{name}: {', '.join(entities)}" for name, entities in users.items())
+    count = f"{len(shared)} of {len(users)}"
+    return Reveal(f"{listing}. **{count}** GSIs are overloaded: their generic key attributes (GSI1PK, GSI1SK) "
+                  "hold different entities' templates, so one index serves several access patterns instead of "
+                  "one index each.", (count,))
+
+
 def xp_write_amplification(model: Model) -> Reveal:
     row = _pattern_row(_estimate(model), "increment_student_xp_by_id")
     units, detail = f"{row['write units per request']:g}", row["index writes (units per request)"]
@@ -194,7 +207,6 @@ def unpaid_report_scan(model: Model) -> Reveal:
 
 def unpaid_report_sparse(model: Model) -> Reveal:
     sparse = _pattern_row(_estimate(model), "list_unpaid_orders_by_date")
-    from modeling.model_file import model_from_document  # the scanning twin of this lesson's model
     scanning = _pattern_row(_estimate(model_from_document(state_document(State.SHOP_SCAN))),
                             "list_unpaid_orders_by_date")
     sparse_units, scan_units = sparse["read units per request"], scanning["read units per request"]
