@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -20,13 +21,16 @@ pytestmark = pytest.mark.e2e
 ATTENDEES = 30
 
 
-def _click_until(page: Page, button: Locator, result: Locator, attempts: int = 3) -> None:
-    """Click and wait for the result; click again if a rerun in flight swallowed the click."""
+def _click_until(page: Page, button: Locator, result: Locator | re.Pattern[str], attempts: int = 3) -> None:
+    """Click and wait for the result (a locator, or a URL pattern); click again if a rerun swallowed the click."""
     for attempt in range(attempts):
         wait_until_idle(page)
         button.click()
         try:
-            expect(result).to_be_visible(timeout=20_000)
+            if isinstance(result, re.Pattern):
+                expect(page).to_have_url(result, timeout=20_000)
+            else:
+                expect(result).to_be_visible(timeout=20_000)
             return
         except AssertionError:
             if attempt == attempts - 1:
@@ -62,8 +66,8 @@ def _walk(page: Page, server: Server, lesson: Lesson, visited: set[tuple[str, st
     _click_until(page, check, page.get_by_text("Not fixed yet"))
     expect(page.get_by_text("❌").first).to_be_visible()
     _click_until(page, page.get_by_text("Show the fix"), page.get_by_role("button", name="Open the reference fix"))
-    page.get_by_role("button", name="Open the reference fix as my model").click()
-    expect(check).to_be_visible(timeout=30_000)
+    _click_until(page, page.get_by_role("button", name="Open the reference fix as my model"),
+                 re.compile(r"model=[a-z0-9-]+-fixed(-\d+)?(&|$)"))
     _click_until(page, check, page.get_by_text("Fixed: every verification step passes."))
     assert_no_exception(page)
 
