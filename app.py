@@ -20,6 +20,7 @@ def main() -> None:
             st.Page("pages/report.py", title="Cost-review report", icon="📝"),
             st.Page("pages/import_and_export.py", title="Import & export", icon="📦"),
         ],
+        "Workshop": [st.Page("pages/lessons.py", title="Lessons", icon="🎓")],
     })
     navigation.run()
 

@@ -1,4 +1,5 @@
-"""The dependency rules: the domain never imports streamlit, plotly only in charts.py, costs -> modeling only."""
+"""The dependency rules: the domain never imports streamlit, plotly only in charts.py, costs -> modeling only,
+and workshop -> modeling and costs only (neither imports workshop)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOMAIN_MODULES = sorted(p for package in ("modeling", "costs") for p in (ROOT / package).rglob("*.py"))
+DOMAIN_MODULES = sorted(p for package in ("modeling", "costs", "workshop") for p in (ROOT / package).rglob("*.py"))
 
 
 def _module_name(path: Path) -> str:
@@ -34,8 +35,11 @@ def test_domain_module_imports_no_ui_library(path: Path) -> None:
     assert "streamlit" not in imported
     if path.name != "charts.py":
         assert "plotly" not in imported
-    if path.parts[-2] == "modeling" or "modeling" in path.relative_to(ROOT).parts[:1]:
+    package = path.relative_to(ROOT).parts[0]
+    if package == "modeling":
         assert "costs" not in imported
+    if package in ("modeling", "costs"):
+        assert "workshop" not in imported
 
 
 def test_importing_every_domain_module_loads_no_streamlit() -> None:

@@ -18,14 +18,25 @@ from modeling.model import Model
 from modeling.model_file import document_problems
 from modeling.workspace import Workspace, default_workspace_dir
 from ui.problems import show_problems
+from workshop.isolation import (
+    LOCAL_NAMESPACE,
+    TOKEN_PARAMETER,
+    is_session_token,
+    new_session_token,
+    session_workspace_dir,
+    workshop_mode,
+)
+from workshop.sharing import SHARE_PARAMETER, ShareLinkError, decode_share
 
 FIRST_EXAMPLE = "student_platform"
-_SLUG_KEY, _DOCUMENT_KEY = "model.slug", "model.document"
-_SIDEBAR_PICKER_KEY = "sidebar.model"
+_SLUG_KEY, _DOCUMENT_KEY, _TOKEN_KEY = "model.slug", "model.document", "workshop.session_token"
+MODEL_WIDGET_KEY = "sidebar.model"  # the sidebar's model switcher
 
 
 def workspace() -> Workspace:
-    return Workspace(default_workspace_dir())
+    """The workspace folder; in workshop mode, this browser session's own folder inside it."""
+    root = default_workspace_dir()
+    return Workspace(session_workspace_dir(root, session_namespace()) if workshop_mode() else root)
 
 
 def current_slug() -> str:
@@ -68,7 +79,6 @@ def open_new_document(document: dict[str, Any]) -> str:
     slug = workspace().create(document)
     _remember(slug, document)
     st.query_params["model"] = slug
-    _forget_switcher_choice()
     return slug
 
 
@@ -77,18 +87,38 @@ def switch_to(slug: str) -> None:
     st.query_params["model"] = slug
 
 
-def _forget_switcher_choice() -> None:
-    """The sidebar's model selectbox keeps its last choice as widget state; without this, the rerun after
-    opening a new model from the Model page would switch straight back to the previous one."""
-    st.session_state.pop("sidebar.model", None)
-
-
 def session_namespace() -> str:
     """A short name for whose tables these are on the endpoint: 'local' for a single-user server.
 
-    Workshop mode (one server, many attendees) gives each browser session its own namespace.
+    Workshop mode (one server, many attendees) gives each browser session its own namespace: a random
+    token kept in the session and mirrored in the URL (`?ws=`), so a refresh keeps it.
     """
-    return "local"
+    if not workshop_mode():
+        return LOCAL_NAMESPACE
+    token = st.session_state.get(_TOKEN_KEY)
+    if not is_session_token(token):
+        requested = st.query_params.get(TOKEN_PARAMETER, "")
+        token = requested if is_session_token(requested) else new_session_token()
+        st.session_state[_TOKEN_KEY] = token
+    if st.query_params.get(TOKEN_PARAMETER) != token:
+        st.query_params[TOKEN_PARAMETER] = token
+    return token
+
+
+def open_shared_link() -> None:
+    """Open a `?share=` link's model as a new model of this session (others are untouched), then drop it."""
+    token = st.query_params.get(SHARE_PARAMETER)
+    if token is None:
+        return
+    del st.query_params[SHARE_PARAMETER]
+    try:
+        document = decode_share(token)
+    except ShareLinkError as exc:
+        st.error("The shared model could not be opened.", icon="🔗")
+        show_problems(exc.problems)
+        return
+    open_new_document(document)
+    st.toast("Opened the shared model as a new model of your own.", icon="🔗")
 
 
 def current_problems() -> list[Problem]:

@@ -8,31 +8,38 @@ from modeling.editing import new_document
 from modeling.endpoint import Endpoint, EndpointStatus, check_endpoint, configured_endpoint
 from modeling.errors import EndpointError
 from ui import session
+from ui.presenter import presenter_toggle
 
 STATUS_TTL_SECONDS = 15
 
 
 def render_sidebar() -> None:
     with st.sidebar:
-        _model_switcher()
-        st.divider()
-        _endpoint_status()
+        simple = presenter_toggle()  # presenter view: the open model only, no endpoint panel
+        _model_switcher(simple)
+        if not simple:
+            st.divider()
+            _endpoint_status()
 
 
-def _model_switcher() -> None:
+def _model_switcher(simple: bool = False) -> None:
     slug = session.current_slug()
     drafts = session.workspace().drafts()
     labels = {d.slug: f"{d.name}  ·  {d.slug}" for d in drafts}
     slugs = list(labels) if slug in labels else [slug, *labels]
-    choice = st.selectbox("Open model", slugs, index=slugs.index(slug), key="sidebar.model",
-                          format_func=lambda s: labels.get(s, s),
-                          help="Models are saved automatically in the workspace folder.")
-    if choice != slug:
-        session.switch_to(choice)
-        st.rerun()
-    if st.button("➕ New empty model", key="sidebar.new_model", width="stretch"):
+    if st.session_state.get(session.MODEL_WIDGET_KEY) != slug:
+        # The open model changed elsewhere (a button, a link, a lesson): show it. Setting the state (not an
+        # index) also updates the browser's copy, which would otherwise send the old choice back and undo it.
+        st.session_state[session.MODEL_WIDGET_KEY] = slug
+    st.selectbox("Open model", slugs, key=session.MODEL_WIDGET_KEY, format_func=lambda s: labels.get(s, s),
+                 on_change=_switch_to_chosen, help="Models are saved automatically in the workspace folder.")
+    if not simple and st.button("➕ New empty model", key="sidebar.new_model", width="stretch"):
         session.open_new_document(new_document("New model", "new-model"))
         st.rerun()
+
+
+def _switch_to_chosen() -> None:
+    session.switch_to(st.session_state[session.MODEL_WIDGET_KEY])
 
 
 @st.cache_data(ttl=STATUS_TTL_SECONDS, show_spinner=False)

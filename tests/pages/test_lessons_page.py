@@ -1,0 +1,78 @@
+"""Lessons page and workshop mode under AppTest: break-it and check, share links, per-session workspaces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from modeling.workspace import Workspace
+from workshop.lessons import LESSONS
+from workshop.sharing import encode_share
+from workshop.states import State, state_document
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _page(page: str = "lessons.py", **params: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "pages" / page), default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def test_break_it_opens_a_broken_model_and_check_my_fix_reports_each_step() -> None:
+    at = _page()
+    at.session_state[f"lessons.step.{LESSONS[0].slug}"] = len(LESSONS[0].steps)
+    at.run()
+    next(t for t in at.toggle if t.label.startswith("Introduce")).set_value(True).run()
+    assert at.query_params["model"].endswith("broken")
+    at.button(key="lessons.check").click().run()
+    assert any("❌" in m.value and "DDS104" in m.value for m in at.markdown)
+    at.button(key="lessons.open_fix").click().run()
+    at.button(key="lessons.check").click().run()
+    assert not at.exception
+    assert any("every verification step passes" in s.value for s in at.success)
+
+
+def test_a_share_link_opens_as_a_new_model_of_this_session(workspace_dir: Path) -> None:
+    at = _page("start.py", share=encode_share(state_document(State.CRM)))
+    assert not at.exception
+    assert "share" not in at.query_params
+    assert Workspace(workspace_dir).load(at.query_params["model"])["name"] == "CRM (single table) · lesson"
+
+
+def test_a_damaged_share_link_says_so_and_opens_nothing(workspace_dir: Path) -> None:
+    at = _page("start.py", share="not-a-model")
+    assert not at.exception
+    assert any("could not be opened" in e.value for e in at.error)
+    assert [d.name for d in Workspace(workspace_dir).drafts()] == ["Student platform"]
+
+
+def test_workshop_sessions_get_their_own_namespace_and_a_refresh_keeps_it(
+        workspace_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")
+    first = _page("start.py", share=encode_share(state_document(State.CRM)))
+    second = _page("start.py")
+    token, other = first.query_params["ws"], second.query_params["ws"]
+    assert token != other
+    assert sorted(p.name for p in (workspace_dir / "sessions").iterdir()) == sorted([token, other])
+    names = {t: [d.name for d in Workspace(workspace_dir / "sessions" / t).drafts()] for t in (token, other)}
+    assert names[token][0] == "CRM (single table) · lesson"
+    assert names[other] == ["Student platform"]  # the share opened in the first session only
+    refreshed = _page("start.py", ws=token)  # a browser refresh: a new session with the URL's token
+    assert refreshed.query_params["ws"] == token
+    assert refreshed.subheader[0].value == "Open model: CRM (single table) · lesson"
+
+
+def test_the_sidebar_still_switches_models_and_follows_a_model_opened_by_a_button(workspace_dir: Path) -> None:
+    space = Workspace(workspace_dir)
+    crm, iot = space.create(state_document(State.CRM)), space.create(state_document(State.IOT_FLAT))
+    at = _page("start.py", model=crm)
+    assert at.subheader[0].value == "Open model: CRM (single table) · lesson"
+    at.selectbox(key="sidebar.model").select(iot).run()
+    assert at.subheader[0].value == "Open model: IoT telemetry · flat traffic"
+    at.button(key="start.open.chat_messages").click().run()  # opens a new model, then switches page
+    at.run()
+    assert at.selectbox(key="sidebar.model").value == at.query_params["model"]
