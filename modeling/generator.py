@@ -301,9 +301,9 @@ def _with_projections(draft: _Draft) -> None:
         returns = [patterns[n].returns for n in draft.index_patterns.get(index.name, [])]
         if not returns or any(not r for r in returns):
             return index
-        keys = {a for k in draft.entity_keys.values() for t in k.indexes.values() for a in _template_names(t)}
-        keys |= {a for k in draft.entity_keys.values() for a in _template_names(k.table)}
-        wanted = sorted({a for r in returns for a in r} - keys)
+        # An attribute inside a key template (`CUSTOMER#{level}#...`) is still a non-key attribute of the
+        # item: the index has the composite key string, not `level`, so it must be projected to be returned.
+        wanted = sorted({a for r in returns for a in r})
         projection = (Projection(type=ProjectionType.KEYS_ONLY) if not wanted
                       else Projection(type=ProjectionType.INCLUDE, non_key_attributes=tuple(wanted)))
         return SecondaryIndex(name=index.name, partition_key=index.partition_key, sort_key=index.sort_key,

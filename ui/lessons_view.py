@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import streamlit as st
 
+from modeling.endpoint import configured_endpoint
+from modeling.errors import EndpointError
 from modeling.model_file import FileFormat, dump_document
 from ui import session
 from ui.presenter import presenter_on
 from workshop.lessons import LESSONS, Lesson, lesson
 from workshop.reveals import Reveal
 from workshop.sharing import MAX_SHARE_CHARS, SHARE_PARAMETER, encode_share
-from workshop.verification import Verification
+from workshop.verification import PreviewPlace, Verification
 
 _LESSON_KEY = "lessons.lesson"
 _BROKEN_KEY = "lessons.broken"  # slug of the lesson whose break-it model this session opened
@@ -109,12 +111,22 @@ def render_break_it(chosen: Lesson) -> None:
     st.markdown(f"**Find it:** {exercise.hint}")
     st.caption("Fix it on the real pages (your edits are saved as you go), then come back and check.")
     if st.button("Check my fix", key="lessons.check", type="primary"):
-        show_verification(exercise.check(session.current_document()))
+        place = lesson_preview_place()
+        with st.spinner("Checking (the preview step loads sample data into your own table)…"):
+            show_verification(exercise.check(session.current_document(), place))
     with st.expander("Show the fix"):
         st.markdown(exercise.fix)
         if st.button("Open the reference fix as my model", key="lessons.open_fix"):
             session.open_new_document(exercise.fixed_document())
             st.rerun()
+
+
+def lesson_preview_place() -> PreviewPlace | None:
+    """The attendee's own corner of the endpoint; None (the embedded server) if it is not usable."""
+    try:
+        return PreviewPlace(configured_endpoint(), session.session_namespace(), session.current_slug())
+    except EndpointError:
+        return None
 
 
 def show_verification(result: Verification) -> None:

@@ -6,7 +6,7 @@ and a reveal function computing its numbers live (`workshop.reveals`). A `BreakI
 mistake into the lesson's model (`workshop.breaks`) and lists the named verification steps that decide
 whether the attendee's fix holds (`workshop.verification`).
 
-Where the Preview page's check hooks in: append `PatternPreviewPasses(pattern)` to a `BreakIt.steps`.
+Exercises whose mistake changes an answer also run the pattern on sample data (`PatternPreviewPasses`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from workshop.verification import (
     BillingModeMatchesRecommendation,
     CheckPasses,
     HotKeyBelowLimit,
+    PatternPreviewPasses,
     PatternServed,
+    PreviewPlace,
     Verification,
     VerificationStep,
     verify,
@@ -83,8 +85,8 @@ class BreakIt:
         document["name"] = f"{document['name']} · fixed"
         return document
 
-    def check(self, document: Document) -> Verification:
-        return verify(document, self.steps)
+    def check(self, document: Document, preview_place: PreviewPlace | None = None) -> Verification:
+        return verify(document, self.steps, preview_place)
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,8 @@ _L1 = Lesson("access-patterns-first", 1, "Access patterns first",
            breaks.unpad_leaderboard, (
     CheckPasses("The sort-key padding check passes (DDS104)", ("DDS104",)),
     PatternServed("The leaderboard is served by a Query", "list_top_students_by_tenant", (Operation.QUERY,)),
+    PatternPreviewPasses("The leaderboard returns the top students on sample data",
+                         "list_top_students_by_tenant"),
 )))
 
 _L2 = Lesson("hot-partition", 2, "The hot partition",
@@ -187,6 +191,7 @@ _L4 = Lesson("gsis-cost", 4, "GSIs are copies you pay for",
            breaks.keys_only_roster, (
     CheckPasses("The roster index projects what it reads (DDS205)", ("DDS205",), "list_students_by_status"),
     PatternServed("The roster is served by a Query", "list_students_by_status", (Operation.QUERY,)),
+    PatternPreviewPasses("The roster returns every student's attributes on sample data", "list_students_by_status"),
 )))
 
 _L5 = Lesson("filters-dont-save", 5, "Filters don't save money",

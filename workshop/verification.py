@@ -6,9 +6,10 @@ against the model's own design (or the first proposal when it has none), as the 
 the design checks (`modeling.checks`), the planner (`Design.plan`), the hot-partition analysis and the
 cost engine, so "fixed" means what the Layout, Hot partitions and Capacity & cost pages show.
 
-Adding a kind of step: a frozen dataclass with `name` and `run(subject) -> StepResult`. The Preview page
-(sample data loaded into the endpoint, every access pattern executed against an oracle) will add a
-`PatternPreviewPasses(pattern)` step here and append it to the exercises in `workshop.lessons`.
+Adding a kind of step: a frozen dataclass with `name` and `run(subject) -> StepResult`.
+`PatternPreviewPasses` runs the pattern for real, as the Preview page does: seeded sample data in the
+endpoint (the attendee's own table, named by their session), the request built from the design, and
+its answer compared with the oracle computed from the data.
 """
 
 from __future__ import annotations
@@ -19,19 +20,33 @@ from functools import cached_property
 from typing import Any, Protocol
 
 from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
+from costs.preview import PreviewRun, run_preview
 from costs.usage import CapacityOption
 from modeling.checks import Finding, check_design
 from modeling.design import Design, Operation
-from modeling.errors import ModelFileError
+from modeling.endpoint import Endpoint, configured_endpoint
+from modeling.errors import ModelFileError, ModelingError
 from modeling.generator import propose_designs
 from modeling.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import BillingMode, Model
 from modeling.model_file import model_from_document
+from modeling.preview.session import already_loaded, load_preview, preview_setup
 
 # Key values simulated per template when a step asks the hot-partition analysis: enough for the
 # busiest-key figures (which depend on the distributions, not on the population size) in well under a second.
 VERIFY_KEY_VALUES = 100_000
 SEED = 42
+# Sample items a preview step loads: enough students per school for a leaderboard's order to show.
+PREVIEW_SAMPLE_ITEMS = 1_000
+
+
+@dataclass(frozen=True)
+class PreviewPlace:
+    """Where a preview step may load its sample data: the endpoint and whose table it is."""
+
+    endpoint: Endpoint
+    namespace: str = "local"
+    model_slug: str = "lesson"
 
 
 @dataclass
@@ -39,6 +54,7 @@ class Subject:
     """The model under verification, with its analyses computed once and shared by the steps."""
 
     model: Model
+    preview_place: PreviewPlace | None = None
 
     @cached_property
     def design(self) -> Design:
@@ -136,6 +152,26 @@ class BillingModeMatchesRecommendation:
 
 
 @dataclass(frozen=True)
+class PatternPreviewPasses:
+    """`pattern` runs on the endpoint with seeded sample data and returns what the data says it should."""
+
+    name: str
+    pattern: str
+    sample_items: int = PREVIEW_SAMPLE_ITEMS
+
+    def run(self, subject: Subject) -> StepResult:
+        try:
+            place = subject.preview_place or PreviewPlace(configured_endpoint())
+            setup = preview_setup(subject.model, subject.design, place.endpoint, place.namespace,
+                                  f"{place.model_slug}-check", self.sample_items, SEED)
+            data = already_loaded(setup) or load_preview(setup)[0]
+            result = run_preview(PreviewRun(setup, data, (self.pattern,))).results[0].run
+        except ModelingError as exc:  # endpoint down, a foreign table, data that cannot be generated
+            return StepResult(self.name, False, f"the preview could not run: {exc}")
+        return StepResult(self.name, result.passed, f"{self.pattern} on {setup.table.name}: {result.verdict}")
+
+
+@dataclass(frozen=True)
 class Verification:
     results: tuple[StepResult, ...] = field(default=())
     problem: str = ""  # set when the document is not a valid model
@@ -145,14 +181,15 @@ class Verification:
         return not self.problem and all(r.passed for r in self.results)
 
 
-def verify(document: dict[str, Any], steps: Sequence[VerificationStep]) -> Verification:
+def verify(document: dict[str, Any], steps: Sequence[VerificationStep],
+           preview_place: PreviewPlace | None = None) -> Verification:
     """Run every step on the document's model; an invalid document fails with its first problem."""
     try:
         model = model_from_document(document)
     except ModelFileError as exc:
         first = exc.problems[0] if exc.problems else None
         return Verification(problem=f"the model has errors ({first.path}: {first.message})" if first else str(exc))
-    subject = Subject(model)
+    subject = Subject(model, preview_place)
     return Verification(tuple(step.run(subject) for step in steps))
 
 

@@ -18,7 +18,7 @@ from itertools import pairwise
 from typing import Any
 
 from modeling.design import Operation
-from modeling.model import Model, ProjectionType, RangeOperator
+from modeling.model import Model, RangeOperator
 from modeling.preview.dataset import PreviewData, StoredItem, json_value
 from modeling.preview.requests import ReadShape, filter_values
 from modeling.sample_data import Item
@@ -123,13 +123,13 @@ def _in_range(operator: RangeOperator, value: Any, bound: Any) -> bool:
 
 
 def returned_attributes(model: Model, shape: ReadShape) -> tuple[str, ...]:
-    """What the pattern returns: its `returns`, else what the index projects, else every attribute."""
+    """What the pattern returns: its `returns`, else whole items (as the design checks read it, DDS205).
+
+    An index that projects less than the pattern returns cannot answer it: the comparison shows the
+    attributes missing from every item.
+    """
     if shape.pattern.returns:
         return shape.pattern.returns
-    if shape.path.projection is ProjectionType.KEYS_ONLY:
-        return ()  # only key attributes come back: the items are compared by count
-    if shape.path.projection is ProjectionType.INCLUDE:
-        return shape.path.non_key_attributes
     names: dict[str, None] = {}
     for entity_name in shape.pattern.entities:
         entity = model.entity(entity_name)

@@ -44,8 +44,9 @@ def test_every_pattern_of_every_example_matches_the_oracle(make_setup, example: 
     report = run_preview(PreviewRun(setup, data))
     assert len(report.results) == len(setup.model.access_patterns)
     if example == "student_platform_mistakes":
-        # the classic mistake: an unpadded number in a sort key sorts as text, so "top students" is wrong
-        assert report.failed == ("list_top_students_by_tenant",)
+        # the classic mistakes: an unpadded number in a sort key sorts as text, so "top students" is wrong,
+        # and the lookup by id goes through a KEYS_ONLY index that cannot return the whole student
+        assert report.failed == ("get_student_by_id", "list_top_students_by_tenant")
         failed = report.results[[r.run.pattern for r in report.results].index("list_top_students_by_tenant")]
         assert "missing" in failed.run.verdict or "pad numbers" in failed.run.verdict
     else:
