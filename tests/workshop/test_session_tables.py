@@ -1,0 +1,61 @@
+"""Thirty attendees preview at once on one workshop-mode server: each gets its own table on the shared
+endpoint, tagged with its own session, and never sees another's items; cleanup touches only its own.
+
+AppTest sessions run in threads against the same in-process embedded moto server a real server uses.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.preview.loader import count_items
+from modeling.preview.tables import CREATOR, CREATOR_TAG, SESSION_TAG, table_owner_tags
+from workshop.isolation import is_session_token
+
+ROOT = Path(__file__).resolve().parents[2]
+ATTENDEES = 30
+
+
+def _attendee(number: int) -> dict:
+    at = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=300).run()
+    at.number_input(key="preview.items").set_value(100 + number).run()  # each attendee a different sample
+    next(b for b in at.button if b.key == "preview.load").click().run()
+    next(b for b in at.button if b.key == "preview.run_all").click().run()
+    assert not at.exception, at.exception
+    table = next(c.value for c in at.caption if "Table `" in c.value).split("`")[1]
+    loaded = int(next(m for m in at.metric if m.label == "Items loaded").value.replace(",", ""))
+    passed = next(m for m in at.metric if m.label == "Patterns passed").value
+    return {"at": at, "table": table, "loaded": loaded, "passed": passed}
+
+
+def test_thirty_attendees_preview_in_their_own_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        attendees = list(pool.map(_attendee, range(ATTENDEES)))
+    seconds = time.monotonic() - started
+    client = dynamodb_client(configured_endpoint({}))
+    tables = [a["table"] for a in attendees]
+    assert len(set(tables)) == ATTENDEES, "one table per attendee"
+    sessions = set()
+    for attendee in attendees:
+        tags = table_owner_tags(client, attendee["table"])
+        assert tags[CREATOR_TAG] == CREATOR
+        assert is_session_token(tags[SESSION_TAG]) and tags[SESSION_TAG] in attendee["table"]
+        sessions.add(tags[SESSION_TAG])
+        assert count_items(client, attendee["table"]) == attendee["loaded"], "no one else's items in it"
+        done, total = attendee["passed"].split(" of ")
+        assert done == total
+    assert len(sessions) == ATTENDEES
+
+    first = attendees[0]["at"]
+    next(b for b in first.button if b.key == "preview.cleanup").click().run()
+    remaining = set(client.list_tables()["TableNames"])
+    assert tables[0] not in remaining and set(tables[1:]) <= remaining
+    print(f"\n{ATTENDEES} attendees loaded and ran their previews in {seconds:.1f} s")
