@@ -6,10 +6,10 @@ import hashlib
 from dataclasses import dataclass
 
 from modeling.design import Design
-from modeling.endpoint import Endpoint, dynamodb_client
+from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
 from modeling.model import Model
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, PreviewData, build_preview_data, preview_counts
-from modeling.preview.loader import LoadReport, LoadState, Progress, load_items
+from modeling.preview.loader import DEFAULT_WORKERS, LoadReport, LoadState, Progress, load_items
 from modeling.preview.tables import (
     PreviewTable,
     create_preview_table,
@@ -55,7 +55,8 @@ def load_preview(setup: PreviewSetup, progress: Progress | None = None,
     if resume is None or resume.table_name != setup.table.name:
         create_preview_table(client, setup.table, setup.model.table, setup.design.key_design)
         resume = None
-    report = load_items(client, setup.table.name, data, state=resume, progress=progress)
+    report = load_items(client, setup.table.name, data, state=resume, progress=progress,
+                        workers=load_workers(setup.endpoint))
     if report.complete:
         mark_loaded(client, setup.table.name, setup.fingerprint)
     return data, report
@@ -66,6 +67,12 @@ def already_loaded(setup: PreviewSetup) -> PreviewData | None:
     if loaded_fingerprint(dynamodb_client(setup.endpoint), setup.table.name) != setup.fingerprint:
         return None
     return preview_data(setup)
+
+
+def load_workers(endpoint: Endpoint) -> int:
+    """Concurrent BatchWriteItem requests: one for the embedded server, which shares this process's GIL
+    with its client threads (stack-notes §4.6: threads do not help moto); several for a real endpoint."""
+    return 1 if endpoint.kind is EndpointKind.EMBEDDED else DEFAULT_WORKERS
 
 
 def cleanup_preview(setup: PreviewSetup) -> bool:
