@@ -31,8 +31,8 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer
 
 from modeling.keys import render_value
-from modeling.live_generators import generator_for
 from modeling.model import FORMAT_NAME, FORMAT_VERSION, KeyAttribute, SecondaryIndex
+from modeling.value_generators import generator_for
 
 SEPARATOR = "#"
 _LABEL = re.compile(r"^[A-Z][A-Z0-9_]*$")

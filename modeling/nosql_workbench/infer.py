@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -47,19 +46,14 @@ from modeling.nosql_workbench.document import (
     plain_value,
     read_workbench,
 )
+from modeling.value_generators import MAX_ITEM_BYTES, generator_for
 
 TYPE_ATTRIBUTES = ("type", "entitytype", "entity_type", "_type", "__typename", "recordtype", "record_type", "_et")
 MAX_TYPE_VALUES = 30
-MAX_ITEM_BYTES = 400 * 1024  # dynamodb-facts §6: an item is at most 400 KB
-MAX_EXACT_INTEGER = 2**53  # beyond this, integer ranges are not sampled exactly
 TTL_NAMES = ("ttl", "expiresat", "expires_at", "expire_at", "expiration_ttl", "expiry")
 _LABEL = re.compile(r"^[A-Za-z_]+$")
 _GENERIC_KEY = re.compile(r"^(pk|sk|hash|range|pk\d+|sk\d+|.*gsi.*|.*lsi.*)$", re.I)
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.\-]")
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
-_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
-_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")
-_PREFIXED_NUMBER = re.compile(r"^(?P<prefix>[A-Za-z_\-]*?)(?P<digits>\d+)$")
 # NoSQL Workbench 3.8+ sample-data formats (`SampleDataFormats`: attribute -> [category, format]) that map
 # onto a generator; matched on the lower-cased format name.
 SAMPLE_DATA_FORMATS: dict[str, dict[str, Any]] = {
@@ -499,7 +493,7 @@ class _Builder:
         unique = identifier and len(found) > 1 and len(set(map(str, found))) == len(found)
         return Attribute(name=self.name_of(name), type=AttributeType(kind),
                          required=not group.items or present == len(group.items) or identifier, unique=unique,
-                         generator=self.sample_format(name, kind) or _generator(found, kind), avg_size_bytes=(
+                         generator=self.sample_format(name, kind) or generator_for(kind, found), avg_size_bytes=(
                              min(MAX_ITEM_BYTES, round(sum(len(t.encode()) for t in text) / len(text)))
                              if text else None))
 
@@ -621,56 +615,4 @@ def _variable_names(group: _Group, key: str, alias: str, separator: str, parts: 
         names.append(_unique(safe_name(hinted), taken))
     return names
 
-
-# --- generators from values ----------------------------------------------------------------------
-
-
-def _generator(values: list[Any], kind: str) -> dict[str, Any] | None:
-    scalars = [v for v in values if v is not None]
-    if not scalars or kind not in ("S", "N", "BOOL"):
-        return None
-    if all(isinstance(v, bool) for v in scalars):
-        return {"kind": "boolean", "true_share": round(sum(scalars) / len(scalars), 2)}
-    if all(isinstance(v, Decimal) for v in scalars):
-        return _number_generator(scalars)
-    texts = [str(v) for v in scalars]
-    distinct = list(dict.fromkeys(texts))
-    if all(_EMAIL.match(t) for t in texts):
-        return {"kind": "faker", "provider": "email"}
-    if all(_UUID.match(t) for t in texts):
-        return {"kind": "uuid"}
-    if all(_ISO.match(t) and _is_moment(t) for t in texts):
-        date_only = all(len(t) == 10 for t in texts)
-        return {"kind": "timestamp_range", "start": min(texts), "end": max(texts),
-                "format": "date" if date_only else "iso8601"}
-    prefixed = [_PREFIXED_NUMBER.match(t) for t in texts]
-    if (len(distinct) > 1 and all(m and len(m["digits"]) <= 15 for m in prefixed)
-            and len({m["prefix"] for m in prefixed}) == 1 and prefixed[0]["prefix"]):
-        widths = {len(m["digits"]) for m in prefixed}
-        padded = len(widths) == 1 and any(m["digits"].startswith("0") for m in prefixed)
-        return {"kind": "sequence", "prefix": prefixed[0]["prefix"], "start": min(int(m["digits"]) for m in prefixed),
-                "width": widths.pop() if padded else 0}
-    if len(distinct) > 2 and all(t.isascii() and t.isdigit() and len(t) < 16 for t in texts):
-        return {"kind": "int_range", "min": min(map(int, texts)), "max": max(map(int, texts))}
-    if len(distinct) <= 10:
-        return {"kind": "enum", "values": distinct}
-    average = round(sum(len(t.encode()) for t in texts) / len(texts))
-    return {"kind": "text", "length_bytes": min(MAX_ITEM_BYTES, max(1, average))}
-
-
-def _is_moment(text: str) -> bool:
-    try:
-        datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T"))
-    except ValueError:
-        return False
-    return True
-
-
-def _number_generator(numbers: list[Decimal]) -> dict[str, Any] | None:
-    if max(abs(n) for n in numbers) >= MAX_EXACT_INTEGER:
-        return None  # ids and the like beyond exact sampling: the values are shown, not generated
-    if all(n == n.to_integral_value() for n in numbers):
-        return {"kind": "int_range", "min": int(min(numbers)), "max": int(max(numbers))}
-    decimals = min(10, max(-n.as_tuple().exponent for n in numbers))
-    return {"kind": "float_range", "min": float(min(numbers)), "max": float(max(numbers)), "decimals": decimals}
 

@@ -212,7 +212,7 @@ def test_provisioned_cli_json_sets_the_given_capacities_on_the_endpoint() -> Non
 
 
 @pytest.mark.parametrize("name", ["modeling.infrastructure", "modeling.iac_request", "modeling.iac_terraform",
-                                  "modeling.live_inference", "modeling.live_generators"])
+                                  "modeling.live_inference", "modeling.value_generators"])
 def test_docstring_examples_hold(name: str) -> None:
     import doctest
     import importlib
