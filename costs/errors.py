@@ -39,3 +39,7 @@ class ScalingPolicyError(CostError):
 
 class ModelInputError(CostError):
     """A model file given to the cost engine does not load; the hint carries its problems."""
+
+
+class UnknownDesignError(CostError):
+    """The design asked for is not among the model's candidates."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from costs.autoscaling import ScalingPolicy
 from costs.capacity import CapacityProfile, UsageExtras, capacity_profile, table_usage
-from costs.errors import CostError
+from costs.errors import CostError, UnknownDesignError
 from costs.monthly import CostEstimate, OptionEstimate, estimate_monthly_cost
 from costs.pricing import (
     HOURS_PER_MONTH,
@@ -76,7 +76,11 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
     """Capacity and monthly cost of a model's design, with the other candidates side by side."""
     sheet = _price_sheet(request)
     designs = propose_designs(request.model)
-    design = next((d for d in designs if d.name == request.design_name), designs[0])
+    design = next((d for d in designs if d.name == request.design_name), designs[0] if request.design_name is None
+                  else None)
+    if design is None:  # never price another design than the one asked for without saying so
+        raise UnknownDesignError("no design of that name", "design", request.design_name,
+                                 f"choose one of: {', '.join(d.name for d in designs)}")
     profile, usage, cost = _priced(request, design, sheet)
     comparison, deltas = ((), ())
     if request.compare_designs and len(designs) > 1:

@@ -26,7 +26,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from costs.errors import CostError
 from costs.estimate import (
     EstimateRequest,
     ModelEstimate,
@@ -43,7 +42,6 @@ from modeling.checks import Finding, check_design
 from modeling.design import Design
 from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, entity_chart, index_rows, pattern_chart
 from modeling.errors import ModelFileError, Problem
-from modeling.generator import propose_designs
 from modeling.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model, TableClass
 from modeling.model_file import MAX_FILE_BYTES, model_from_document, parse_document
@@ -52,10 +50,6 @@ DECISIONS = ("Approved", "Approved with conditions (write them below)", "Rejecte
 SIGN_OFF_FIELDS = ("Reviewer (name and role)", "Date", "Signature")
 SKEW_COLUMNS = ("index", "key_values", "partitions", "top1_traffic_share", "busiest_key_utilisation",
                 "largest_collection_bytes", "verdict")
-
-
-class UnknownDesignError(CostError):
-    """The design asked for is not among the model's candidates."""
 
 
 @dataclass(frozen=True)
@@ -194,10 +188,7 @@ def load_reviewed_model(path: Path) -> tuple[Model, ModelSource]:
 def build_review_report(request: ReviewRequest) -> ReviewReport:
     """Run the estimate, the checks and the hot-partition analysis for one model; assemble the report."""
     model = request.estimate.model
-    wanted = request.estimate.design_name
-    if wanted is not None and wanted not in (names := [d.name for d in propose_designs(model)]):
-        raise UnknownDesignError("no design of that name", "design", wanted, f"choose one of: {', '.join(names)}")
-    result = estimate_model(request.estimate)
+    result = estimate_model(request.estimate)  # UnknownDesignError for a design the model does not have
     findings = check_design(model, result.design)
     hot = analyse_hot_partitions(HotPartitionRequest(model=model, design=result.design,
                                                      max_key_values=request.hot_key_values, seed=request.seed))

@@ -98,3 +98,17 @@ def test_bad_input_is_one_line_on_stderr_and_a_nonzero_exit(args: list[str]) -> 
 def test_every_command_has_help(command: str) -> None:
     result = run(command, "--help")
     assert result.returncode == 0 and "usage:" in result.stdout
+
+
+def test_estimate_of_a_design_the_model_does_not_have_says_so_instead_of_pricing_another(tmp_path) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    model = root / "modeling" / "examples" / "ecommerce_orders.yaml"
+    result = subprocess.run([sys.executable, "-m", "costs", "estimate", str(model), "--design", "Nope"], cwd=root,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert "no design of that name" in result.stderr and "Item collections" in result.stderr
+    assert "Traceback" not in result.stderr

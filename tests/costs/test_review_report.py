@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from costs.errors import UnknownDesignError
 from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
 from costs.review_render import review_html, review_markdown
 from costs.review_report import (
     ReviewReport,
     ReviewRequest,
-    UnknownDesignError,
     build_review_report,
     load_reviewed_model,
 )
