@@ -68,6 +68,11 @@ def _walk(page: Page, server: Server, lesson: Lesson, visited: set[tuple[str, st
     _click_until(page, page.get_by_text("Show the fix"), page.get_by_role("button", name="Open the reference fix"))
     _click_until(page, page.get_by_role("button", name="Open the reference fix as my model"),
                  re.compile(r"model=[a-z0-9-]+-fixed(-\d+)?(&|$)"))
+    # the rerun that shows the new model in the sidebar's picker must have arrived before the next click,
+    # or the browser may send the picker's old choice back with it (its value is not in the page's text)
+    wait_until_idle(page)
+    page.wait_for_timeout(1500)
+    wait_until_idle(page)
     _click_until(page, check, page.get_by_text("Fixed: every verification step passes."))
     assert_no_exception(page)
 
