@@ -29,7 +29,7 @@ try:
 except EndpointError as exc:
     st.error(f"The endpoint is not usable: {exc}", icon="🔌")
     st.stop()
-setup = preview_setup(model, design, endpoint, session.session_namespace(), session.current_slug(),
+setup = preview_setup(model, design, endpoint, session.table_namespace(), session.current_slug(),
                       int(total_items), int(seed))
 st.caption(f"Table `{setup.table.name}` on {endpoint.describe()}; it is tagged as created by the product, "
            "which deletes or reloads only tables it created.")

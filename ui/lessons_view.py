@@ -124,7 +124,7 @@ def render_break_it(chosen: Lesson) -> None:
 def lesson_preview_place() -> PreviewPlace | None:
     """The attendee's own corner of the endpoint; None (the embedded server) if it is not usable."""
     try:
-        return PreviewPlace(configured_endpoint(), session.session_namespace(), session.current_slug())
+        return PreviewPlace(configured_endpoint(), session.table_namespace(), session.current_slug())
     except EndpointError:
         return None
 
