@@ -9,7 +9,14 @@ import streamlit as st
 
 from modeling.errors import ModelFileError, ModelingError
 from modeling.examples import example_document, list_examples
-from modeling.model_file import FileFormat, dump_document, model_to_document, parse_document
+from modeling.model_file import (
+    MAX_FILE_BYTES,
+    FileFormat,
+    dump_document,
+    model_to_document,
+    parse_document,
+    refuse_oversized,
+)
 from modeling.nosql_workbench import export_workbench, import_workbench_file, read_workbench
 from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from ui import session
@@ -44,13 +51,14 @@ def _examples() -> None:
 
 
 def _upload() -> None:
-    st.markdown("**Open a model file** (JSON or YAML, up to 5 MB)")
+    st.markdown(f"**Open a model file** (JSON or YAML, up to {MAX_FILE_BYTES // 1024 // 1024} MB)")
     upload = st.file_uploader("Model file", type=["json", "yaml", "yml"], key="model.upload",
                               label_visibility="collapsed")
     if upload is None or st.session_state.get("model.upload_done") == upload.file_id:
         _show_upload_result()
         return
     try:
+        refuse_oversized(upload.size)  # before reading it (server.maxUploadSize stops bigger ones sooner)
         document = parse_document(upload.getvalue(), upload.name)
     except ModelFileError as exc:
         st.session_state["model.upload_result"] = (upload.name, exc.problems)
@@ -83,13 +91,15 @@ def _download(document: dict[str, Any], slug: str) -> None:
 
 
 def _workbench_import() -> None:
-    st.markdown("**Import a NoSQL Workbench file** (versions 1.0, 2.0 and 3.0; JSON up to 5 MB)")
+    st.markdown("**Import a NoSQL Workbench file** (versions 1.0, 2.0 and 3.0; JSON up to "
+                f"{MAX_FILE_BYTES // 1024 // 1024} MB)")
     upload = st.file_uploader("NoSQL Workbench file", type=["json"], key="model.nwb_upload",
                               label_visibility="collapsed")
     _show_workbench_result()
     if upload is None:
         return
     try:
+        refuse_oversized(upload.size)
         workbench = read_workbench(upload.getvalue(), upload.name)
     except ModelFileError as exc:
         st.error(f"{upload.name} is not a NoSQL Workbench file this importer can read.", icon="📄")
