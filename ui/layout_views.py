@@ -12,6 +12,7 @@ from modeling.checks import FindingSeverity
 from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
 from modeling.layout import ENTITY_COLUMN, LayoutRequest, LayoutResult, analyse_layout, finding_rows
 from modeling.model import Model, ProjectionType
+from modeling.spreadsheet import csv_text
 from ui import model_editor
 
 # Colour-blind-safe pastel backgrounds (Okabe-Ito hues, lightened), one per entity in model order.
@@ -45,7 +46,7 @@ def chart_with_downloads(name: str, rows: tuple[dict[str, Any], ...], columns: t
     frame = pd.DataFrame(list(rows), columns=list(columns))
     st.dataframe(frame, hide_index=True, width="stretch", key=f"layout.{name}")
     left, right = st.columns(2)
-    left.download_button("Download CSV", frame.to_csv(index=False), f"{name}.csv", mime="text/csv",
+    left.download_button("Download CSV", csv_text(rows, columns), f"{name}.csv", mime="text/csv",
                          key=f"layout.{name}.csv")
     right.download_button("Download Markdown", markdown_table(list(rows), columns), f"{name}.md",
                           mime="text/markdown", key=f"layout.{name}.md")
