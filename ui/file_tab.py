@@ -20,7 +20,8 @@ from modeling.model_file import (
 from modeling.nosql_workbench import export_workbench, import_workbench_file, read_workbench
 from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from ui import session
-from ui.problems import escape_markdown, show_problems
+from ui.problems import show_problems
+from ui.text import plain
 
 
 def file_tab(document: dict[str, Any], slug: str) -> None:
@@ -75,10 +76,10 @@ def _show_upload_result() -> None:
         return
     name, problems = result
     if problems:
-        st.error(f"{name} could not be opened; the model you had open is unchanged.", icon="📄")
+        st.error(f"{plain(name)} could not be opened; the model you had open is unchanged.", icon="📄")
         show_problems(problems)
     else:
-        st.success(f"Opened {name} as a new model.", icon="📄")
+        st.success(f"Opened {plain(name)} as a new model.", icon="📄")
 
 
 def _download(document: dict[str, Any], slug: str) -> None:
@@ -102,7 +103,7 @@ def _workbench_import() -> None:
         refuse_oversized(upload.size)
         workbench = read_workbench(upload.getvalue(), upload.name)
     except ModelFileError as exc:
-        st.error(f"{upload.name} is not a NoSQL Workbench file this importer can read.", icon="📄")
+        st.error(f"{plain(upload.name)} is not a NoSQL Workbench file this importer can read.", icon="📄")
         show_problems(exc.problems)
         return
     tables = [t.name for t in workbench.tables]
@@ -114,7 +115,7 @@ def _workbench_import() -> None:
         try:
             result = import_workbench_file(workbench, table)
         except ModelFileError as exc:
-            st.error(f"Table {table} could not be imported.", icon="📄")
+            st.error(f"Table {plain(table)} could not be imported.", icon="📄")
             show_problems(exc.problems)
             return
         session.open_new_document(model_to_document(result.model))
@@ -127,9 +128,9 @@ def _show_workbench_result() -> None:
     if not result:
         return
     name, table, inferred = result
-    st.success(f"Imported table {escape_markdown(table)} of {escape_markdown(name)} as a new model. "
+    st.success(f"Imported table {plain(table)} of {plain(name)} as a new model. "
                "What was inferred:", icon="📄")
-    st.markdown("\n".join(f"- {escape_markdown(note)}" for note in inferred))
+    st.markdown("\n".join(f"- {plain(note)}" for note in inferred))
 
 
 def _workbench_download(slug: str) -> None:
@@ -145,12 +146,12 @@ def _workbench_download(slug: str) -> None:
     try:
         exported = export_workbench(model, seed=int(seed), items_per_entity=int(items))
     except ModelingError as exc:
-        st.error(f"The sample data cannot be generated: {escape_markdown(str(exc))}", icon="📄")
+        st.error(f"The sample data cannot be generated: {plain(str(exc))}", icon="📄")
         return
     st.download_button("Download NoSQL Workbench JSON", dump_document(exported.document, FileFormat.JSON),
                        f"{slug}.nosql-workbench.json", mime="application/json", key="model.nwb_download")
     if exported.notes:
-        st.caption(" ".join(escape_markdown(n) for n in exported.notes))
+        st.caption(" ".join(plain(n) for n in exported.notes))
 
 
 def _raw_editor(document: dict[str, Any], slug: str) -> None:
@@ -172,7 +173,7 @@ def _raw_editor(document: dict[str, Any], slug: str) -> None:
 
 def _delete(slug: str) -> None:
     with st.expander("Delete this model"):
-        confirm = st.checkbox(f"Yes, delete `{slug}` from the workspace", key="model.delete_confirm")
+        confirm = st.checkbox(f"Yes, delete {plain(slug)} from the workspace", key="model.delete_confirm")
         if st.button("Delete model", key="model.delete", disabled=not confirm, type="primary"):
             session.workspace().delete(slug)
             session.switch_to(session.workspace().most_recent() or "")

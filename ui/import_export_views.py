@@ -19,6 +19,7 @@ from modeling.live_import import (
 )
 from modeling.model import BillingMode, Model
 from ui import session
+from ui.text import plain
 from workshop.isolation import LIVE_IMPORT_ENV, live_import_allowed, visible_tables, workshop_mode
 
 _LANGUAGES = {IacFormat.CLOUDFORMATION: "yaml", IacFormat.TERRAFORM: "hcl", IacFormat.CLI_JSON: "json"}
@@ -32,13 +33,6 @@ def cached_export(model_json: str, fmt: str, design: str | None, auto_scaling: b
                   tags: tuple[tuple[str, str], ...]) -> InfrastructureExport:
     return export_infrastructure(InfrastructureRequest(Model.model_validate_json(model_json), IacFormat(fmt), design,
                                                        auto_scaling, target, tags=tags))
-
-
-def plain(text: str) -> str:
-    """Markdown-escaped text: endpoint messages and names show literally (no links or images)."""
-    for character in "\\`*_[]<>#|!":
-        text = text.replace(character, "\\" + character)
-    return text
 
 
 def iac_tab(model: Model) -> None:
@@ -98,7 +92,7 @@ def import_tab() -> None:
                        "DESIGN_STUDIO_ENDPOINT at the endpoint that holds it.")
     with st.form("import.form", border=False):
         if tables:
-            table = st.selectbox(f"Table on {endpoint.describe()}", tables, key="import.table")
+            table = st.selectbox(f"Table on {plain(endpoint.describe())}", tables, key="import.table")
         else:
             table = st.text_input("Table name", key="import.table_name")
         sample = st.number_input("Items to read at most", 1, MAX_SAMPLE_ITEMS, DEFAULT_SAMPLE_ITEMS, step=100,
