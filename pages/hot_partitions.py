@@ -5,10 +5,11 @@ import streamlit as st
 from modeling.errors import ModelingError
 from ui import hot_views, session
 from ui.frame import page_frame
+from ui.text import plain
 
 page_frame("Hot partitions")
 document = session.current_document()
-st.title(f"Hot partitions · {document.get('name', 'untitled')}")
+st.title(f"Hot partitions · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("its partitions cannot be simulated")
 model_json = model.model_dump_json()
 
@@ -33,7 +34,7 @@ try:
     report = hot_views.cached_report(model_json, design, index, hot_views.SCALES[scale], int(seed), scenario,
                                      shards, None if entity == "(none)" else entity, int(partitions) or None)
 except ModelingError as exc:
-    st.error(f"The simulation could not run: {exc}", icon="⛔")
+    st.error(f"The simulation could not run: {plain(exc)}", icon="⛔")
     st.stop()
 
 hot_views.findings(report)

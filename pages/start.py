@@ -6,6 +6,7 @@ from modeling.examples import example_document, list_examples
 from modeling.summary import document_summary
 from ui import session
 from ui.frame import page_frame
+from ui.text import plain
 
 page_frame("Start")
 st.title("DynamoDB Design Studio")
@@ -15,7 +16,7 @@ st.markdown(
     "before launch.")
 
 summary = document_summary(session.current_document(), session.current_problems())
-st.subheader(f"Open model: {summary.name}")
+st.subheader(f"Open model: {plain(summary.name)}")
 columns = st.columns(5)
 columns[0].metric("Entities", summary.entity_count)
 columns[1].metric("Access patterns", summary.access_pattern_count)

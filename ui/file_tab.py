@@ -9,11 +9,19 @@ import streamlit as st
 
 from modeling.errors import ModelFileError, ModelingError
 from modeling.examples import example_document, list_examples
-from modeling.model_file import FileFormat, dump_document, model_to_document, parse_document
+from modeling.model_file import (
+    MAX_FILE_BYTES,
+    FileFormat,
+    dump_document,
+    model_to_document,
+    parse_document,
+    refuse_oversized,
+)
 from modeling.nosql_workbench import export_workbench, import_workbench_file, read_workbench
 from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from ui import session
-from ui.problems import escape_markdown, show_problems
+from ui.problems import show_problems
+from ui.text import plain
 
 
 def file_tab(document: dict[str, Any], slug: str) -> None:
@@ -44,13 +52,14 @@ def _examples() -> None:
 
 
 def _upload() -> None:
-    st.markdown("**Open a model file** (JSON or YAML, up to 5 MB)")
+    st.markdown(f"**Open a model file** (JSON or YAML, up to {MAX_FILE_BYTES // 1024 // 1024} MB)")
     upload = st.file_uploader("Model file", type=["json", "yaml", "yml"], key="model.upload",
                               label_visibility="collapsed")
     if upload is None or st.session_state.get("model.upload_done") == upload.file_id:
         _show_upload_result()
         return
     try:
+        refuse_oversized(upload.size)  # before reading it (server.maxUploadSize stops bigger ones sooner)
         document = parse_document(upload.getvalue(), upload.name)
     except ModelFileError as exc:
         st.session_state["model.upload_result"] = (upload.name, exc.problems)
@@ -67,10 +76,10 @@ def _show_upload_result() -> None:
         return
     name, problems = result
     if problems:
-        st.error(f"{name} could not be opened; the model you had open is unchanged.", icon="📄")
+        st.error(f"{plain(name)} could not be opened; the model you had open is unchanged.", icon="📄")
         show_problems(problems)
     else:
-        st.success(f"Opened {name} as a new model.", icon="📄")
+        st.success(f"Opened {plain(name)} as a new model.", icon="📄")
 
 
 def _download(document: dict[str, Any], slug: str) -> None:
@@ -83,16 +92,18 @@ def _download(document: dict[str, Any], slug: str) -> None:
 
 
 def _workbench_import() -> None:
-    st.markdown("**Import a NoSQL Workbench file** (versions 1.0, 2.0 and 3.0; JSON up to 5 MB)")
+    st.markdown("**Import a NoSQL Workbench file** (versions 1.0, 2.0 and 3.0; JSON up to "
+                f"{MAX_FILE_BYTES // 1024 // 1024} MB)")
     upload = st.file_uploader("NoSQL Workbench file", type=["json"], key="model.nwb_upload",
                               label_visibility="collapsed")
     _show_workbench_result()
     if upload is None:
         return
     try:
+        refuse_oversized(upload.size)
         workbench = read_workbench(upload.getvalue(), upload.name)
     except ModelFileError as exc:
-        st.error(f"{upload.name} is not a NoSQL Workbench file this importer can read.", icon="📄")
+        st.error(f"{plain(upload.name)} is not a NoSQL Workbench file this importer can read.", icon="📄")
         show_problems(exc.problems)
         return
     tables = [t.name for t in workbench.tables]
@@ -104,7 +115,7 @@ def _workbench_import() -> None:
         try:
             result = import_workbench_file(workbench, table)
         except ModelFileError as exc:
-            st.error(f"Table {table} could not be imported.", icon="📄")
+            st.error(f"Table {plain(table)} could not be imported.", icon="📄")
             show_problems(exc.problems)
             return
         session.open_new_document(model_to_document(result.model))
@@ -117,9 +128,9 @@ def _show_workbench_result() -> None:
     if not result:
         return
     name, table, inferred = result
-    st.success(f"Imported table {escape_markdown(table)} of {escape_markdown(name)} as a new model. "
+    st.success(f"Imported table {plain(table)} of {plain(name)} as a new model. "
                "What was inferred:", icon="📄")
-    st.markdown("\n".join(f"- {escape_markdown(note)}" for note in inferred))
+    st.markdown("\n".join(f"- {plain(note)}" for note in inferred))
 
 
 def _workbench_download(slug: str) -> None:
@@ -135,12 +146,12 @@ def _workbench_download(slug: str) -> None:
     try:
         exported = export_workbench(model, seed=int(seed), items_per_entity=int(items))
     except ModelingError as exc:
-        st.error(f"The sample data cannot be generated: {escape_markdown(str(exc))}", icon="📄")
+        st.error(f"The sample data cannot be generated: {plain(str(exc))}", icon="📄")
         return
     st.download_button("Download NoSQL Workbench JSON", dump_document(exported.document, FileFormat.JSON),
                        f"{slug}.nosql-workbench.json", mime="application/json", key="model.nwb_download")
     if exported.notes:
-        st.caption(" ".join(escape_markdown(n) for n in exported.notes))
+        st.caption(" ".join(plain(n) for n in exported.notes))
 
 
 def _raw_editor(document: dict[str, Any], slug: str) -> None:
@@ -162,7 +173,7 @@ def _raw_editor(document: dict[str, Any], slug: str) -> None:
 
 def _delete(slug: str) -> None:
     with st.expander("Delete this model"):
-        confirm = st.checkbox(f"Yes, delete `{slug}` from the workspace", key="model.delete_confirm")
+        confirm = st.checkbox(f"Yes, delete {plain(slug)} from the workspace", key="model.delete_confirm")
         if st.button("Delete model", key="model.delete", disabled=not confirm, type="primary"):
             session.workspace().delete(slug)
             session.switch_to(session.workspace().most_recent() or "")

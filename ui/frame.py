@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.session import open_shared_link
+from ui.session import bind_browser, open_shared_link
 from ui.sidebar import render_sidebar
 
 
@@ -16,3 +16,4 @@ def page_frame(title: str) -> None:
     st.set_page_config(page_title=f"{title} · DynamoDB Design Studio", page_icon="🗂️", layout="wide")
     open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
     render_sidebar()
+    bind_browser()  # workshop mode: the cookie that ties the session to this browser

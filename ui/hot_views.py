@@ -10,6 +10,7 @@ from modeling.checks import FindingSeverity
 from modeling.generator import propose_designs
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model
+from ui.text import plain
 
 SCALES = {"10 thousand": 10_000, "100 thousand": 100_000, "1 million": 1_000_000, "10 million": 10_000_000}
 _ICONS = {FindingSeverity.ERROR: "⛔", FindingSeverity.WARNING: "⚠️", FindingSeverity.INFO: "ℹ️"}
@@ -63,9 +64,10 @@ def findings(report: HotPartitionReport) -> None:
     if not report.findings:
         st.success("No partition-key value or partition goes over DynamoDB's limits at peak.", icon="✅")
     for finding in report.findings:
-        text = f"**{finding.index} · {finding.key_value}** — {finding.message}  \n→ {finding.fix}"
+        text = (f"**{plain(finding.index)} · {plain(finding.key_value)}** — {plain(finding.message)}"
+                f"  \n→ {plain(finding.fix)}")
         if finding.pattern:
-            text += f"  \n(access pattern: `{finding.pattern}`)"
+            text += f"  \n(access pattern: {plain(finding.pattern)})"
         {FindingSeverity.ERROR: st.error, FindingSeverity.WARNING: st.warning}.get(finding.severity, st.info)(
             text, icon=_ICONS[finding.severity])
 

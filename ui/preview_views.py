@@ -14,6 +14,7 @@ from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
 from modeling.preview.session import PreviewSetup, already_loaded, cleanup_preview, load_preview
 from modeling.preview.tables import ForeignTableError
+from ui.text import plain
 
 _STATE = "preview.state"
 
@@ -40,11 +41,12 @@ def load_controls(setup: PreviewSetup) -> None:
         try:
             deleted = cleanup_preview(setup)
         except (EndpointError, ForeignTableError) as exc:
-            st.error(str(exc), icon="⛔")
+            st.error(plain(exc), icon="⛔")
         else:
             state.pop("report", None)
             state["data"] = None
-            st.success(f"Deleted {setup.table.name}." if deleted else f"There was no table {setup.table.name}.")
+            name = plain(setup.table.name)
+            st.success(f"Deleted {name}." if deleted else f"There was no table {name}.")
     loaded: LoadReport | None = state.get("load_report")
     if loaded is not None:
         verdict = "every item is there" if loaded.complete else \
@@ -66,11 +68,11 @@ def _load(setup: PreviewSetup, state: dict[str, Any], resume: Any) -> None:
     except LoadInterrupted as exc:
         state["resume"] = exc.state
         bar.empty()
-        st.error(f"{exc} (press Resume loading).", icon="⚠️")
+        st.error(f"{plain(exc)} (press Resume loading).", icon="⚠️")
         return
     except (EndpointError, ForeignTableError, ModelingError) as exc:
         bar.empty()
-        st.error(f"The preview could not be loaded: {exc}", icon="⛔")
+        st.error(f"The preview could not be loaded: {plain(exc)}", icon="⛔")
         return
     bar.empty()
     state.update(data=data, load_report=report, resume=None)
@@ -90,7 +92,7 @@ def loaded_data(setup: PreviewSetup) -> PreviewData | None:
         except EndpointError:
             state["data"] = None  # the sidebar says the endpoint does not answer
         if state["data"] is not None:
-            st.info(f"{setup.table.name} already holds this sample data (loaded earlier); run the patterns, or "
+            st.info(f"{plain(setup.table.name)} already holds this sample data (loaded earlier); run the patterns, or "
                     "load again to start from a fresh table.", icon="♻️")
     return state.get("data")
 
@@ -110,7 +112,7 @@ def summary(report: PreviewReport) -> None:
     columns[0].metric("Patterns passed", f"{report.passed} of {len(report.results)}")
     columns[1].metric("Failed", len(report.failed))
     if report.failed:
-        columns[2].error("Failed: " + ", ".join(report.failed), icon="❌")
+        columns[2].error("Failed: " + plain(", ".join(report.failed)), icon="❌")
     else:
         columns[2].success("Every access pattern returned what the data says it should.", icon="✅")
     st.dataframe(pd.DataFrame(report.summary_rows()), hide_index=True, width="stretch")
@@ -124,7 +126,7 @@ def pattern_detail(setup: PreviewSetup, data: PreviewData, report: PreviewReport
     name = st.selectbox("Access pattern", names, key="preview.detail")
     result = next(r for r in report.results if r.run.pattern == name)
     run = result.run
-    (st.success if run.passed else st.error)(f"{name}: {run.verdict}", icon="✅" if run.passed else "❌")
+    (st.success if run.passed else st.error)(f"{plain(name)}: {plain(run.verdict)}", icon="✅" if run.passed else "❌")
     _custom_inputs(setup, data, report, result)
     columns = st.columns(4)
     columns[0].metric("Items returned", run.returned_count, help="Count")
@@ -154,8 +156,9 @@ def _capacity(result: PatternResult) -> None:
             {"figure": "estimated from the model", "read units": float(capacity.estimated.read_units),
              "write units": float(capacity.estimated.write_units), "items read": capacity.items_read_estimated}]
     st.dataframe(pd.DataFrame(rows), hide_index=True)
-    st.caption(f"Difference: {capacity.explanation}. "
-               + (f"The endpoint reported {capacity.reported_units} units, as computed by {capacity.reported_by}."
+    st.caption(f"Difference: {plain(capacity.explanation)}. "
+               + (f"The endpoint reported {capacity.reported_units} units, as computed by "
+                  f"{plain(capacity.reported_by)}."
                   if capacity.reported_units is not None else "The endpoint reported no consumed capacity."))
 
 
@@ -167,7 +170,7 @@ def _custom_inputs(setup: PreviewSetup, data: PreviewData, report: PreviewReport
     used = result.run.request.inputs[0]
     with st.form(f"preview.inputs.{pattern.name}"):
         st.caption("Run this pattern alone with your own values (the ones used are filled in).")
-        typed = {a: st.text_input(a, value=_shown(used.get(a)), key=f"preview.input.{pattern.name}.{a}")
+        typed = {a: st.text_input(plain(a), value=_shown(used.get(a)), key=f"preview.input.{pattern.name}.{a}")
                  for a in attributes}
         submitted = st.form_submit_button("Run with these values")
     if not submitted:
@@ -175,7 +178,7 @@ def _custom_inputs(setup: PreviewSetup, data: PreviewData, report: PreviewReport
     try:
         values = {a: _parsed(setup, pattern, a, text) for a, text in typed.items()}
     except RequestBuildError as exc:
-        st.error(f"{exc}. Fix the value and run again.", icon="⛔")
+        st.error(f"{plain(exc)}. Fix the value and run again.", icon="⛔")
         return
     single = run_preview(PreviewRun(setup, data, (pattern.name,), {pattern.name: [values]}))
     results = tuple(single.results[0] if r.run.pattern == pattern.name else r for r in report.results)

@@ -17,19 +17,24 @@ from modeling.examples import example_document
 from modeling.model import Model
 from modeling.model_file import document_problems
 from modeling.workspace import Workspace, default_workspace_dir
+from ui.browser_binding import browser_cookie, set_browser_cookie
 from ui.problems import show_problems
 from workshop.isolation import (
     LOCAL_NAMESPACE,
     TOKEN_PARAMETER,
+    browser_proof,
     is_session_token,
-    new_session_token,
+    resolve_session,
     session_workspace_dir,
     workshop_mode,
+    workshop_secret,
 )
+from workshop.isolation import table_namespace as keyed_table_namespace
 from workshop.sharing import SHARE_PARAMETER, ShareLinkError, decode_share
 
 FIRST_EXAMPLE = "student_platform"
 _SLUG_KEY, _DOCUMENT_KEY, _TOKEN_KEY = "model.slug", "model.document", "workshop.session_token"
+_REFUSED_KEY = "workshop.refused_link"
 MODEL_WIDGET_KEY = "sidebar.model"  # the sidebar's model switcher
 
 
@@ -88,21 +93,44 @@ def switch_to(slug: str) -> None:
 
 
 def session_namespace() -> str:
-    """A short name for whose tables these are on the endpoint: 'local' for a single-user server.
+    """Whose work this is: 'local' for a single-user server, else this browser session's workshop token.
 
-    Workshop mode (one server, many attendees) gives each browser session its own namespace: a random
-    token kept in the session and mirrored in the URL (`?ws=`), so a refresh keeps it.
+    Workshop mode (one server, many attendees) gives each browser its own token, bound to it by a cookie
+    (`ui.browser_binding`) and mirrored in the URL (`?ws=`). A token in the URL is used only when this
+    browser's cookie proves it; anything else gets a new session of its own and a plain message.
     """
     if not workshop_mode():
         return LOCAL_NAMESPACE
     token = st.session_state.get(_TOKEN_KEY)
     if not is_session_token(token):
-        requested = st.query_params.get(TOKEN_PARAMETER, "")
-        token = requested if is_session_token(requested) else new_session_token()
+        resolution = resolve_session(st.query_params.get(TOKEN_PARAMETER), browser_cookie(),
+                                     workshop_secret(default_workspace_dir()))
+        token = resolution.token
         st.session_state[_TOKEN_KEY] = token
+        if resolution.refused:
+            st.session_state[_REFUSED_KEY] = resolution.refused
     if st.query_params.get(TOKEN_PARAMETER) != token:
         st.query_params[TOKEN_PARAMETER] = token
     return token
+
+
+def table_namespace() -> str:
+    """What names this session's tables on the endpoint: 'local', or a keyed hash of the workshop token."""
+    if not workshop_mode():
+        return LOCAL_NAMESPACE
+    return keyed_table_namespace(workshop_secret(default_workspace_dir()), session_namespace())
+
+
+def bind_browser() -> None:
+    """In workshop mode: keep this browser's cookie for its session, and say once why a link was not opened."""
+    if not workshop_mode():
+        return
+    token = session_namespace()
+    refused = st.session_state.pop(_REFUSED_KEY, None)
+    if refused:
+        st.warning(refused, icon="🔒")
+    with st.sidebar:  # an empty element: at the sidebar's foot it takes no room in the page
+        set_browser_cookie(browser_proof(workshop_secret(default_workspace_dir()), token))
 
 
 def open_shared_link() -> None:
