@@ -29,6 +29,15 @@ PATTERN_COLUMNS = ("name", "kind", "entities", "inputs", "range_attribute", "ran
                    "changed_attributes", "peak_requests_per_second", "average_requests_per_second",
                    "description")
 
+# What a new grid row starts with in its select cells, so a row is never held back for an empty
+# required cell (the grid would drop it silently). A row holding only these is not yet content.
+ATTRIBUTE_TYPE_DEFAULT = "S"
+RELATIONSHIP_KIND_DEFAULT = "one_to_many"
+PATTERN_KIND_DEFAULT = "read_one"
+INDEX_KIND_DEFAULT = "GSI"
+_PRESET_CELLS = {"type": {ATTRIBUTE_TYPE_DEFAULT},
+                 "kind": {RELATIONSHIP_KIND_DEFAULT, PATTERN_KIND_DEFAULT, INDEX_KIND_DEFAULT}}
+
 
 def new_document(name: str, table_name: str) -> Document:
     """The smallest valid model: a name and a table."""
@@ -83,9 +92,15 @@ def apply_table_edits(items: list[dict[str, Any]], edits: dict[str, Any],
     deleted = {int(p) for p in edits.get("deleted_rows") or []}
     result = [item for index, item in enumerate(result) if index not in deleted]
     for added in edits.get("added_rows") or []:
-        if any(clean_cell(v) not in (None, []) for v in added.values()):
+        if has_content(added):
             result.append(from_row(dict(added), {}))
     return result
+
+
+def has_content(row: Row) -> bool:
+    """Whether a new row holds anything the user typed (not only empty cells and preset defaults)."""
+    return any(clean_cell(value) not in (None, [], False) and clean_cell(value) not in _PRESET_CELLS.get(column, ())
+               for column, value in row.items())
 
 
 def edit_section(document: Document, section: str, edits: dict[str, Any],

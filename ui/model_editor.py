@@ -52,11 +52,18 @@ def editor_key(name: str) -> str:
 
 
 def apply_pending(name: str, edit: Edit) -> None:
-    """Apply the edits a table reported in the last interaction (before anything renders)."""
+    """Apply the edits a table reported in the last interaction (before anything renders).
+
+    The table is re-created (its version moves on) only when the document changed: a row the user
+    has just added and not yet typed into stays in the grid instead of vanishing with the rerun.
+    """
     edits = st.session_state.get(editor_key(name))
     if isinstance(edits, dict) and any(edits.get(k) for k in ("edited_rows", "added_rows", "deleted_rows")):
-        session.save_document(edit(session.current_document(), edits))
-        st.session_state[f"model.{name}.version"] = st.session_state.get(f"model.{name}.version", 0) + 1
+        before = session.current_document()
+        after = edit(before, edits)
+        if after != before:
+            session.save_document(after)
+            st.session_state[f"model.{name}.version"] = st.session_state.get(f"model.{name}.version", 0) + 1
 
 
 def table_editor(name: str, rows: list[dict[str, Any]], columns: tuple[str, ...],
@@ -122,7 +129,7 @@ def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     st.markdown("**Entities** — one row per kind of item; expected item count drives storage and partitions.")
     table_editor("entities", [editing.entity_to_row(e) for e in document.get("entities") or []
                               if isinstance(e, dict)], editing.ENTITY_COLUMNS, {
-        "name": st.column_config.TextColumn("Entity", required=True),
+        "name": st.column_config.TextColumn("Entity"),
         "description": st.column_config.TextColumn("Description"),
         "item_count": st.column_config.NumberColumn("Items", min_value=0, step=1, format="localized"),
         "monthly_growth_percent": st.column_config.NumberColumn("Growth %/month", step=0.5),
@@ -135,8 +142,9 @@ def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     entity = st.selectbox("Attributes of", names, key="model.attributes_entity")
     table_editor(f"attributes.{entity}", editing.attribute_rows(document, entity),
                  editing.ATTRIBUTE_COLUMNS, {
-        "name": st.column_config.TextColumn("Attribute", required=True),
-        "type": st.column_config.SelectboxColumn("Type", options=_values(AttributeType), required=True),
+        "name": st.column_config.TextColumn("Attribute"),
+        "type": st.column_config.SelectboxColumn("Type", options=_values(AttributeType),
+                                                 default=editing.ATTRIBUTE_TYPE_DEFAULT),
         "identifier": st.column_config.CheckboxColumn("Identifier", help="Part of what identifies an item"),
         "required": st.column_config.CheckboxColumn("Required"),
         "unique": st.column_config.CheckboxColumn("Unique"),
@@ -198,10 +206,11 @@ def relationships_tab(document: dict[str, Any], problems: list[Problem]) -> None
     entities = editing.entity_names(document)
     table_editor("relationships", [editing.relationship_to_row(r) for r in document.get("relationships") or []
                                    if isinstance(r, dict)], editing.RELATIONSHIP_COLUMNS, {
-        "name": st.column_config.TextColumn("Relationship", required=True),
-        "kind": st.column_config.SelectboxColumn("Kind", options=_values(RelationshipKind), required=True),
-        "parent": st.column_config.SelectboxColumn("Parent", options=entities, required=True),
-        "child": st.column_config.SelectboxColumn("Child", options=entities, required=True),
+        "name": st.column_config.TextColumn("Relationship"),
+        "kind": st.column_config.SelectboxColumn("Kind", options=_values(RelationshipKind),
+                                                 default=editing.RELATIONSHIP_KIND_DEFAULT),
+        "parent": st.column_config.SelectboxColumn("Parent", options=entities),
+        "child": st.column_config.SelectboxColumn("Child", options=entities),
         "child_attributes": st.column_config.MultiselectColumn(
             "Child attributes", options=editing.attribute_names(document)),
         "cardinality_mean": st.column_config.NumberColumn("Children per parent (mean)", min_value=0),
@@ -218,8 +227,9 @@ def patterns_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     attributes = editing.attribute_names(document)
     table_editor("patterns", [editing.pattern_to_row(p) for p in document.get("access_patterns") or []
                               if isinstance(p, dict)], editing.PATTERN_COLUMNS, {
-        "name": st.column_config.TextColumn("Access pattern", required=True),
-        "kind": st.column_config.SelectboxColumn("Kind", options=_values(PatternKind), required=True),
+        "name": st.column_config.TextColumn("Access pattern"),
+        "kind": st.column_config.SelectboxColumn("Kind", options=_values(PatternKind),
+                                                 default=editing.PATTERN_KIND_DEFAULT),
         "entities": st.column_config.MultiselectColumn("Entities", options=editing.entity_names(document)),
         "inputs": st.column_config.MultiselectColumn("Inputs", options=attributes),
         "range_attribute": st.column_config.SelectboxColumn("Range on", options=attributes),

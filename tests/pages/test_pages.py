@@ -87,16 +87,6 @@ def test_table_settings_form_saves_the_model_name(workspace_dir: Path) -> None:
     assert at.title[0].value == "Model · Renamed platform"
 
 
-def test_bad_yaml_in_the_raw_editor_is_refused_and_the_model_is_unchanged(workspace_dir: Path) -> None:
-    at = _app_on("model.py")
-    before = _open_document(workspace_dir)
-    at.text_area(key=f"model.raw.{Workspace(workspace_dir).most_recent()}").input("name: [unclosed")
-    at.button(key="FormSubmitter:model.raw_form-Apply YAML").click().run()
-    assert not at.exception
-    assert any("YAML syntax error" in e.value for e in at.error)
-    assert _open_document(workspace_dir) == before
-
-
 def test_start_page_opens_an_example_as_a_new_model(workspace_dir: Path) -> None:
     at = _app_on("start.py")
     at.button(key="start.open.ecommerce_orders").click().run()
