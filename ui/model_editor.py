@@ -54,20 +54,30 @@ def editor_key(name: str) -> str:
 def apply_pending(name: str, edit: Edit) -> None:
     """Apply the edits a table reported in the last interaction (before anything renders).
 
-    The table is re-created (its version moves on) only when the document changed: a row the user
-    has just added and not yet typed into stays in the grid instead of vanishing with the rerun.
+    Edits are positions in the rows the table showed, so they apply to the document the table was
+    drawn from, and the save names that document's version: if another tab saved since, the save is
+    refused and the page offers a merge by name instead of applying a row number to other rows.
+    The table is re-created (its version moves on) only when the document changed: a row the user has
+    just added and not yet typed into stays in the grid instead of vanishing with the rerun.
     """
     edits = st.session_state.get(editor_key(name))
     if isinstance(edits, dict) and any(edits.get(k) for k in ("edited_rows", "added_rows", "deleted_rows")):
-        before = session.current_document()
-        after = edit(before, edits)
-        if after != before:
-            session.save_document(after)
+        drawn = st.session_state.get(_drawn_key(name))
+        drawn = drawn if isinstance(drawn, session.OpenDraft) else session.open_draft()
+        after = edit(drawn.document, edits)
+        if after != drawn.document:
             st.session_state[f"model.{name}.version"] = st.session_state.get(f"model.{name}.version", 0) + 1
+            if not session.save_document(after, based_on=drawn):
+                st.rerun()  # the edit is held in the session; the frame at the top says why it is not saved
+
+
+def _drawn_key(name: str) -> str:
+    return f"model.{name}.drawn_from"
 
 
 def table_editor(name: str, rows: list[dict[str, Any]], columns: tuple[str, ...],
                  column_config: dict[str, Any]) -> None:
+    st.session_state[_drawn_key(name)] = session.open_draft()  # what the rows were built from
     frame = pd.DataFrame(rows, columns=list(columns))
     st.data_editor(frame, key=editor_key(name), column_config=column_config, num_rows="dynamic",
                    hide_index=True, width="stretch")
@@ -76,46 +86,92 @@ def table_editor(name: str, rows: list[dict[str, Any]], columns: tuple[str, ...]
 # --- Table & traffic tab -------------------------------------------------------------------------
 
 
-def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
+def _table_form_fields(document: dict[str, Any]) -> dict[str, Any]:
+    """The table settings form's values for a document, as the widgets show them."""
     table = document.get("table") if isinstance(document.get("table"), dict) else {}
     profile = document.get("traffic_profile") if isinstance(document.get("traffic_profile"), dict) else {}
+    def chosen(options: list[str], value: Any) -> str:  # what a select box shows for the value
+        return options[_index(options, value)]
+
+    streams = ["(none)", *_values(StreamViewType)]
+    return {
+        "name": str(document.get("name", "")), "description": str(document.get("description", "")),
+        "table_name": str(table.get("name", "")), "region": chosen(REGIONS, table.get("region", "us-east-1")),
+        "billing_mode": chosen(_values(BillingMode), table.get("billing_mode")),
+        "table_class": chosen(_values(TableClass), table.get("table_class")),
+        "stream": chosen(streams, table.get("stream_view_type")), "ttl": str(table.get("ttl_attribute") or ""),
+        "pitr": bool(table.get("point_in_time_recovery")),
+        "replicas": [r for r in table.get("replica_regions") or [] if r in REGIONS],
+        "shape": chosen(_values(TrafficShape), profile.get("shape")),
+        "weights": ", ".join(str(w) for w in profile.get("hourly_weights") or []),
+    }
+
+
+def _with_table_form_fields(document: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    updated = editing.with_fields(document, None, {"name": values["name"], "description": values["description"]})
+    updated = editing.with_fields(updated, "table", {
+        "name": values["table_name"], "region": values["region"], "billing_mode": values["billing_mode"],
+        "table_class": values["table_class"], "ttl_attribute": values["ttl"],
+        "stream_view_type": None if values["stream"] == "(none)" else values["stream"],
+        "point_in_time_recovery": values["pitr"] or None, "replica_regions": values["replicas"]})
+    return editing.with_fields(updated, "traffic_profile", editing.traffic_profile_fields(
+        values["shape"], values["weights"]))
+
+
+_TABLE_FORM_KEYS = {"name": "model.name", "description": "model.description", "table_name": "model.table_name",
+                    "region": "model.region", "billing_mode": "model.billing_mode",
+                    "table_class": "model.table_class", "stream": "model.stream", "ttl": "model.ttl",
+                    "pitr": "model.pitr", "replicas": "model.replicas", "shape": "model.traffic_shape",
+                    "weights": "model.hourly_weights"}
+
+
+def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
+    """Table settings. Only the fields the user changes are written, onto the model as it is now, so a
+    form opened before another tab's edit never writes that tab's fields back to their old values."""
+    now = _table_form_fields(document)
+    base_key = f"model.table_form.base.{session.current_slug()}"
+    shown = st.session_state.setdefault(base_key, now)
+    newer = [field for field in now if now[field] != shown[field]]
+    if newer:
+        st.caption("Changed since this form was opened (another edit or tab): " + ", ".join(newer)
+                   + ". Fields you leave as they are keep the newer values.")
     with st.form("model.table_form"):
-        name = st.text_input("Model name", str(document.get("name", "")), key="model.name")
-        description = st.text_area("Description", str(document.get("description", "")), key="model.description")
-        left, right = st.columns(2)
-        table_name = left.text_input("Table name", str(table.get("name", "")), key="model.table_name")
-        region = right.selectbox("Region", REGIONS, index=_index(REGIONS, table.get("region", "us-east-1")),
-                                 key="model.region")
-        billing = left.selectbox("Billing mode", _values(BillingMode), key="model.billing_mode",
-                                 index=_index(_values(BillingMode), table.get("billing_mode")))
-        table_class = right.selectbox("Table class", _values(TableClass), key="model.table_class",
-                                      index=_index(_values(TableClass), table.get("table_class")))
-        streams = ["(none)", *_values(StreamViewType)]
-        stream = left.selectbox("Stream", streams, index=_index(streams, table.get("stream_view_type")),
-                                key="model.stream")
-        ttl = right.text_input("TTL attribute", str(table.get("ttl_attribute") or ""), key="model.ttl")
-        pitr = left.checkbox("Point-in-time recovery", bool(table.get("point_in_time_recovery")), key="model.pitr")
-        replicas = right.multiselect("Replica Regions (global table)", REGIONS, key="model.replicas",
-                                     default=[r for r in table.get("replica_regions") or [] if r in REGIONS])
-        shapes = _values(TrafficShape)
-        shape = left.selectbox("Daily traffic profile", shapes, index=_index(shapes, profile.get("shape")),
-                               key="model.traffic_shape", help="How traffic spreads over the day (UTC).")
-        weights = right.text_input("Custom hourly weights (24 numbers, hour 0-23 UTC)",
-                                   ", ".join(str(w) for w in profile.get("hourly_weights") or []),
-                                   key="model.hourly_weights")
+        values = _table_form_widgets(shown)
         if st.form_submit_button("Save table settings"):
-            updated = editing.with_fields(document, None, {"name": name, "description": description})
-            updated = editing.with_fields(updated, "table", {
-                "name": table_name, "region": region, "billing_mode": billing, "table_class": table_class,
-                "stream_view_type": None if stream == "(none)" else stream, "ttl_attribute": ttl,
-                "point_in_time_recovery": pitr or None, "replica_regions": replicas})
-            updated = editing.with_fields(updated, "traffic_profile", editing.traffic_profile_fields(
-                shape, weights))
-            session.save_document(updated)
+            changed = {field: value for field, value in values.items() if value != shown[field]}
+            session.save_document(_with_table_form_fields(document, {**now, **changed}))
+            for key in [base_key, *_TABLE_FORM_KEYS.values()]:
+                st.session_state.pop(key, None)  # the form shows the saved model next time
             st.rerun()
     show_problems(problems_under(problems, "table") + problems_under(problems, "traffic_profile")
                   + problems_under(problems, "name") + problems_under(problems, "format")
                   + problems_under(problems, "version"))
+
+
+def _table_form_widgets(shown: dict[str, Any]) -> dict[str, Any]:
+    keys = _TABLE_FORM_KEYS
+    values = {"name": st.text_input("Model name", shown["name"], key=keys["name"]),
+              "description": st.text_area("Description", shown["description"], key=keys["description"])}
+    left, right = st.columns(2)
+    values["table_name"] = left.text_input("Table name", shown["table_name"], key=keys["table_name"])
+    values["region"] = right.selectbox("Region", REGIONS, index=_index(REGIONS, shown["region"]),
+                                       key=keys["region"])
+    billing, classes, shapes = _values(BillingMode), _values(TableClass), _values(TrafficShape)
+    values["billing_mode"] = left.selectbox("Billing mode", billing, index=_index(billing, shown["billing_mode"]),
+                                            key=keys["billing_mode"])
+    values["table_class"] = right.selectbox("Table class", classes, index=_index(classes, shown["table_class"]),
+                                            key=keys["table_class"])
+    streams = ["(none)", *_values(StreamViewType)]
+    values["stream"] = left.selectbox("Stream", streams, index=_index(streams, shown["stream"]), key=keys["stream"])
+    values["ttl"] = right.text_input("TTL attribute", shown["ttl"], key=keys["ttl"])
+    values["pitr"] = left.checkbox("Point-in-time recovery", shown["pitr"], key=keys["pitr"])
+    values["replicas"] = right.multiselect("Replica Regions (global table)", REGIONS, default=shown["replicas"],
+                                          key=keys["replicas"])
+    values["shape"] = left.selectbox("Daily traffic profile", shapes, index=_index(shapes, shown["shape"]),
+                                     key=keys["shape"], help="How traffic spreads over the day (UTC).")
+    values["weights"] = right.text_input("Custom hourly weights (24 numbers, hour 0-23 UTC)", shown["weights"],
+                                         key=keys["weights"])
+    return values
 
 
 def _index(options: list[str], value: Any) -> int:
