@@ -12,7 +12,7 @@ from modeling.checks import FindingSeverity
 from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
 from modeling.layout import ENTITY_COLUMN, LayoutRequest, LayoutResult, analyse_layout, finding_rows
 from modeling.model import Model, ProjectionType
-from ui import model_editor
+from ui import model_editor, session
 
 # Colour-blind-safe pastel backgrounds (Okabe-Ito hues, lightened), one per entity in model order.
 _ENTITY_COLOURS = ("#fde2b5", "#cfe8f7", "#c9eedd", "#f9f3b6", "#cbdcf0", "#f8d6c4", "#ecd5e6", "#e3e3e3")
@@ -109,8 +109,10 @@ def checks(result: LayoutResult) -> None:
         st.markdown(f"**Why it matters.** {finding.explanation}")
         st.markdown(f"**Fix.** {finding.fix}")
         st.markdown(f"[AWS documentation]({finding.doc_url})")
-        if finding.check_id in _PARTITION_CHECKS:
-            st.markdown("[See the key values and partitions on the Hot partitions page](hot_partitions)")
+        # a button, not a Markdown link: the link keeps the open model, the session and the index
+        if finding.check_id in _PARTITION_CHECKS and st.button(
+                "See the key values and partitions on the Hot partitions page", key="layout.to_hot"):
+            st.switch_page("pages/hot_partitions.py", query_params=session.link_params(index=finding.index or "table"))
     entity_rows, pattern_rows = finding_rows(result, finding)
     if entity_rows:
         st.dataframe(entity_rows, hide_index=True, width="stretch", key="layout.finding_entities")

@@ -53,6 +53,9 @@ def current_slug() -> str:
     if not (isinstance(slug, str) and space.exists(slug)):
         requested = st.query_params.get("model", "")
         slug = requested if space.exists(requested) else space.most_recent()
+        if requested and slug != requested:
+            notify(f"There is no model \"{requested[:64]}\" in this workspace (deleted, or a link from another "
+                   "server or session), so the most recent model is open instead.")
         if slug is None:
             try:
                 slug = space.create(example_document(FIRST_EXAMPLE))
@@ -123,7 +126,7 @@ def save_document(document: dict[str, Any], based_on: OpenDraft | None = None) -
     base = based_on if based_on is not None and based_on.slug == held.slug else held
     if held.unreadable:
         slug = open_new_document(document)
-        notify(f"Saved as a new model `{slug}`; the unreadable file `{held.slug}.json` is kept as it was.")
+        notify(f"Saved as a new model \"{slug}\"; the unreadable file \"{held.slug}.json\" is kept as it was.")
         return slug != held.slug
     try:
         version = workspace().save(held.slug, document, expected_version=base.version)
@@ -162,6 +165,15 @@ def open_new_document(document: dict[str, Any]) -> str:
     _remember(slug, space.version(slug), document)
     st.query_params["model"] = slug
     return slug
+
+
+def link_params(**choices: str) -> dict[str, str]:
+    """Query parameters for an internal link: the open model, the workshop session, and `choices`."""
+    params = {"model": current_slug(), **choices}
+    token = st.query_params.get(TOKEN_PARAMETER)
+    if workshop_mode() and token:
+        params[TOKEN_PARAMETER] = token
+    return params
 
 
 def notify(message: str) -> None:

@@ -112,3 +112,26 @@ def test_a_new_row_holding_only_preset_cells_is_not_saved_and_stays_in_the_grid(
     assert _saved(workspace_dir) == before
     # the grid is not re-created (same version), so the row the user is about to type into stays
     assert "model.patterns.version" not in at.session_state or at.session_state["model.patterns.version"] == 0
+
+
+def test_the_check_link_opens_hot_partitions_on_the_findings_index_with_the_same_model(workspace_dir: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/start.py").run()
+    at.button(key="start.open.student_platform_mistakes").click().run()
+    at.switch_page("pages/layout.py").run()
+    findings = at.radio(key="layout.finding")
+    assert findings.value.startswith("⛔ DDS101") and "GSI1" in findings.value
+    opened = at.query_params["model"]
+    at.button(key="layout.to_hot").click().run()
+    assert not at.exception, at.exception
+    assert at.title[0].value.startswith("Hot partitions · ")
+    assert at.query_params["model"] == opened  # the same model, not the most recent one
+    assert at.selectbox(key="hot.index").value == "GSI1"  # where the finding is, not the table
+
+
+def test_an_unknown_model_in_a_link_is_said_not_silently_replaced(workspace_dir: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["model"] = "no-such-model"
+    at.run()
+    assert any('There is no model "no-such-model"' in e.value for e in at.error)

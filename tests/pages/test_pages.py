@@ -164,6 +164,8 @@ def test_hot_partitions_flags_the_sign_up_burst_and_sharding_fixes_it(workspace_
     at.button(key="start.open.student_platform_mistakes").click().run()
     at.switch_page("pages/hot_partitions.py").run()
     assert at.selectbox(key="hot.design").value == "Your design"
+    assert at.selectbox(key="hot.index").value == "GSI1"  # opens where the worst finding is (DDS101)
+    at.selectbox(key="hot.index").select("table").run()  # the sign-up burst lands on the table's key
     at.selectbox(key="hot.burst_pattern").select("create_student_by_tenant").run()
     burst_errors = [e.value for e in at.error if "create_student_by_tenant" in e.value]
     assert burst_errors and "STUDENT#" in burst_errors[0]
