@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -37,6 +38,34 @@ PATTERN_KIND_DEFAULT = "read_one"
 INDEX_KIND_DEFAULT = "GSI"
 _PRESET_CELLS = {"type": {ATTRIBUTE_TYPE_DEFAULT},
                  "kind": {RELATIONSHIP_KIND_DEFAULT, PATTERN_KIND_DEFAULT, INDEX_KIND_DEFAULT}}
+
+
+def starter_document(model_name: str, entity_name: str, id_attribute: str, item_count: int,
+                     peak_requests_per_second: float) -> Document:
+    """A first model from four answers: one entity with its id, and the pattern that reads it by id.
+
+    Defaults a new user can keep: average traffic a fifth of the peak, the id a string.
+    """
+    document = new_document(model_name, slug_name(model_name))
+    document["entities"] = [{"name": entity_name, "item_count": item_count, "identifiers": [id_attribute],
+                             "attributes": [{"name": id_attribute, "type": ATTRIBUTE_TYPE_DEFAULT}]}]
+    document["access_patterns"] = [{
+        "name": f"get_{snake_name(entity_name)}_by_{snake_name(id_attribute)}", "kind": PATTERN_KIND_DEFAULT,
+        "entities": [entity_name], "inputs": [id_attribute],
+        "traffic": {"peak_requests_per_second": peak_requests_per_second,
+                    "average_requests_per_second": round(peak_requests_per_second / 5, 3)}}]
+    return document
+
+
+def slug_name(text: str) -> str:
+    """A table name from a model name: 'Support desk' -> 'support-desk'."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "model"
+
+
+def snake_name(text: str) -> str:
+    """'OrderItem' -> 'order_item', 'ticket id' -> 'ticket_id'."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", text.strip())
+    return re.sub(r"[^a-zA-Z0-9]+", "_", spaced).strip("_").lower() or "item"
 
 
 def new_document(name: str, table_name: str) -> Document:

@@ -135,3 +135,32 @@ def test_an_unknown_model_in_a_link_is_said_not_silently_replaced(workspace_dir:
     at.query_params["model"] = "no-such-model"
     at.run()
     assert any('There is no model "no-such-model"' in e.value for e in at.error)
+
+
+def test_start_shows_the_design_findings_not_only_the_model_errors(workspace_dir: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/start.py").run()
+    at.button(key="start.open.student_platform_mistakes").click().run()
+    at.switch_page("pages/start.py").run()
+    assert next(m for m in at.metric if m.label == "Model errors").value == "0"
+    findings = next(m for m in at.metric if m.label == "Design findings").value
+    # the Layout page lists the same design's findings: the mistakes example has errors there
+    at.switch_page("pages/layout.py").run()
+    layout_errors = sum(o.startswith("⛔") for o in at.radio(key="layout.finding").options)
+    assert layout_errors > 0 and findings.startswith(f"{layout_errors} errors")
+
+
+def test_a_new_model_from_the_start_page_is_valid_and_opens_on_the_model_page(workspace_dir: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/start.py").run()
+    at.text_input(key="start.new.entity").input("Ticket")
+    at.text_input(key="start.new.identifier").input("ticketId")
+    at.button(key="FormSubmitter:start.new_model-Create and open on the Model page").click().run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Model · My application"
+    saved = _saved(workspace_dir)
+    assert saved["entities"][0]["identifiers"] == ["ticketId"]
+    assert saved["access_patterns"][0]["name"] == "get_ticket_by_ticket_id"
+    assert any("The model is valid" in s.value for s in at.success)
