@@ -117,13 +117,58 @@ def apply_table_edits(items: list[dict[str, Any]], edits: dict[str, Any],
     for position, changes in (edits.get("edited_rows") or {}).items():
         index = int(position)
         if 0 <= index < len(result):
-            result[index] = from_row({**to_row(result[index]), **changes}, result[index])
+            result[index] = from_row(number_cells({**to_row(result[index]), **changes}), result[index])
     deleted = {int(p) for p in edits.get("deleted_rows") or []}
     result = [item for index, item in enumerate(result) if index not in deleted]
     for added in edits.get("added_rows") or []:
         if has_content(added):
-            result.append(from_row(dict(added), {}))
+            result.append(from_row(number_cells(dict(added)), {}))
     return result
+
+
+# Numbers are typed into text cells: the grid's number editor drops the keystrokes typed while it opens
+# (typing "1500" fast into a selected cell saved 500, or nothing; text cells keep every key). The text
+# is read here; text that is not a number is kept as typed, and validation says what is wrong.
+NUMBER_COLUMNS = frozenset({
+    "item_count", "monthly_growth_percent", "avg_size_bytes", "max_size_bytes", "cardinality_mean",
+    "cardinality_max", "distribution_parameter", "page_size", "expected_items", "peak_requests_per_second",
+    "average_requests_per_second"})
+_NUMBER_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+
+
+def number_cell(value: Any) -> Any:
+    """'1,500' -> 1500, '2.5' -> 2.5, '' -> None; numbers pass; other text is returned as typed."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip().replace(",", "").replace("_", "").replace(" ", "")
+    if not text:
+        return None
+    if not _NUMBER_TEXT.match(text):
+        return value.strip()
+    number = float(text)
+    return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+
+
+def number_cells(row: Row) -> Row:
+    return {column: number_cell(value) if column in NUMBER_COLUMNS else value for column, value in row.items()}
+
+
+def number_text(value: Any) -> str | None:
+    """How a text cell shows a number: 6000000 -> '6,000,000', 0.5 -> '0.5', None -> None."""
+    value = clean_cell(value)
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return format(value, ",.15g")
+    return str(value)
+
+
+def rows_for_text_cells(rows: list[Row]) -> list[Row]:
+    """Rows with their number columns as text, for a grid that shows them in text cells."""
+    return [{column: number_text(value) if column in NUMBER_COLUMNS else value for column, value in row.items()}
+            for row in rows]
 
 
 def has_content(row: Row) -> bool:

@@ -69,7 +69,7 @@ def overrides(document: dict[str, Any], has_own_design: bool) -> None:
         return
     st.markdown("**Key templates** — `{attribute}` references, `{number:10}` pads to 10 digits; "
                 "`only_when` makes a sparse index, e.g. `status=OPEN`.")
-    model_editor.table_editor("layout.templates", editing.key_template_rows(document), editing.TEMPLATE_COLUMNS, {
+    model_editor.table_editor("layout.templates", editing.key_template_rows, editing.TEMPLATE_COLUMNS, {
         "entity": st.column_config.SelectboxColumn("Entity", options=editing.entity_names(document)),
         "index": st.column_config.TextColumn("Table or index", help="`table`, or an index name such as GSI1"),
         "partition_key": st.column_config.TextColumn("Partition key template"),
@@ -77,7 +77,7 @@ def overrides(document: dict[str, Any], has_own_design: bool) -> None:
         "only_when": st.column_config.TextColumn("Only when (sparse)"),
     })
     st.markdown("**Indexes**")
-    model_editor.table_editor("layout.indexes", editing.index_definition_rows(document), editing.INDEX_COLUMNS, {
+    model_editor.table_editor("layout.indexes", editing.index_definition_rows, editing.INDEX_COLUMNS, {
         "name": st.column_config.TextColumn("Index"),
         "kind": st.column_config.SelectboxColumn("Kind", options=["GSI", "LSI"],
                                              default=editing.INDEX_KIND_DEFAULT),

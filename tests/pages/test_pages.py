@@ -104,7 +104,8 @@ def test_layout_adopt_a_design_then_an_override_problem_appears_and_disappears(w
         "edited_rows": {0: {"partition_key": "TENANT#{tenantIdd}"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception and any("tenantIdd" in e.value for e in at.error)
-    at.session_state["model.layout.templates.editor.1"] = {
+    # the grid keeps its key while only its own edits change the model: its edits are cumulative
+    at.session_state["model.layout.templates.editor.0"] = {
         "edited_rows": {0: {"partition_key": "TENANT#{tenantId}"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not any("tenantIdd" in e.value for e in at.error)
