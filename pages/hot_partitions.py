@@ -15,7 +15,9 @@ model_json = model.model_dump_json()
 
 columns = st.columns([3, 2, 2, 1])
 design = columns[0].selectbox("Design", hot_views.design_names(model_json), key="hot.design")
-index = columns[1].selectbox("Table or index", hot_views.design_indexes(model_json, design), key="hot.index")
+indexes = hot_views.design_indexes(model_json, design)
+hot_views.choose_index(indexes, hot_views.worst_index(model_json, design))
+index = columns[1].selectbox("Table or index", indexes, key="hot.index")
 scale = columns[2].selectbox("Key values simulated per key template", list(hot_views.SCALES), index=2,
                              key="hot.scale", help="Up to 10 million, vectorised: 1 million takes about 2 s, "
                                                    "10 million about 25 s with the what-ifs")

@@ -3,6 +3,7 @@ editor and deletion."""
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 import streamlit as st
@@ -155,20 +156,52 @@ def _workbench_download(slug: str) -> None:
 
 
 def _raw_editor(document: dict[str, Any], slug: str) -> None:
+    """The model as YAML. The box follows the model until the user types in it; typed text is never
+    replaced behind their back, and text older than the model is applied only when they say so."""
     st.markdown("**Edit as YAML**")
-    key = f"model.raw.{slug}"
-    with st.form("model.raw_form"):
-        text = st.text_area("Model file", dump_document(document, FileFormat.YAML), height=360, key=key)
-        applied = st.form_submit_button("Apply YAML")
-    if applied:
-        try:
-            session.save_document(parse_document(text.encode("utf-8"), "model.yaml"))
-        except ModelFileError as exc:
-            st.error("The YAML was not applied; your text is kept above so you can fix it.", icon="📝")
-            show_problems(exc.problems)
-        else:
-            st.session_state.pop(key, None)
-            st.rerun()
+    key, shown_key, reset_key = f"model.raw.{slug}", f"model.raw_shown.{slug}", f"model.raw_reset.{slug}"
+    current = dump_document(document, FileFormat.YAML)
+    if st.session_state.pop(reset_key, False):
+        st.session_state.pop(key, None)
+    shown, typed = st.session_state.get(shown_key), st.session_state.get(key)
+    if typed is None or typed == shown:  # nothing of the user's in the box: show the model as it is now
+        st.session_state[key] = st.session_state[shown_key] = shown = typed = current
+    stale = shown != current
+    if stale:
+        st.warning("The model changed after you started editing this YAML (an edit elsewhere on this page, "
+                   "or in another tab). Applying your text would undo that change; your text is kept below.",
+                   icon="⚠️")
+        with st.expander("What changed in the model since your text was taken"):
+            st.code(_text_diff(shown or "", current), language="diff")
+    st.text_area("Model file", key=key, height=360)
+    left, right = st.columns(2)
+    label = "Apply my YAML (replaces the newer model)" if stale else "Apply YAML"
+    if left.button(label, key="model.raw_apply"):
+        _apply_raw(typed or "", current, reset_key)
+    if typed != current and right.button("Discard my YAML and show the model", key="model.raw_discard"):
+        st.session_state[reset_key] = True
+        st.rerun()
+
+
+def _apply_raw(text: str, current: str, reset_key: str) -> None:
+    if text == current:
+        st.info("Nothing to apply: the text is the model as it is.", icon="📝")
+        return
+    try:
+        document = parse_document(text.encode("utf-8"), "model.yaml")
+    except ModelFileError as exc:
+        st.error("The YAML was not applied; your text is kept above so you can fix it.", icon="📝")
+        show_problems(exc.problems)
+        return
+    session.save_document(document)
+    st.session_state[reset_key] = True
+    st.rerun()
+
+
+def _text_diff(before: str, after: str) -> str:
+    lines = difflib.unified_diff(before.splitlines(), after.splitlines(), "your text", "the model now",
+                                 lineterm="", n=1)
+    return "\n".join(lines) or "(no difference)"
 
 
 def _delete(slug: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.save_status import render_save_status
 from ui.session import bind_browser, open_shared_link
 from ui.sidebar import render_sidebar
 
@@ -17,3 +18,4 @@ def page_frame(title: str) -> None:
     open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
     render_sidebar()
     bind_browser()  # workshop mode: the cookie that ties the session to this browser
+    render_save_status()  # an edit that could not be saved: why, and the user's choices

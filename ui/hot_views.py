@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from modeling import charts
-from modeling.checks import FindingSeverity
+from modeling.checks import SEVERITY_RANK, FindingSeverity, check_design
 from modeling.generator import propose_designs
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model
@@ -25,6 +25,31 @@ def design_names(model_json: str) -> list[str]:
 def design_indexes(model_json: str, design_name: str) -> list[str]:
     design = _design(Model.model_validate_json(model_json), design_name)
     return ["table", *(i.name for i in design.key_design.global_secondary_indexes)]
+
+
+_PARTITION_CHECKS = ("DDS101", "DDS102", "DDS103")
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def worst_index(model_json: str, design_name: str) -> str | None:
+    """The table or index of the most severe partition-key finding of the design, if any."""
+    model = Model.model_validate_json(model_json)
+    findings = [f for f in check_design(model, _design(model, design_name)) if f.check_id in _PARTITION_CHECKS]
+    findings.sort(key=lambda f: (SEVERITY_RANK[f.severity], f.check_id, f.index or "table"))
+    return (findings[0].index or "table") if findings else None
+
+
+def choose_index(indexes: list[str], worst: str | None) -> None:
+    """Open on the index a link asked for (`?index=`), else on the one with the worst finding; the
+    user's own later choice is kept. The link's parameter is used once, then dropped from the URL."""
+    requested = st.query_params.get("index")
+    if requested is not None:
+        del st.query_params["index"]
+        if requested in indexes:
+            st.session_state["hot.index"] = requested
+            return
+    if st.session_state.get("hot.index") not in indexes and worst in indexes:
+        st.session_state["hot.index"] = worst
 
 
 def _design(model: Model, name: str):

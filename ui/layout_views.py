@@ -13,7 +13,7 @@ from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, 
 from modeling.layout import ENTITY_COLUMN, LayoutRequest, LayoutResult, analyse_layout, finding_rows
 from modeling.model import Model, ProjectionType
 from modeling.spreadsheet import csv_text
-from ui import model_editor
+from ui import model_editor, session
 from ui.text import plain
 
 # Colour-blind-safe pastel backgrounds (Okabe-Ito hues, lightened), one per entity in model order.
@@ -71,18 +71,19 @@ def overrides(document: dict[str, Any], has_own_design: bool) -> None:
         return
     st.markdown("**Key templates** — `{attribute}` references, `{number:10}` pads to 10 digits; "
                 "`only_when` makes a sparse index, e.g. `status=OPEN`.")
-    model_editor.table_editor("layout.templates", editing.key_template_rows(document), editing.TEMPLATE_COLUMNS, {
-        "entity": st.column_config.SelectboxColumn("Entity", options=editing.entity_names(document), required=True),
+    model_editor.table_editor("layout.templates", editing.key_template_rows, editing.TEMPLATE_COLUMNS, {
+        "entity": st.column_config.SelectboxColumn("Entity", options=editing.entity_names(document)),
         "index": st.column_config.TextColumn("Table or index", help="`table`, or an index name such as GSI1"),
-        "partition_key": st.column_config.TextColumn("Partition key template", required=True),
+        "partition_key": st.column_config.TextColumn("Partition key template"),
         "sort_key": st.column_config.TextColumn("Sort key template"),
         "only_when": st.column_config.TextColumn("Only when (sparse)"),
     })
     st.markdown("**Indexes**")
-    model_editor.table_editor("layout.indexes", editing.index_definition_rows(document), editing.INDEX_COLUMNS, {
-        "name": st.column_config.TextColumn("Index", required=True),
-        "kind": st.column_config.SelectboxColumn("Kind", options=["GSI", "LSI"], required=True),
-        "partition_key": st.column_config.TextColumn("Partition key attribute", required=True),
+    model_editor.table_editor("layout.indexes", editing.index_definition_rows, editing.INDEX_COLUMNS, {
+        "name": st.column_config.TextColumn("Index"),
+        "kind": st.column_config.SelectboxColumn("Kind", options=["GSI", "LSI"],
+                                             default=editing.INDEX_KIND_DEFAULT),
+        "partition_key": st.column_config.TextColumn("Partition key attribute"),
         "sort_key": st.column_config.TextColumn("Sort key attribute"),
         "projection": st.column_config.SelectboxColumn("Projection", options=[p.value for p in ProjectionType]),
         "non_key_attributes": st.column_config.MultiselectColumn(
@@ -110,8 +111,10 @@ def checks(result: LayoutResult) -> None:
         st.markdown(f"**Why it matters.** {plain(finding.explanation)}")
         st.markdown(f"**Fix.** {plain(finding.fix)}")
         st.markdown(f"[AWS documentation]({finding.doc_url})")
-        if finding.check_id in _PARTITION_CHECKS:
-            st.markdown("[See the key values and partitions on the Hot partitions page](hot_partitions)")
+        # a button, not a Markdown link: the link keeps the open model, the session and the index
+        if finding.check_id in _PARTITION_CHECKS and st.button(
+                "See the key values and partitions on the Hot partitions page", key="layout.to_hot"):
+            st.switch_page("pages/hot_partitions.py", query_params=session.link_params(index=finding.index or "table"))
     entity_rows, pattern_rows = finding_rows(result, finding)
     if entity_rows:
         st.dataframe(entity_rows, hide_index=True, width="stretch", key="layout.finding_entities")

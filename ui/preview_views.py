@@ -128,6 +128,7 @@ def pattern_detail(setup: PreviewSetup, data: PreviewData, report: PreviewReport
     run = result.run
     (st.success if run.passed else st.error)(f"{plain(name)}: {plain(run.verdict)}", icon="✅" if run.passed else "❌")
     _custom_inputs(setup, data, report, result)
+    _custom_result(setup, name)
     columns = st.columns(4)
     columns[0].metric("Items returned", run.returned_count, help="Count")
     columns[1].metric("Items read", run.scanned_count if not run.operation.is_write else 0, help="ScannedCount")
@@ -181,9 +182,25 @@ def _custom_inputs(setup: PreviewSetup, data: PreviewData, report: PreviewReport
         st.error(f"{plain(exc)}. Fix the value and run again.", icon="⛔")
         return
     single = run_preview(PreviewRun(setup, data, (pattern.name,), {pattern.name: [values]}))
-    results = tuple(single.results[0] if r.run.pattern == pattern.name else r for r in report.results)
-    _state(setup)["report"] = PreviewReport(results)
+    # kept apart from the report: a run with the user's own values never changes the pattern's verdict
+    _state(setup).setdefault("custom", {})[pattern.name] = (values, single.results[0])
     st.rerun()
+
+
+def _custom_result(setup: PreviewSetup, pattern_name: str) -> None:
+    """The user's own run of one pattern, labelled as such, under the pattern's verdict."""
+    held = _state(setup).get("custom", {}).get(pattern_name)
+    if held is None:
+        return
+    values, result = held
+    shown = ", ".join(f"{name} = {_shown(value)}" for name, value in values.items())
+    with st.container(border=True):
+        st.markdown("**Your run with your own values** (it does not change the verdict above)")
+        st.text(f"Values: {shown}")
+        st.text(f"{'As the data says' if result.run.passed else 'Not as the data says'}: {result.run.verdict}")
+        if result.run.returned:
+            st.dataframe(pd.DataFrame([{k: str(v) for k, v in item.items()} for item in result.run.returned]),
+                         hide_index=True, key=f"preview.custom_items.{pattern_name}")
 
 
 def _shown(value: Any) -> str:

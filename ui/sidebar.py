@@ -34,6 +34,10 @@ def _model_switcher(simple: bool = False) -> None:
         st.session_state[session.MODEL_WIDGET_KEY] = slug
     st.selectbox("Open model", slugs, key=session.MODEL_WIDGET_KEY, format_func=lambda s: labels.get(s, s),
                  on_change=_switch_to_chosen, help="Models are saved automatically in the workspace folder.")
+    skipped = session.workspace().skipped()
+    if skipped and not simple:
+        st.caption("Not models, so not listed (folders, links or special files): "
+                   + ", ".join(plain(name) for name in skipped[:5]))
     if not simple and st.button("➕ New empty model", key="sidebar.new_model", width="stretch"):
         session.open_new_document(new_document("New model", "new-model"))
         st.rerun()
