@@ -318,13 +318,17 @@ def _cost(request: ReviewRequest, result: ModelEstimate) -> Section:
     best, cost = result.cost.recommendation, result.cost
     table_class = TableClass(request.estimate.model.table.table_class)
     reads = break_even_utilization(result.price_sheet, table_class, CapacityDimension.READ)
-    options = [{**row, "priced lines USD": o.priced_subtotal_usd, "recommended": best is not None and
+    options = [{**row, "status": o.status, "recommended": best is not None and
                 o.option is best.option and o.table_class is best.table_class}
                for row, o in zip(option_rows(cost), cost.options, strict=True)]
+    notices = tuple(Paragraph(text, label_text) for text, label_text in (
+        *((result.region_message, "Region not priced."),) * bool(result.region_message),
+        *((f, "Quota.") for f in cost.quota_findings)))
     lines = [{k: v for k, v in row.items() if k != "source"} for row in line_item_rows(cost)]
     growth = [{"table class": label(p.table_class), "after months": p.month, "storage GB": p.storage_gb,
                "monthly USD": p.monthly_cost_usd} for p in cost.storage_projections]
     return Section("cost", "Monthly cost of each option", (
+        *notices,
         Paragraph(best.reason if best else "No option has every price, so there is no recommendation.",
                   "Recommendation."),
         Chart(ReviewChart.COST_BY_OPTION, "Monthly cost by option and component", tuple(cost_components(cost))),
