@@ -37,6 +37,7 @@ only visits decrease events and the few minutes where a scale-out can trigger.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -140,6 +141,16 @@ class ThrottlingRisk:
     minutes_throttled_after_burst: int
 
 
+_RISKS: weakref.WeakKeyDictionary[DimensionScaling, ThrottlingRisk] = weakref.WeakKeyDictionary()
+
+
+def cached_throttling_risk(scaling: DimensionScaling) -> ThrottlingRisk:
+    """`throttling_risk` once per curve (every option priced on the same curve shares it)."""
+    if scaling not in _RISKS:
+        _RISKS[scaling] = throttling_risk(scaling)
+    return _RISKS[scaling]
+
+
 def throttling_risk(scaling: DimensionScaling, burst_seconds: int = BURST_SECONDS) -> ThrottlingRisk:
     """Demand above capacity per minute, and what up to `burst_seconds` of unused capacity absorbs.
 
@@ -203,7 +214,7 @@ def capacity_plan(resource: str, dimension: CapacityDimension, scaling: Dimensio
     return CapacityPlan(resource, dimension, float(scaling.capacity_units.mean()),
                         float(scaling.capacity_units.max()), monthly_unit_hours(scaling),
                         scaling.average_utilization, scaling.throttled_unit_minutes,
-                        float(scaling.consumed_units.max(initial=0.0)), throttling_risk(scaling))
+                        float(scaling.consumed_units.max(initial=0.0)), cached_throttling_risk(scaling))
 
 
 def minute_series(hourly_units_per_second: Sequence[float], days: int = 1) -> np.ndarray:

@@ -330,7 +330,9 @@ def _writes_per_item(changed: set[str], templates: Any, index: SecondaryIndex, s
     if templates.sort_key:
         key_attributes |= set(KeyTemplate.parse(templates.sort_key).attribute_names)
     gates = {c.attribute for c in templates.only_when}
-    key_change = bool(changed & key_attributes)
+    # a gating attribute in the key (`STATUS#{status}` only when status = OFFLINE) keeps its value while the
+    # item stays in the index: not a key change then
+    key_change = bool((changed & key_attributes) - gates)
     if changed & gates:
         return 2 * share * (1 - share) + share * share * (2 if key_change else 1)
     if key_change:

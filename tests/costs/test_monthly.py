@@ -4,7 +4,6 @@ classes, free tier, global tables, projections and the recommendation. A month i
 from __future__ import annotations
 
 import dataclasses
-
 from decimal import Decimal
 
 import pytest
@@ -175,7 +174,8 @@ def test_global_tables_reserve_reads_and_price_replicas_at_their_own_sheet() -> 
     assert any(li.name.startswith("Replicated write capacity, table Orders, us-east-1") and li.is_assumption
                for li in reserved.line_items)
     replica = {li.name: li for li in result.option(OPT.PROVISIONED_FIXED).line_items if "us-west-2" in li.name}
-    assert replica["Replicated write capacity, table Orders, us-west-2 (rWCU-hours)"].unit_price_usd == Decimal("0.00065")
+    rwcu = replica["Replicated write capacity, table Orders, us-west-2 (rWCU-hours)"]
+    assert rwcu.unit_price_usd == Decimal("0.00065")
     assert all(li.monthly_cost_usd is None for name, li in replica.items() if name.startswith("Storage"))
 
 
