@@ -514,3 +514,13 @@ def test_the_json_option_is_called_provisioned_fixed() -> None:
                          text=True, check=False)
     assert run.returncode == 0, run.stderr
     assert "provisioned_fixed" in {o["option"] for o in json.loads(run.stdout)["options"]}
+
+
+def test_the_cli_says_when_a_region_has_no_price_sheet() -> None:
+    # af-south-1 ships no sheet: the estimate runs, prices nothing, and says so on stderr and in the output
+    model_file = str(ROOT / "modeling" / "examples" / "crm_single_table.yaml")
+    run = subprocess.run([sys.executable, "-m", "costs", "estimate", model_file, "--region", "af-south-1", "--format",
+                          "text"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert "No price sheet ships for af-south-1" in run.stderr and "No price sheet ships for af-south-1" in run.stdout
+    assert "$0.00" not in run.stdout and "No recommendation" in run.stdout
