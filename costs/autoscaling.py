@@ -37,7 +37,6 @@ only visits decrease events and the few minutes where a scale-out can trigger.
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -46,6 +45,7 @@ import numpy as np
 
 from costs.errors import ScalingPolicyError
 from costs.pricing import HOURS_PER_MONTH, CapacityDimension
+from costs.throttling import ThrottlingRisk, cached_throttling_risk
 
 # dynamodb-facts §11.1 https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html
 MIN_TARGET_UTILIZATION, MAX_TARGET_UTILIZATION = 0.2, 0.9  # target tracking accepts 20 %-90 %
@@ -60,9 +60,7 @@ SCALE_IN_POINTS_BELOW_TARGET = 0.20
 # dynamodb-facts §8 (decreases per day) https://docs.aws.amazon.com/general/latest/gr/ddb.html
 FREE_DECREASES_PER_DAY = 4
 DECREASE_INTERVAL_MINUTES = 60  # then 1 per hour without a decrease in the preceding hour
-MINUTES_PER_HOUR, MINUTES_PER_DAY, HOURS_PER_DAY, SECONDS_PER_MINUTE = 60, 1440, 24, 60
-# dynamodb-facts §7.1: up to 5 minutes (300 s) of unused capacity is kept as burst capacity (best effort)
-BURST_SECONDS = 300
+MINUTES_PER_HOUR, MINUTES_PER_DAY, HOURS_PER_DAY = 60, 1440, 24
 MIN_CAPACITY_UNITS = 1  # §8: minimum provisioned capacity per table or GSI
 DEFAULT_MAX_CAPACITY_UNITS = 40_000  # §8: default table-level throughput quota (adjustable), for IaC defaults
 # The simulation prices what the load needs: its default maximum is not the quota (which can be raised, §8);
@@ -128,52 +126,6 @@ class DimensionScaling:
 class ScalingResult:
     reads: DimensionScaling
     writes: DimensionScaling
-
-
-@dataclass(frozen=True)
-class ThrottlingRisk:
-    """Where demand exceeds provisioned capacity over one day, before and after burst capacity."""
-
-    minutes_over_capacity: int  # minutes whose demand is above the capacity provisioned
-    peak_excess_units_per_second: float  # the largest excess, units/s above capacity
-    excess_unit_seconds: float  # units above capacity over the day
-    throttled_unit_seconds_after_burst: float  # what burst capacity could not absorb
-    minutes_throttled_after_burst: int
-
-
-_RISKS: weakref.WeakKeyDictionary[DimensionScaling, ThrottlingRisk] = weakref.WeakKeyDictionary()
-
-
-def cached_throttling_risk(scaling: DimensionScaling) -> ThrottlingRisk:
-    """`throttling_risk` once per curve (every option priced on the same curve shares it)."""
-    if scaling not in _RISKS:
-        _RISKS[scaling] = throttling_risk(scaling)
-    return _RISKS[scaling]
-
-
-def throttling_risk(scaling: DimensionScaling, burst_seconds: int = BURST_SECONDS) -> ThrottlingRisk:
-    """Demand above capacity per minute, and what up to `burst_seconds` of unused capacity absorbs.
-
-    dynamodb-facts §7.1 (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html):
-    DynamoDB keeps up to 300 seconds of unused capacity and may spend it above the provisioned rate
-    (best effort). The bucket starts the day where the previous identical day left it (two passes).
-    """
-    capacity, consumed = scaling.capacity_units, scaling.consumed_units
-    excess = np.maximum(consumed - capacity, 0.0)
-    bucket, throttled = 0.0, np.zeros(len(capacity))
-    for pass_number in (0, 1):
-        for m, (cap, used) in enumerate(zip(capacity.tolist(), consumed.tolist(), strict=True)):
-            if used <= cap:
-                bucket = min(bucket + (cap - used) * SECONDS_PER_MINUTE, cap * burst_seconds)
-                continue
-            short = (used - cap) * SECONDS_PER_MINUTE
-            spent = min(bucket, short)
-            bucket -= spent
-            if pass_number:
-                throttled[m] = short - spent
-    return ThrottlingRisk(int((excess > 0).sum()), float(excess.max(initial=0.0)),
-                          float(excess.sum()) * SECONDS_PER_MINUTE, float(throttled.sum()),
-                          int((throttled > 1e-9).sum()))
 
 
 @dataclass(frozen=True)

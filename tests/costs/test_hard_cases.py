@@ -19,11 +19,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from costs.autoscaling import ScalingPolicy, fixed_capacity, simulate_autoscaling, throttling_risk
+from costs.autoscaling import ScalingPolicy, fixed_capacity, simulate_autoscaling
 from costs.capacity import capacity_profile
 from costs.estimate import EstimateRequest, cost_components, estimate_model
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import PriceItem, available_regions, load_price_sheet, price_sheet_for, reserved_blocks
+from costs.throttling import throttling_risk
 from costs.traffic_curves import pattern_minute_rates
 from costs.usage import CapacityOption, EstimateOptions, FixedCapacity, ResourceUsage, TableUsage
 from modeling.design import Operation
