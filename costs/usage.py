@@ -289,8 +289,8 @@ class EstimateOptions:
     """What to price and how. Fixed capacity defaults to ceil(busiest minute's units/s / target), at least 1.
 
     `reserved_basis` is the provisioned curve reserved blocks are sized against (fixed or auto scaling).
-    `replica_price_sheets` prices global-table replicas; a replica without one uses the home sheet,
-    flagged as an assumption.
+    `replica_price_sheets` prices global-table replicas; a replica without one uses its Region's shipped
+    sheet, or an unpriced one ("not available"), never the home Region's prices.
     """
 
     capacity_options: tuple[CapacityOption, ...] = tuple(CapacityOption)
