@@ -27,7 +27,7 @@ from typing import Any, NoReturn
 from costs import charts
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
 from costs.errors import CostError, ModelInputError, UsageError
-from costs.estimate import EstimateRequest, estimate_model
+from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.item_size import ITEM_SIZE_LIMIT_BYTES, item_size_bytes, parse_item_json
 from costs.monthly import estimate_monthly_cost
@@ -133,8 +133,8 @@ def _load_model(path: Path) -> Any:
 
 def _add_estimate(estimate: argparse.ArgumentParser) -> None:
     estimate.add_argument("model", type=Path, metavar="MODEL", help="a model file (JSON or YAML)")
-    estimate.add_argument("--region", type=_choice({r: r for r in available_regions()}, "region"),
-                          help="price in this Region (default: the model's table Region)")
+    estimate.add_argument("--region", type=_region, help="price in this Region (default: the model's table Region); "
+                          "a Region without a price sheet prices nothing and says so")
     estimate.add_argument("--design", help="which design to price (default: the model's own, else the first proposal)")
     estimate.add_argument("--format", choices=("json", "md", "csv", "text"), default="json")
     estimate.add_argument("--budget-usd", type=_money, metavar="N", help="exit 3 when the recommended option "
@@ -148,6 +148,8 @@ def _estimate(args: argparse.Namespace) -> tuple[str, int]:
     model = _load_model(args.model)
     result = estimate_model(EstimateRequest(model, args.design, args.region, args.target_utilization, args.free_tier))
     output = {"json": estimate_json, "md": estimate_markdown, "csv": estimate_csv, "text": estimate_text}[args.format]
+    if result.region_message:
+        print(f"python -m costs estimate: {result.region_message}", file=sys.stderr)
     best = result.cost.recommendation
     over = args.budget_usd is not None and best is not None and best.monthly_cost_usd > args.budget_usd
     if over:
@@ -164,8 +166,8 @@ def _add_report(report: argparse.ArgumentParser) -> None:
     report.add_argument("-o", "--output", type=Path, metavar="FILE",
                         help="write the report to FILE (.html or .md); without it, Markdown goes to stdout")
     report.add_argument("--format", choices=("html", "md"), help="default: from the output file's suffix")
-    report.add_argument("--region", type=_choice({r: r for r in available_regions()}, "region"),
-                        help="price in this Region (default: the model's table Region)")
+    report.add_argument("--region", type=_region, help="price in this Region (default: the model's table Region); "
+                        "a Region without a price sheet prices nothing and says so")
     report.add_argument("--design", help="which design to price (default: the model's own, else the first proposal)")
     report.add_argument("--target-utilization", type=_fraction, default=DEFAULT_TARGET_UTILIZATION)
     report.add_argument("--free-tier", action="store_true", help="apply the account's always-free allowances")
@@ -278,6 +280,14 @@ def _number(value: Decimal) -> int | float:
 
 
 # --- argument types: each raises ArgumentTypeError, which argparse turns into one line -----------------
+
+
+def _region(text: str) -> str:
+    """Any AWS Region name; those without a price sheet are priced as "not available", never as another."""
+    if not REGION_NAME.match(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an AWS Region name; priced Regions: "
+                                         f"{', '.join(available_regions())}")
+    return text
 
 
 def _choice(choices: dict[str, Any], what: str) -> Callable[[str], Any]:

@@ -1,8 +1,9 @@
 """Provisioned capacity under DynamoDB auto scaling, simulated minute by minute from consumption.
 
 The rules are those of AWS Labs' capacity-mode evaluator (dynamodb-facts §12.3), which reproduces
-the documented behaviour of §11.1 and the decrease quota of §8, with two deliberate differences
-(both because real Application Auto Scaling never provisions outside [min, max]):
+the documented behaviour of §11.1 and the decrease quota of §8, with three deliberate differences:
+scale-in follows AWS's documented rule, not the evaluator's (see rule 3), and (because real
+Application Auto Scaling never provisions outside [min, max])
 the maximum always caps capacity (the evaluator skips a scale-out when demand exceeds the maximum,
 and can briefly exceed it), and, with `whole_units` (the default), capacity is a whole number of
 units, as DynamoDB provisions it (the evaluator keeps fractions; §12.6 traces use `whole_units=False`).
@@ -14,7 +15,15 @@ need(x) = x / target, capacity est[i]):
 2. Scale-out from minute 3: if need(min(u[i-2], u[i-1])) >= est[i-1] (two minutes at or above
    target), est[i] = min(need(max(u[i-2], u[i-1])), max); otherwise est[i] = est[i-1].
 3. Scale-in from minute 15: candidate = max(min(need(max(u[i-15..i-1])), est[i]), min); a dimension
-   qualifies when est[i-1] > 1.2 x candidate and it has not decreased in the previous 15 minutes.
+   qualifies when it has not decreased in the previous 15 minutes, the candidate is below est[i-1],
+   and consumption stayed 20 percentage points or more below the target for all 15 minutes:
+   max(u[i-15..i-1]) < (target - 0.20) x est[i-1] (below 50 % for a 70 % target). AWS: "scale down
+   when consumed capacity is 20% or more below the target for 15 consecutive minutes" (AWS
+   re:Post knowledge center, https://repost.aws/knowledge-center/dynamodb-auto-scaling, example:
+   minimum 100 RCU, target 70 % -> scale in below 50 RCU; dynamodb-facts §11.1; and the DynamoDB
+   developer guide's AutoScaling.html: the low CloudWatch alarm of target tracking). The evaluator
+   instead scales in when est[i-1] > 1.2 x candidate (below 58.3 % for a 70 % target, §12.3);
+   `scale_in_points_below_target=None` selects that rule (used for the §12.6 traces).
 4. Decrease quota (§8, shared by reads and writes, reset at 00:00 UTC): while fewer than 4 decreases
    happened today, every qualifying dimension drops to its candidate (each counts one). After that,
    a decrease needs minute >= 60 and no decrease of either dimension in the previous 60 minutes;
@@ -36,6 +45,7 @@ import numpy as np
 
 from costs.errors import ScalingPolicyError
 from costs.pricing import HOURS_PER_MONTH, CapacityDimension
+from costs.throttling import ThrottlingRisk, cached_throttling_risk
 
 # dynamodb-facts §11.1 https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html
 MIN_TARGET_UTILIZATION, MAX_TARGET_UTILIZATION = 0.2, 0.9  # target tracking accepts 20 %-90 %
@@ -43,13 +53,19 @@ DEFAULT_TARGET_UTILIZATION = 0.7  # console default (§11.1)
 # dynamodb-facts §11.1, §12.3 https://repost.aws/knowledge-center/dynamodb-auto-scaling
 SCALE_OUT_MINUTES = 2  # consumption above target for 2 consecutive minutes
 SCALE_IN_MINUTES = 15  # scale-in looks at the previous 15 minutes
-SCALE_IN_HEADROOM = 1.2  # §12.3: scale in when provisioned > 1.2 x required
+SCALE_IN_HEADROOM = 1.2  # §12.3 (evaluator only): scale in when provisioned > 1.2 x required
+# dynamodb-facts §11.1 https://repost.aws/knowledge-center/dynamodb-auto-scaling: scale in when consumption
+# stays 20 percentage points or more below the target for 15 consecutive minutes (70 % target -> below 50 %)
+SCALE_IN_POINTS_BELOW_TARGET = 0.20
 # dynamodb-facts §8 (decreases per day) https://docs.aws.amazon.com/general/latest/gr/ddb.html
 FREE_DECREASES_PER_DAY = 4
 DECREASE_INTERVAL_MINUTES = 60  # then 1 per hour without a decrease in the preceding hour
 MINUTES_PER_HOUR, MINUTES_PER_DAY, HOURS_PER_DAY = 60, 1440, 24
 MIN_CAPACITY_UNITS = 1  # §8: minimum provisioned capacity per table or GSI
-DEFAULT_MAX_CAPACITY_UNITS = 40_000  # §8: default table-level throughput quota
+DEFAULT_MAX_CAPACITY_UNITS = 40_000  # §8: default table-level throughput quota (adjustable), for IaC defaults
+# The simulation prices what the load needs: its default maximum is not the quota (which can be raised, §8);
+# the estimate raises a finding naming the quota increase instead (costs.quotas)
+UNCAPPED_MAX_CAPACITY_UNITS = 10**12
 _ROUNDING_SLACK = 1e-9  # 100.0000000001 units after a division still provisions 100
 _NEVER = -(10**9)  # "last decrease" before any decrease
 _NEVER_AGAIN = 1 << 62  # "next decrease" when there is none
@@ -61,8 +77,9 @@ class ScalingPolicy:
 
     target_utilization: float = DEFAULT_TARGET_UTILIZATION
     min_capacity_units: float = MIN_CAPACITY_UNITS
-    max_capacity_units: float = DEFAULT_MAX_CAPACITY_UNITS
+    max_capacity_units: float = UNCAPPED_MAX_CAPACITY_UNITS
     whole_units: bool = True
+    scale_in_points_below_target: float | None = SCALE_IN_POINTS_BELOW_TARGET  # None: the evaluator's 1.2 rule
 
     def __post_init__(self) -> None:
         if not MIN_TARGET_UTILIZATION <= self.target_utilization <= MAX_TARGET_UTILIZATION:
@@ -71,6 +88,10 @@ class ScalingPolicy:
         if not MIN_CAPACITY_UNITS <= self.min_capacity_units <= self.max_capacity_units:
             raise ScalingPolicyError("need 1 <= min_capacity_units <= max_capacity_units", "min_capacity_units",
                                      self.min_capacity_units, f"max_capacity_units is {self.max_capacity_units} (§8)")
+        points = self.scale_in_points_below_target
+        if points is not None and not 0 < points < 1:
+            raise ScalingPolicyError("scale-in threshold must be a fraction between 0 and 1",
+                                     "scale_in_points_below_target", points, "AWS's rule is 0.20 (§11.1)")
         if self.whole_units and not all(float(v).is_integer() for v in (self.min_capacity_units,
                                                                          self.max_capacity_units)):
             raise ScalingPolicyError("whole-unit capacity needs whole min and max", "min_capacity_units",
@@ -118,6 +139,13 @@ class CapacityPlan:
     capacity_unit_hours_per_month: Decimal
     average_utilization: float
     throttled_unit_minutes_per_day: float
+    peak_demand_units_per_second: float = 0.0
+    throttling: ThrottlingRisk | None = None
+
+    @property
+    def serves_peak(self) -> bool:
+        """Whether the capacity ever reaches the busiest minute's demand."""
+        return self.peak_capacity_units + 1e-9 >= self.peak_demand_units_per_second
 
 
 def last_day(scaling: DimensionScaling) -> DimensionScaling:
@@ -137,7 +165,8 @@ def capacity_plan(resource: str, dimension: CapacityDimension, scaling: Dimensio
     """Summary of one day's capacity curve for a report."""
     return CapacityPlan(resource, dimension, float(scaling.capacity_units.mean()),
                         float(scaling.capacity_units.max()), monthly_unit_hours(scaling),
-                        scaling.average_utilization, scaling.throttled_unit_minutes)
+                        scaling.average_utilization, scaling.throttled_unit_minutes,
+                        float(scaling.consumed_units.max(initial=0.0)), cached_throttling_risk(scaling))
 
 
 def minute_series(hourly_units_per_second: Sequence[float], days: int = 1) -> np.ndarray:
@@ -183,8 +212,8 @@ def simulate_autoscaling_reference(read_units: Sequence[float], write_units: Seq
         if i < SCALE_IN_MINUTES:
             continue
         candidates = [_reference_candidate(series[k], capacity[k][i], i, policies[k]) for k in (0, 1)]
-        qualifies = [capacity[k][i - 1] > SCALE_IN_HEADROOM * candidates[k] and i >= last[k] + SCALE_IN_MINUTES
-                     for k in (0, 1)]
+        qualifies = [_reference_qualifies(series[k], capacity[k][i - 1], candidates[k], i, policies[k])
+                     and i >= last[k] + SCALE_IN_MINUTES for k in (0, 1)]
         lowered, counter, turn = _decide(qualifies, counter, turn, i, last)
         for k in lowered:
             capacity[k][i], last[k] = candidates[k], i
@@ -204,7 +233,8 @@ class _Signals:
     grow: np.ndarray  # min(need(max of the two previous minutes), max)
     floor: np.ndarray  # need(max of the previous 15 minutes); +inf before minute 15
     min_units: np.ndarray  # shape (2, 1)
-    scale_in_above: np.ndarray  # 1.2 x floor: capacity above it may scale in (see _Stretch)
+    scale_in_above: np.ndarray  # capacity above it may scale in (see _Stretch and `_scale_in_threshold`)
+    min_factor: np.ndarray  # capacity must exceed min_factor x min to scale in: 1.2 (evaluator) or 1
 
 
 def _signals(consumed: np.ndarray, policies: tuple[ScalingPolicy, ScalingPolicy]) -> _Signals:
@@ -220,7 +250,28 @@ def _signals(consumed: np.ndarray, policies: tuple[ScalingPolicy, ScalingPolicy]
     start = np.array([_clamp(_round_up(float(consumed[k, 0]) / policies[k].target_utilization, policies[k]),
                              policies[k]) if n else 0.0 for k in (0, 1)])
     min_units = np.array([[p.min_capacity_units] for p in policies], dtype=float)
-    return _Signals(start, low, grow, floor, min_units, SCALE_IN_HEADROOM * floor)
+    above = np.full((2, n), np.inf)
+    for k, (units, policy) in enumerate(zip(consumed, policies, strict=True)):
+        if n > SCALE_IN_MINUTES:
+            above[k, SCALE_IN_MINUTES:] = _scale_in_threshold(_window_max(units)[:-1], floor[k, SCALE_IN_MINUTES:],
+                                                              policy)
+    factors = np.array([1.0 if p.scale_in_points_below_target is not None else SCALE_IN_HEADROOM for p in policies])
+    return _Signals(start, low, grow, floor, min_units, above, factors)
+
+
+def _scale_in_threshold(window_max: np.ndarray, floor: np.ndarray, policy: ScalingPolicy) -> np.ndarray:
+    """Capacity strictly above which a decrease qualifies, per minute.
+
+    AWS (§11.1): max consumption of the 15 minutes < (target - 0.20) x capacity, and the candidate
+    (floor) below the capacity. Evaluator (§12.3): capacity > 1.2 x floor.
+    """
+    points = policy.scale_in_points_below_target
+    if points is None:
+        return SCALE_IN_HEADROOM * floor
+    margin = policy.target_utilization - points
+    if margin <= 0:  # a target of 20 % or less never scales in by this rule
+        return np.full(floor.shape, np.inf)
+    return np.maximum(floor, window_max / margin)
 
 
 def _window_max(units: np.ndarray) -> np.ndarray:
@@ -274,7 +325,7 @@ class _Stretch:
         # before > 1.2 x max(min(floor, path), min) reduces to before > 1.2 x floor and before > 1.2 x min,
         # because before (the previous minute's path) never exceeds path within a stretch
         before = np.concatenate(([previous], path[:-1]))
-        self.qualifies = (before > signals.scale_in_above[k, p:end]) & (before > SCALE_IN_HEADROOM *
+        self.qualifies = (before > signals.scale_in_above[k, p:end]) & (before > signals.min_factor[k] *
                                                                          signals.min_units[k, 0])
 
     def first_hit(self, start: int) -> int:
@@ -328,6 +379,15 @@ def _reference_grow(units: list[float], capacity: list[float], i: int, policy: S
     if min(a, b) / policy.target_utilization >= capacity[i - 1]:
         return min(_round_up(max(a, b) / policy.target_utilization, policy), policy.max_capacity_units)
     return capacity[i - 1]
+
+
+def _reference_qualifies(units: list[float], before: float, candidate: float, i: int, policy: ScalingPolicy) -> bool:
+    points = policy.scale_in_points_below_target
+    if points is None:
+        return before > SCALE_IN_HEADROOM * candidate
+    margin = policy.target_utilization - points
+    highest = max(units[i - SCALE_IN_MINUTES:i])
+    return margin > 0 and before > candidate and before > highest / margin
 
 
 def _reference_candidate(units: list[float], capacity_now: float, i: int, policy: ScalingPolicy) -> float:

@@ -20,6 +20,7 @@ import numpy as np
 from boto3.dynamodb.types import TypeSerializer
 
 from costs.item_size import item_size_bytes, name_size_bytes, value_size_bytes
+from costs.traffic_curves import MINUTES_PER_DAY, billing_hourly_rates, needs_minutes, pattern_minute_rates
 from costs.units import (
     batch_write_item_units,
     delete_item_units,
@@ -34,10 +35,12 @@ from costs.units import (
     update_item_units,
 )
 from costs.usage import ResourceUsage, TableUsage, index_storage_bytes, table_storage_bytes
-from modeling.design import TABLE, Design, Operation, PatternPlan
-from modeling.model import Consistency, Entity, KeyDesign, Model, ProjectionType, SecondaryIndex
+from modeling.design import TABLE, Design, IndexChange, Operation, PatternPlan
+from modeling.keys import KeyTemplate
+from modeling.model import Consistency, Entity, KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
 from modeling.planner import membership_share
 from modeling.sample_data import generate_items, item_keys
+from modeling.traffic import HOURS_PER_DAY
 
 SAMPLE_ITEMS_PER_ENTITY = 200
 SAMPLE_SEED = 42
@@ -189,10 +192,10 @@ def _read_units(model: Model, design: Design, plan: PatternPlan, sizes: dict[str
     count = max(1, math.ceil(items))
     if plan.operation is Operation.GET_ITEM:
         return get_item_units(size, consistency).read_units
-    if plan.operation is Operation.BATCH_GET_ITEM:
-        return get_item_units(size, consistency).read_units * count  # each item rounded on its own (§1.2)
-    if plan.operation is Operation.TRANSACT_GET_ITEMS:
-        return transact_get_items_units([size]).read_units * count
+    if plan.operation is Operation.BATCH_GET_ITEM:  # each item rounded on its own (§1.2)
+        return _per_item(sizes, plan.entities, count, lambda b: get_item_units(b, consistency).read_units)
+    if plan.operation is Operation.TRANSACT_GET_ITEMS:  # each item rounded to 4 KB, then doubled (§2)
+        return _per_item(sizes, plan.entities, count, lambda b: transact_get_items_units([b]).read_units)
     if plan.operation is Operation.SCAN:
         table_bytes = sum(e.item_count * sizes.get(e.name, 0) for e in model.entities)
         return query_units([table_bytes], consistency).read_units  # Scan adds every item evaluated (§1.2)
@@ -215,8 +218,20 @@ def _lsi_fetches(model: Model, design: Design, plan: PatternPlan) -> bool:
     return not pattern.returns or not set(pattern.returns) <= set(index.projection.non_key_attributes)
 
 
-def _write_units(plan: PatternPlan, size: int) -> Decimal:
+def _per_item(sizes: dict[str, int], entities: Sequence[str], count: int, units: Any) -> Decimal:
+    """Units of `count` items spread evenly over the pattern's entities, each item rounded on its own at
+    its entity's size (§1.2, §2: per item, never the rounded average; the model gives no per-entity count)."""
+    known = [e for e in entities if e in sizes] or list(entities)
+    per_entity = [units(sizes.get(e, 0)) for e in known]
+    return (sum(per_entity, Decimal(0)) * count / len(per_entity)).quantize(Decimal("0.000001")).normalize()
+
+
+def _write_units(plan: PatternPlan, size: int, sizes: dict[str, int] | None = None) -> Decimal:
     count = max(1, math.ceil(plan.items_written_per_request))
+    if sizes is not None and plan.operation is Operation.BATCH_WRITE_ITEM:
+        return _per_item(sizes, plan.entities, count, lambda b: batch_write_item_units([b]).write_units)
+    if sizes is not None and plan.operation is Operation.TRANSACT_WRITE_ITEMS:  # per item, then doubled (§2)
+        return _per_item(sizes, plan.entities, count, lambda b: transact_write_items_units([b]).write_units)
     if plan.operation is Operation.PUT_ITEM:
         return put_item_units(size).write_units
     if plan.operation is Operation.UPDATE_ITEM:
@@ -228,8 +243,11 @@ def _write_units(plan: PatternPlan, size: int) -> Decimal:
     return transact_write_items_units([size]).write_units * count
 
 
-def _index_writes(plan: PatternPlan, entries: dict[tuple[str, str], int],
-                  sizes: dict[str, int]) -> tuple[tuple[str, Decimal], ...]:
+def _index_writes(plan: PatternPlan, entries: dict[tuple[str, str], int], sizes: dict[str, int],
+                  model: Model | None = None, design: Design | None = None) -> tuple[tuple[str, Decimal], ...]:
+    updates = _update_index_writes(model, design, plan, entries, sizes) if model and design else None
+    if updates is not None:
+        return updates
     result = []
     for write in plan.index_writes:
         entry = _mean_size({e: entries.get((write.index, e), sizes.get(e, 0)) for e in plan.entities}, plan.entities)
@@ -255,13 +273,72 @@ def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
         capacities.append(PatternCapacity(
             pattern=plan.pattern, operation=plan.operation, index=plan.index,
             read_units_per_request=Decimal(0) if is_write else _read_units(model, design, plan, sizes, entries),
-            write_units_per_request=_write_units(plan, _mean_size(sizes, plan.entities)) if is_write else Decimal(0),
-            index_write_units_per_request=_index_writes(plan, entries, sizes) if is_write else (),
+            write_units_per_request=_write_units(plan, _mean_size(sizes, plan.entities), sizes) if is_write
+            else Decimal(0),
+            index_write_units_per_request=_index_writes(plan, entries, sizes, model, design) if is_write else (),
             peak_requests_per_second=pattern.traffic.peak_requests_per_second,
             average_requests_per_second=pattern.traffic.average_requests_per_second,
             items_read_per_request=plan.items_read_per_request,
             items_returned_per_request=plan.items_returned_per_request))
     return CapacityProfile(design.name, entity_sizes, tuple(entry_rows), tuple(capacities))
+
+
+def _update_index_writes(model: Model, design: Design, plan: PatternPlan, entries: dict[tuple[str, str], int],
+                         sizes: dict[str, int]) -> tuple[tuple[str, Decimal], ...] | None:
+    """Index writes of updates (UpdateItem, and the updated items of a TransactWriteItems), per entity.
+
+    dynamodb-facts §4.1: a write reaches an index only for an item that has the index keys before or
+    after it. With s = the entity's share of items in a sparse index (`only_when`), an update that
+    changes a gating attribute moves the item in (a put, s(1 - s)), out (a delete, s(1 - s)) or keeps
+    it in (s^2: one write, two when the index key also changes) and writes nothing for the (1 - s)^2
+    outside before and after: 2s(1 - s) + s^2 x (1 or 2) writes per item. An update of an index key
+    is a delete and a put (2s); of a projected attribute one write (s). Inside a transaction the same
+    rules apply per item (index writes at 1x, §2); items of a transaction whose entity has no changed
+    attribute in its keys are new items entering the index (s). None: not an update, use the plan's.
+    """
+    if plan.operation not in (Operation.UPDATE_ITEM, Operation.TRANSACT_WRITE_ITEMS):
+        return None
+    pattern = next(p for p in model.access_patterns if p.name == plan.pattern)
+    changed = set(pattern.changed_attributes)
+    if plan.operation is Operation.TRANSACT_WRITE_ITEMS and not changed:
+        return None
+    indexes = {i.name: i for i in (*design.key_design.global_secondary_indexes,
+                                   *design.key_design.local_secondary_indexes)}
+    per_index: dict[str, Decimal] = {}
+    for entity_name in plan.entities:
+        entity = model.entity(entity_name)
+        keys = next((k for k in design.key_design.entities if k.entity == entity_name), None)
+        if entity is None or keys is None:
+            continue
+        # in a transaction, an entity without any changed attribute is a new item (a put), not an update
+        is_new = pattern.kind is PatternKind.TRANSACT_WRITE and not changed & {a.name for a in entity.attributes}
+        for name, templates in keys.indexes.items():
+            if name not in indexes:
+                continue
+            share = membership_share(entity, templates.only_when)
+            writes = share if is_new else _writes_per_item(changed, templates, indexes[name], share)
+            entry = entries.get((name, entity_name), sizes.get(entity_name, 0))
+            units = index_write_units(IndexChange.ENTERS, entry) * Decimal(repr(writes))
+            per_index[name] = per_index.get(name, Decimal(0)) + units
+    items = Decimal(repr(plan.items_written_per_request)) / max(len(plan.entities), 1)
+    return tuple((name, (units * items).quantize(Decimal("0.000001"))) for name, units in sorted(per_index.items())
+                 if units)
+
+
+def _writes_per_item(changed: set[str], templates: Any, index: SecondaryIndex, share: float) -> float:
+    key_attributes = set(KeyTemplate.parse(templates.partition_key).attribute_names)
+    if templates.sort_key:
+        key_attributes |= set(KeyTemplate.parse(templates.sort_key).attribute_names)
+    gates = {c.attribute for c in templates.only_when}
+    # a gating attribute in the key (`STATUS#{status}` only when status = OFFLINE) keeps its value while the
+    # item stays in the index: not a key change then
+    key_change = bool((changed & key_attributes) - gates)
+    if changed & gates:
+        return 2 * share * (1 - share) + share * share * (2 if key_change else 1)
+    if key_change:
+        return 2 * share
+    projected = index.projection.type is ProjectionType.ALL or changed & set(index.projection.non_key_attributes)
+    return share if projected and changed else 0.0
 
 
 # --- usage for the cost engine --------------------------------------------------------------------
@@ -292,12 +369,27 @@ def table_usage(model: Model, design: Design, profile: CapacityProfile, free_tie
 
 def _resource(model: Model, profile: CapacityProfile, name: str, table: str, lsis: list[str], is_gsi: bool,
               storage_bytes: int) -> ResourceUsage:
-    reads = writes = Decimal(0)
+    """Units/s of one resource: each pattern's curve (stated average and peak, `costs.traffic_curves`)
+    times its units per request, summed; hourly means for the bill, minutes for sizing when needed."""
+    read_minutes, write_minutes = np.zeros(MINUTES_PER_DAY), np.zeros(MINUTES_PER_DAY)
+    read_hours, write_hours = np.zeros(HOURS_PER_DAY), np.zeros(HOURS_PER_DAY)
+    curves = []
     for capacity in profile.patterns:
         read, write = capacity.charged(name, table, lsis)
-        rate = Decimal(repr(capacity.average_requests_per_second))
-        reads, writes = reads + read * rate, writes + write * rate
-    return ResourceUsage.from_profile(name, float(reads), float(writes), model.traffic_profile, is_gsi, storage_bytes)
+        if not read and not write:
+            continue
+        minutes = pattern_minute_rates(capacity.average_requests_per_second, capacity.peak_requests_per_second,
+                                       model.traffic_profile)
+        hours = np.asarray(billing_hourly_rates(minutes, capacity.average_requests_per_second))
+        curves.append(minutes)
+        read_minutes += float(read) * minutes
+        write_minutes += float(write) * minutes
+        read_hours += float(read) * hours
+        write_hours += float(write) * hours
+    by_minute = needs_minutes(curves)
+    return ResourceUsage(name, tuple(read_hours.tolist()), tuple(write_hours.tolist()), is_gsi, storage_bytes,
+                         tuple(read_minutes.tolist()) if by_minute else (),
+                         tuple(write_minutes.tolist()) if by_minute else ())
 
 
 def _table_storage(model: Model, profile: CapacityProfile) -> int:
@@ -327,8 +419,13 @@ def _growth(model: Model) -> float:
 def usage_assumptions(model: Model, design: Design) -> tuple[str, ...]:
     return (
         f"Capacity from the {len(model.access_patterns)} access patterns of '{model.name}' under the design "
-        f"'{design.name}'; monthly consumption uses each pattern's average requests per second, spread over "
-        f"the day by the '{model.traffic_profile.shape}' traffic profile.",
+        f"'{design.name}'. Each pattern's day honours both its stated average and its stated peak requests "
+        f"per second, shaped by the '{model.traffic_profile.shape}' traffic profile: a peak at or below the "
+        "profile's busiest hour flattens the profile around the average; a higher peak (up to 24 x the average) "
+        "fills the whole busiest hour and the other hours are scaled down to keep the average; a peak above "
+        "24 x the average lasts as many minutes of the busiest hour as half the day's requests allow. All "
+        "patterns peak together in the profile's busiest hour (conservative). Consumption is billed on the "
+        "averages; fixed capacity is sized on the busiest minute and auto scaling sees every minute.",
         "Item sizes come from the model's size hints, with seeded sample values for attributes without a hint "
         "and the key attributes the design adds (dynamodb-facts §6).",
         "A Query's items are added before rounding to 4 KB; pages of 1 MB are not split out (at most one "

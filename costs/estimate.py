@@ -8,6 +8,7 @@ pattern and per index, and the same estimate for the other candidate designs wit
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -23,8 +24,8 @@ from costs.pricing import (
     PriceItem,
     PriceSheet,
     available_regions,
-    load_price_sheet,
     on_demand_item,
+    price_sheet_for,
     provisioned_item,
     round_to_cent,
     with_override,
@@ -34,6 +35,7 @@ from modeling.design import Design
 from modeling.generator import propose_designs
 from modeling.model import Model, TableClass
 
+REGION_NAME = re.compile(r"^[a-z]{2}(-gov)?-[a-z]+-\d$")
 SECONDS_PER_MONTH = HOURS_PER_MONTH * SECONDS_PER_HOUR  # 730 h x 3,600 s (dynamodb-facts §0.2)
 
 
@@ -67,9 +69,23 @@ class ModelEstimate:
     line_deltas: tuple[dict[str, Any], ...] = field(default=())
 
     @property
+    def region_message(self) -> str:
+        """Empty when the Region has a shipped price sheet; otherwise what to do about it."""
+        return region_message(self.price_sheet)
+
+    @property
     def recommended(self) -> OptionEstimate | None:
         best = self.cost.recommendation
         return self.cost.option(best.option, best.table_class) if best else None
+
+
+def region_message(sheet: PriceSheet) -> str:
+    """The message every page, the CLI and the report show for a Region without a price sheet."""
+    if sheet.is_shipped:
+        return ""
+    return (f"No price sheet ships for {sheet.region}: every price there is \"not available\" (never $0 and "
+            f"never another Region's). Enter negotiated prices (per-unit USD) to price it, or choose one of the "
+            f"priced Regions: {', '.join(available_regions())}.")
 
 
 def estimate_model(request: EstimateRequest) -> ModelEstimate:
@@ -93,11 +109,13 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
 
 
 def _price_sheet(request: EstimateRequest) -> PriceSheet:
+    """The Region's sheet; a Region without one gets every price "not available" (never another Region's),
+    to be filled in with negotiated prices."""
     region = request.region or request.model.table.region
-    if region not in available_regions():
-        raise UnknownRegionError("no price sheet for this Region", "region", region,
-                                 f"choose one of: {', '.join(available_regions())}")
-    sheet = load_price_sheet(region)
+    if not REGION_NAME.match(region):
+        raise UnknownRegionError("not an AWS Region name", "region", region,
+                                 f"write it like us-east-1; priced Regions: {', '.join(available_regions())}")
+    sheet = price_sheet_for(region)
     for item, table_class, value in request.price_overrides:
         sheet = with_override(sheet, item, value, table_class)
     return sheet
@@ -107,7 +125,9 @@ def _priced(request: EstimateRequest, design: Design, sheet: PriceSheet) -> tupl
                                                                                    CostEstimate]:
     profile = capacity_profile(request.model, design)
     usage = table_usage(request.model, design, profile, request.free_tier, request.extras)
-    options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=request.target_utilization))
+    replicas = {r: price_sheet_for(r) for r in request.model.table.replica_regions}
+    options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=request.target_utilization),
+                              replica_price_sheets=replicas)
     return profile, usage, estimate_monthly_cost(usage, sheet, options)
 
 
@@ -205,11 +225,14 @@ def cost_components(cost: CostEstimate) -> list[dict[str, Any]]:
     """Tidy rows (option, component, monthly USD) for a stacked bar; components group line items by kind."""
     rows = []
     for option in cost.options:
-        if option.monthly_total_usd is None:
-            continue
+        if option.unavailable_reason or option.lacks_throughput_price:
+            continue  # not offered, or no throughput price: nothing known to draw
+        missing = f" (excludes {', '.join(option.missing_lines)}: no price)" if option.missing_lines else ""
         for item in option.line_items:
-            rows.append({"option": f"{label(option.option)} ({label(option.table_class)})",
-                         "component": _component(item.name), "monthly USD": float(item.monthly_cost_usd or 0)})
+            if item.monthly_cost_usd is None:
+                continue  # drawn only when known; the option's label says what is left out
+            rows.append({"option": f"{label(option.option)} ({label(option.table_class)}){missing}",
+                         "component": _component(item.name), "monthly USD": float(item.monthly_cost_usd)})
     return rows
 
 

@@ -33,11 +33,13 @@ from costs.pricing import (
     break_even_utilization,
     line_item,
     on_demand_item,
+    price_sheet_for,
     provisioned_item,
     reserved_blocks,
     reserved_items,
     round_to_cent,
 )
+from costs.quotas import quota_findings
 from costs.usage import (
     RESERVED_TERM_YEARS,
     CapacityCurves,
@@ -84,6 +86,43 @@ class OptionEstimate:
     def has_assumptions(self) -> bool:
         return any(item.is_assumption for item in self.line_items)
 
+    @property
+    def missing_lines(self) -> tuple[str, ...]:
+        """Names of the lines without a price (sorted)."""
+        return tuple(sorted(i.name for i in self.line_items if i.monthly_cost_usd is None))
+
+    @property
+    def lacks_throughput_price(self) -> bool:
+        """A read, write or capacity line has no price: the option is not available (never $0)."""
+        return any(not _is_shared_line(name) for name in self.missing_lines)
+
+    @property
+    def serves_peak(self) -> bool:
+        """Whether every resource's capacity reaches its busiest minute (on-demand: always)."""
+        return all(plan.serves_peak for plan in self.capacity)
+
+    @property
+    def status(self) -> str:
+        """Plain words for a table cell: the total, or why there is none."""
+        if self.unavailable_reason:
+            return f"not offered: {self.unavailable_reason}"
+        if self.lacks_throughput_price:
+            return "not available: no price for " + ", ".join(n for n in self.missing_lines if not _is_shared_line(n))
+        if not self.serves_peak:
+            return "cannot serve the peak: capacity stays below the busiest minute's demand"
+        if self.missing_lines:
+            return f"${self.priced_subtotal_usd:,} excluding " + ", ".join(self.missing_lines) + " (no price)"
+        return f"${self.monthly_total_usd:,}"
+
+
+# Lines every option of a class shares (storage, backups, Streams): an option missing only these is compared on
+# what is priced, and says what it excludes; a missing read, write or capacity price makes it not available.
+_SHARED_PREFIXES = ("storage", "point-in-time", "on-demand backups", "dynamodb streams")
+
+
+def _is_shared_line(name: str) -> bool:
+    return name.lower().startswith(_SHARED_PREFIXES)
+
 
 @dataclass(frozen=True)
 class StorageProjection:
@@ -115,6 +154,7 @@ class CostEstimate:
     recommendation: Recommendation | None
     storage_projections: tuple[StorageProjection, ...]
     assumptions: tuple[str, ...]
+    quota_findings: tuple[str, ...] = ()  # quota increases the load needs (dynamodb-facts §8), never ceilings
 
     def option(self, option: CapacityOption, table_class: TableClass = TableClass.STANDARD) -> OptionEstimate:
         return next(o for o in self.options if o.option is option and o.table_class is table_class)
@@ -129,7 +169,19 @@ def estimate_monthly_cost(usage: TableUsage, price_sheet: PriceSheet,
                       for table_class in options.table_classes for option in options.capacity_options)
     return CostEstimate(price_sheet.region, price_sheet.effective_date, estimates,
                         _recommend(estimates, price_sheet, curves), _projections(usage, price_sheet, options),
-                        describe_assumptions(usage, options))
+                        _assumptions(usage, options), quota_findings(usage, curves))
+
+
+def _assumptions(usage: TableUsage, options: EstimateOptions) -> tuple[str, ...]:
+    extra = ()
+    if usage.replica_regions:
+        extra = ("Global table: reserved capacity covers reads and non-replicated writes (GSI writes) in the home "
+                 "Region; the table's replicated writes (rWCU) and every replica Region stay at provisioned rates. "
+                 "AWS's text says reservations are not for rWCU; whether a global table's RCU can be reserved is "
+                 "our reading (dynamodb-facts §9.2), an assumption.",
+                 "Each replica Region's writes and storage are priced at that Region's own sheet; a Region without "
+                 "a price is not available, never the home Region's price.")
+    return (*describe_assumptions(usage, options), *extra)
 
 
 # --- one option ----------------------------------------------------------------------------------------
@@ -162,7 +214,8 @@ def _option_estimate(usage: TableUsage, sheet: PriceSheet, options: EstimateOpti
     plans = tuple(capacity_plan(*key, scaling) for key, scaling in curve.items())
     if option in RESERVED_TERM_YEARS:
         lines, upfront = _reserved_lines(ctx, curve, RESERVED_TERM_YEARS[option])
-        return OptionEstimate(option, table_class, (*lines, *shared), upfront_usd=upfront, capacity=plans)
+        return OptionEstimate(option, table_class, (*lines, *shared, *_replica_lines(ctx, curve)),
+                              upfront_usd=upfront, capacity=plans)
     throughput = _provisioned_lines(ctx, curve)
     return OptionEstimate(option, table_class, (*throughput, *shared, *_replica_lines(ctx, curve)), capacity=plans)
 
@@ -172,8 +225,6 @@ def _reserved_unavailable(ctx: _Pricing, years: int) -> str:
     # https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/HowItWorks.ReadWriteCapacityMode.md
     if ctx.table_class is not TableClass.STANDARD:
         return "reserved capacity is not offered for Standard-IA tables (dynamodb-facts §9.2)"
-    if ctx.usage.replica_regions:
-        return "reserved capacity is only for single-Region tables, not global tables (dynamodb-facts §9.2)"
     items = [item for dim in CapacityDimension for item in (*reserved_items(years, dim), provisioned_item(dim))]
     if any(ctx.price(item).value is None for item in items):
         return f"reserved or provisioned prices are not available in the {ctx.sheet.region} price sheet"
@@ -215,11 +266,22 @@ def _reserved_lines(ctx: _Pricing, curve: dict[tuple[str, CapacityDimension], Di
                     years: int) -> tuple[list[CostLineItem], Decimal]:
     """Blocks of 100 units sized to the cheapest count, upfront amortised over the term, the rest on-rate."""
     lines, upfront_usd = [], Decimal(0)
+    table, replicated = ctx.usage.table.name, bool(ctx.usage.replica_regions)
     for dim in CapacityDimension:
-        total = sum(scaling.capacity_units for (_, d), scaling in curve.items() if d is dim)
+        # a global table's replicated writes (rWCU) cannot be reserved (§9.2): priced on their own line
+        reservable = [(name, s) for (name, d), s in curve.items() if d is dim and not (
+            replicated and dim is WRITE and name == table)]
+        if replicated and dim is WRITE:
+            lines.append(line_item(f"Replicated write capacity, table {table}, {ctx.sheet.region} (rWCU-hours)",
+                                   ctx.price(PriceItem.REPLICATED_WRITE_CAPACITY_UNIT_HOURS),
+                                   monthly_unit_hours(curve[(table, WRITE)]), assumed=True))
+        if not reservable:
+            continue
+        total = sum(s.capacity_units for _, s in reservable)
         upfront, hourly = (ctx.price(item) for item in reserved_items(years, dim))
         on_rate = ctx.price(provisioned_item(dim))
-        blocks = reserved_blocks(total, block_month_usd(ctx.sheet, years, dim), on_rate.value)
+        blocks = reserved_blocks(total, block_month_usd(ctx.sheet, years, dim), on_rate.value,
+                                 ctx.free_unit_hours.get(dim, Decimal(0)))
         unit = "RCU" if dim is READ else "WCU"
         months = MONTHS_PER_YEAR * years
         amortised = dataclasses.replace(upfront, value=upfront.value / months, per=1,
@@ -283,16 +345,13 @@ def _replica_lines(ctx: _Pricing, curve: dict[tuple[str, CapacityDimension], Dim
     """Per replica Region: replicated table writes (rWRU/rWCU), GSI writes (WRU/WCU) and storage (§5)."""
     lines = []
     for region in ctx.usage.replica_regions:
-        sheet = ctx.options.replica_price_sheets.get(region)
-        note = "" if sheet else f"priced at {ctx.sheet.region} rates: no price sheet for {region}"
-        replica = dataclasses.replace(ctx, sheet=sheet or ctx.sheet, free_unit_hours={})
+        sheet = ctx.options.replica_price_sheets.get(region) or price_sheet_for(region)
+        replica = dataclasses.replace(ctx, sheet=sheet, free_unit_hours={})
         for demand in capacity_demands(ctx.usage):
             name, item, units = _replica_write(demand, curve)
             lines.append(line_item(name.format(what=_resource_label(demand), region=region), replica.price(item),
-                                   units, note, assumed=not sheet))
-        lines += [dataclasses.replace(line, is_assumption=line.is_assumption or not sheet,
-                                      note="; ".join(filter(None, (line.note, note))))
-                  for line in storage_lines(replica, where=f" in {region}")]
+                                   units, f"{region} prices"))
+        lines += storage_lines(replica, where=f" in {region}")
     return lines
 
 
@@ -336,8 +395,8 @@ def _recommend(estimates: tuple[OptionEstimate, ...], sheet: PriceSheet,
     runner_label = f"{label(runner.option)} ({label(runner.table_class)})" if runner else ""
     reason = _reason(best, runner_label, saving, utilization, breaks)
     if excluded:
-        reason += (f" Not included, because this Region's price sheet has no price for them (the same in every "
-                   f"option compared; enter a negotiated price to include them): {', '.join(excluded)}.")
+        reason += (f" The total excludes {', '.join(excluded)}: no price in this Region (the same in every option "
+                   "compared; enter a negotiated price to include them).")
     return Recommendation(best.option, best.table_class, best.priced_subtotal_usd, reason, breaks[0], breaks[1],
                           saving, runner_label,
                           on_demand.priced_subtotal_usd - best.priced_subtotal_usd if on_demand else None, excluded)
@@ -346,15 +405,14 @@ def _recommend(estimates: tuple[OptionEstimate, ...], sheet: PriceSheet,
 def _comparable(estimates: tuple[OptionEstimate, ...]) -> tuple[list[OptionEstimate], tuple[str, ...]]:
     """Complete options; if there are none, the offered options that all lack the same prices (e.g. a
     Region without a PITR price), compared on what is priced, and the names of the lines left out."""
-    complete = [e for e in estimates if e.monthly_total_usd is not None]
+    offered = [e for e in estimates if not e.unavailable_reason and not e.lacks_throughput_price and e.serves_peak]
+    complete = [e for e in offered if e.is_complete]
     if complete:
         return complete, ()
-    offered = [e for e in estimates if not e.unavailable_reason]
-    missing = {id(e): tuple(sorted(i.name for i in e.line_items if i.monthly_cost_usd is None)) for e in offered}
     if not offered:
         return [], ()
-    fewest = min(missing.values(), key=len)
-    return [e for e in offered if missing[id(e)] == fewest], fewest
+    fewest = min((e.missing_lines for e in offered), key=len)
+    return [e for e in offered if e.missing_lines == fewest], fewest
 
 
 def _reason(best: OptionEstimate, runner: str, saving: Decimal, utilization: Decimal | None,

@@ -139,6 +139,7 @@ class PriceSheet:
     prices: tuple[Price, ...]
     source_file: str = ""
     notes: str = ""
+    is_shipped: bool = True  # False: a Region without a sheet, every price "not available" until negotiated
 
     def price(self, item: PriceItem, table_class: TableClass | None = None) -> Price:
         """The price of `item` for `table_class` (ignored for items that do not depend on the class)."""
@@ -196,17 +197,23 @@ def block_month_usd(sheet: PriceSheet, term_years: int, dimension: CapacityDimen
     return upfront.value / (12 * term_years) + hourly.value * HOURS_PER_MONTH  # 12 months a year
 
 
-def reserved_blocks(capacity_units: np.ndarray, block_month: Decimal, unit_hour_usd: Decimal) -> int:
+def reserved_blocks(capacity_units: np.ndarray, block_month: Decimal, unit_hour_usd: Decimal,
+                    free_unit_hours: Decimal = Decimal(0)) -> int:
     """Blocks of 100 units that minimise a month's cost for one day's per-minute capacity (§9.2).
 
     A block costs `block_month` whether used or not; capacity above the blocks is billed at the
-    provisioned `unit_hour_usd`. Ties go to fewer blocks. E.g. a flat 49,800 RCU -> 498 blocks (W29).
+    provisioned `unit_hour_usd`, after the free tier's `free_unit_hours` (the always-free 25 units x
+    730 h are deducted from the capacity billed at the provisioned rate, never from reserved blocks).
+    Ties go to fewer blocks. E.g. a flat 49,800 RCU -> 498 blocks (W29); us-east-1 reads averaging
+    60 RCU with the free tier -> 0 blocks: (60 - 25) x 730 x $0.00013 = $3.32 beats one 1-year block
+    at $30 / 12 + $0.0025 x 730 = $4.33.
     """
     top = math.ceil(float(np.max(capacity_units, initial=0.0)) / RESERVED_BLOCK_UNITS)
     counts = np.arange(top + 1)
     above = np.maximum(capacity_units[None, :] - RESERVED_BLOCK_UNITS * counts[:, None], 0.0).sum(axis=1)
     unit_hours_above = above / 60 * float(HOURS_PER_MONTH / 24)  # per-minute units -> unit-hours per month
-    return int(np.argmin(counts * float(block_month) + float(unit_hour_usd) * unit_hours_above))
+    billed = np.maximum(unit_hours_above - float(free_unit_hours), 0.0)
+    return int(np.argmin(counts * float(block_month) + float(unit_hour_usd) * billed))
 
 
 # --- line items ------------------------------------------------------------------------------------
@@ -280,6 +287,27 @@ _MONEY = re.compile(r"^\d+(\.\d+)?$")
 def available_regions() -> tuple[str, ...]:
     """Regions that ship a price sheet."""
     return tuple(sorted(path.stem for path in PRICE_SHEET_DIR.glob("*.json")))
+
+
+def unpriced_sheet(region: str) -> PriceSheet:
+    """A Region without a shipped sheet: every price "not available" (never $0, never another Region's).
+
+    The always-free allowances are kept: AWS's pricing page gives them per account in every Region.
+    The user fills prices in with negotiated rates (`with_override`).
+    """
+    template = load_price_sheet_file(PRICE_SHEET_DIR / "us-east-1.json")
+    why = (f"no price sheet for {region}: enter a negotiated price")
+    prices = tuple(p if p.item.value.startswith("free_tier_") else dataclasses.replace(
+        p, value=None, confidence=Confidence.UNCONFIRMED, source="no price sheet for this Region",
+        is_assumption=True, note=why) for p in template.prices)
+    return PriceSheet(region, template.effective_date, template.retrieved_date, "USD", prices, "",
+                      f"No price sheet ships for {region}: every price is not available until you enter a "
+                      "negotiated one.", is_shipped=False)
+
+
+def price_sheet_for(region: str) -> PriceSheet:
+    """The shipped sheet of `region`, or an unpriced one (never another Region's prices)."""
+    return load_price_sheet(region) if region in available_regions() else unpriced_sheet(region)
 
 
 def load_price_sheet(region: str) -> PriceSheet:

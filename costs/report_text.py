@@ -62,6 +62,7 @@ def cost_estimate_text(estimate: CostEstimate, header: dict[str, Any]) -> str:
         lines += [_line_text(item) for item in option.line_items]
     best = estimate.recommendation
     lines += ["", f"Recommendation: {best.reason}" if best else "No recommendation: no option has every price."]
+    lines += [f"Quota: {finding}" for finding in estimate.quota_findings]
     return "\n".join([*lines, "", "Assumptions:", *(f"  - {a}" for a in estimate.assumptions)])
 
 
@@ -75,35 +76,37 @@ def _line_text(item: CostLineItem) -> str:
 
 def option_title(option: OptionEstimate) -> str:
     title = f"{label(option.option)} ({label(option.table_class)})"
-    if option.unavailable_reason:
-        return f"{title}: not available, {option.unavailable_reason}"
-    if option.monthly_total_usd is None:
-        return f"{title}: incomplete, some prices not available (priced lines: ${option.priced_subtotal_usd:,})"
-    return f"{title}: ${option.monthly_total_usd:,} a month"
+    return f"{title}: {option.status}"
 
 
 # --- a model's estimate --------------------------------------------------------------------------------
 
 
 def _header(result: ModelEstimate) -> dict[str, Any]:
-    return {"design": result.design.name, "price_sheet": Path(result.price_sheet.source_file).name}
+    return {"design": result.design.name,
+            "price_sheet": Path(result.price_sheet.source_file).name or "none (no price sheet for this Region)"}
 
 
 def estimate_json(result: ModelEstimate) -> str:
     document = cost_estimate_document(result.cost, _header(result))
+    document["region_message"] = result.region_message
+    document["quota_findings"] = list(result.cost.quota_findings)
     document.update(plain({"access_patterns": result.pattern_rows, "resources": result.resource_rows,
                            "design_comparison": result.comparison, "line_item_deltas": result.line_deltas}))
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
 def estimate_text(result: ModelEstimate) -> str:
-    return cost_estimate_text(result.cost, _header(result))
+    text = cost_estimate_text(result.cost, _header(result))
+    return f"{result.region_message}\n\n{text}" if result.region_message else text
 
 
 def option_rows(estimate: CostEstimate) -> list[dict[str, Any]]:
+    """One row per option: the total only when complete; otherwise the note says why (never $0)."""
     return [{"option": label(o.option), "table class": label(o.table_class),
              "monthly USD": o.monthly_total_usd, "upfront USD": o.upfront_usd or None,
-             "note": o.unavailable_reason or ("some prices are assumptions" if o.has_assumptions else "")}
+             "note": (o.status if o.monthly_total_usd is None or not o.serves_peak else
+                      ("some prices are assumptions" if o.has_assumptions else ""))}
             for o in estimate.options]
 
 
@@ -128,6 +131,8 @@ def estimate_markdown(result: ModelEstimate) -> str:
     parts = [f"# Capacity and cost: {result.design.name}\n\n",
              f"Region {cost.region}, prices effective {cost.price_sheet_effective_date} "
              f"(costs/price_sheets/{Path(result.price_sheet.source_file).name}).\n\n",
+             f"**Region not priced.** {result.region_message}\n\n" if result.region_message else "",
+             *(f"**Quota.** {finding}\n\n" for finding in cost.quota_findings),
              f"**Recommendation.** {best.reason}\n\n" if best else
              "**No recommendation**: no option has every price.\n\n",
              "## Options\n\n", markdown_table(option_rows(cost), ("option", "table class", "monthly USD", "upfront USD",

@@ -37,7 +37,7 @@ from costs.estimate import (
 )
 from costs.pricing import CapacityDimension, break_even_utilization
 from costs.report_text import line_item_rows, option_rows
-from costs.usage import label
+from costs.usage import CapacityOption, label
 from modeling.checks import Finding, check_design
 from modeling.design import Design
 from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, entity_chart, index_rows, pattern_chart
@@ -314,22 +314,47 @@ def _capacity(result: ModelEstimate) -> Section:
         Table.of_dicts("Item sizes", sizes)))
 
 
+def _throttling_rows(cost: Any) -> list[dict[str, Any]]:
+    """Per provisioned option, table or GSI and dimension: minutes over capacity and what burst leaves."""
+    rows = []
+    for option in cost.options:
+        if option.table_class is not TableClass.STANDARD or option.option not in (
+                CapacityOption.PROVISIONED_FIXED, CapacityOption.PROVISIONED_AUTOSCALING):
+            continue
+        for plan in option.capacity:
+            risk = plan.throttling
+            rows.append({"option": label(option.option), "resource": plan.resource, "capacity": plan.dimension.value,
+                         "busiest minute units/s": round(plan.peak_demand_units_per_second, 2),
+                         "highest capacity": plan.peak_capacity_units,
+                         "minutes over capacity": risk.minutes_over_capacity if risk else None,
+                         "largest excess units/s": round(risk.peak_excess_units_per_second, 2) if risk else None,
+                         "unit-seconds unserved after burst": round(risk.throttled_unit_seconds_after_burst)
+                         if risk else None})
+    return rows
+
+
 def _cost(request: ReviewRequest, result: ModelEstimate) -> Section:
     best, cost = result.cost.recommendation, result.cost
     table_class = TableClass(request.estimate.model.table.table_class)
     reads = break_even_utilization(result.price_sheet, table_class, CapacityDimension.READ)
-    options = [{**row, "priced lines USD": o.priced_subtotal_usd, "recommended": best is not None and
+    options = [{**row, "status": o.status, "recommended": best is not None and
                 o.option is best.option and o.table_class is best.table_class}
                for row, o in zip(option_rows(cost), cost.options, strict=True)]
+    notices = tuple(Paragraph(text, label_text) for text, label_text in (
+        *((result.region_message, "Region not priced."),) * bool(result.region_message),
+        *((f, "Quota.") for f in cost.quota_findings)))
     lines = [{k: v for k, v in row.items() if k != "source"} for row in line_item_rows(cost)]
     growth = [{"table class": label(p.table_class), "after months": p.month, "storage GB": p.storage_gb,
                "monthly USD": p.monthly_cost_usd} for p in cost.storage_projections]
     return Section("cost", "Monthly cost of each option", (
+        *notices,
         Paragraph(best.reason if best else "No option has every price, so there is no recommendation.",
                   "Recommendation."),
         Chart(ReviewChart.COST_BY_OPTION, "Monthly cost by option and component", tuple(cost_components(cost))),
         Table.of_dicts("Options (USD per month; a month is 730 hours)", options),
         Table.of_dicts("Line items (each rounded to the cent; totals are their sums)", lines),
+        Table.of_dicts("Throttling risk over a day (Standard; burst capacity keeps up to 300 s of unused capacity, "
+                       "best effort)", _throttling_rows(cost), empty_note="no provisioned option"),
         Chart(ReviewChart.AUTOSCALING_DAY, f"Auto scaling of the table's reads over a day (target "
                                            f"{request.estimate.target_utilization:.0%})",
               tuple(autoscaling_day(result.usage, request.estimate.target_utilization))),

@@ -20,8 +20,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 
+import numpy as np
+
 from costs.autoscaling import (
     MIN_CAPACITY_UNITS,
+    MINUTES_PER_DAY,
+    UNCAPPED_MAX_CAPACITY_UNITS,
     DimensionScaling,
     ScalingPolicy,
     fixed_capacity,
@@ -62,10 +66,18 @@ class ResourceUsage:
     write_units_per_second: tuple[float, ...]
     is_gsi: bool = False
     storage_bytes: int = 0
+    # Optional: the day minute by minute (1,440 rates), when peaks sit inside an hour; the hourly rates
+    # above are then these minutes' hourly means (they price consumption; the minutes size capacity)
+    read_units_per_minute: tuple[float, ...] = ()
+    write_units_per_minute: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         for rates, label in ((self.read_units_per_second, "read"), (self.write_units_per_second, "write")):
             _check_hourly(rates, f"{self.name}.{label}_units_per_second")
+        for rates, label in ((self.read_units_per_minute, "read"), (self.write_units_per_minute, "write")):
+            if rates and len(rates) != MINUTES_PER_DAY:
+                raise UsageError("need one rate per minute of the day", f"{self.name}.{label}_units_per_minute",
+                                 len(rates), "give 1,440 values, or none to repeat each hour's rate")
         if not 0 <= self.storage_bytes <= MAX_STORAGE_BYTES:
             raise UsageError("storage is out of range", f"{self.name}.storage_bytes", self.storage_bytes,
                              "give bytes between 0 and 10^18")
@@ -86,11 +98,18 @@ class ResourceUsage:
 
     @property
     def peak_read_units_per_second(self) -> float:
-        return max(self.read_units_per_second)
+        """The busiest minute's read rate (the busiest hour's when no minutes are given)."""
+        return max(self.read_units_per_minute or self.read_units_per_second)
 
     @property
     def peak_write_units_per_second(self) -> float:
-        return max(self.write_units_per_second)
+        return max(self.write_units_per_minute or self.write_units_per_second)
+
+    def minutes(self, dimension: CapacityDimension) -> np.ndarray:
+        """One day of per-minute rates (each hour flat unless minutes were given)."""
+        given = self.read_units_per_minute if dimension is READ else self.write_units_per_minute
+        hourly = self.read_units_per_second if dimension is READ else self.write_units_per_second
+        return np.asarray(given, dtype=float) if given else minute_series(hourly)
 
 
 @dataclass(frozen=True)
@@ -150,24 +169,32 @@ class TableUsage:
         return self.table.storage_bytes + sum(index.storage_bytes for index in self.indexes)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CapacityDemand:
-    """What one provisioned resource (the table, or one GSI) must serve, in 24 hourly units/s."""
+    """What one provisioned resource (the table, or one GSI) must serve: 24 hourly units/s (billing)
+    and the same day per minute (sizing; each hour flat unless the usage gives minutes)."""
 
     name: str
     is_table: bool
     read_units_per_second: tuple[float, ...]
     write_units_per_second: tuple[float, ...]
+    read_units_per_minute: np.ndarray = field(default_factory=lambda: np.zeros(MINUTES_PER_DAY))
+    write_units_per_minute: np.ndarray = field(default_factory=lambda: np.zeros(MINUTES_PER_DAY))
+
+    def minutes(self, dimension: CapacityDimension) -> np.ndarray:
+        return self.read_units_per_minute if dimension is READ else self.write_units_per_minute
 
 
 def capacity_demands(usage: TableUsage) -> tuple[CapacityDemand, ...]:
     """The table (with its LSIs' reads and writes, which use the table's capacity, §4.2) and each GSI."""
-    parts = (usage.table, *usage.lsis)
-    reads = tuple(map(sum, zip(*(p.read_units_per_second for p in parts), strict=True)))
-    writes = tuple(map(sum, zip(*(p.write_units_per_second for p in parts), strict=True)))
-    table = CapacityDemand(usage.table.name, True, reads, writes)
-    return (table, *(CapacityDemand(g.name, False, g.read_units_per_second, g.write_units_per_second)
-                     for g in usage.gsis))
+    def demand(name: str, is_table: bool, parts: tuple[ResourceUsage, ...]) -> CapacityDemand:
+        reads = tuple(map(sum, zip(*(p.read_units_per_second for p in parts), strict=True)))
+        writes = tuple(map(sum, zip(*(p.write_units_per_second for p in parts), strict=True)))
+        return CapacityDemand(name, is_table, reads, writes, sum(p.minutes(READ) for p in parts),
+                              sum(p.minutes(WRITE) for p in parts))
+
+    return (demand(usage.table.name, True, (usage.table, *usage.lsis)),
+            *(demand(g.name, False, (g,)) for g in usage.gsis))
 
 
 def table_storage_bytes(item_count: int, average_item_size_bytes: float, is_global_table: bool = False) -> int:
@@ -259,11 +286,11 @@ class FixedCapacity:
 
 @dataclass(frozen=True)
 class EstimateOptions:
-    """What to price and how. Fixed capacity defaults to ceil(peak hourly units/s / target), at least 1.
+    """What to price and how. Fixed capacity defaults to ceil(busiest minute's units/s / target), at least 1.
 
     `reserved_basis` is the provisioned curve reserved blocks are sized against (fixed or auto scaling).
-    `replica_price_sheets` prices global-table replicas; a replica without one uses the home sheet,
-    flagged as an assumption.
+    `replica_price_sheets` prices global-table replicas; a replica without one uses its Region's shipped
+    sheet, or an unpriced one ("not available"), never the home Region's prices.
     """
 
     capacity_options: tuple[CapacityOption, ...] = tuple(CapacityOption)
@@ -319,16 +346,17 @@ class CapacityCurves:
         given = self.options.fixed_capacity.get(demand.name)
         policy = self.options.scaling_policy
         out = {}
-        for dim, hourly in ((READ, demand.read_units_per_second), (WRITE, demand.write_units_per_second)):
+        for dim in (READ, WRITE):
+            minutes = demand.minutes(dim)
             units = (given.read_capacity_units if dim is READ else given.write_capacity_units) if given else \
-                fixed_capacity_units(max(hourly), policy)
-            out[(demand.name, dim)] = fixed_capacity(minute_series(hourly), units)
+                fixed_capacity_units(float(minutes.max()), policy)  # sized to the busiest minute
+            out[(demand.name, dim)] = fixed_capacity(minutes, units)
         return out
 
     def _autoscaled(self, demand: CapacityDemand) -> dict[tuple[str, CapacityDimension], DimensionScaling]:
         days, policy = self.options.simulated_days, self.options.scaling_policy
-        result = simulate_autoscaling(minute_series(demand.read_units_per_second, days),
-                                      minute_series(demand.write_units_per_second, days), policy)
+        result = simulate_autoscaling(np.tile(demand.minutes(READ), days), np.tile(demand.minutes(WRITE), days),
+                                      policy)
         return {(demand.name, READ): last_day(result.reads), (demand.name, WRITE): last_day(result.writes)}
 
 
@@ -340,14 +368,23 @@ def describe_assumptions(usage: TableUsage, options: EstimateOptions) -> tuple[s
         "A month is 730 hours (AWS Pricing Calculator convention, dynamodb-facts §0.2).",
         f"1 GB of storage = {gb} bytes; whether AWS bills 10^9 or 2^30 bytes is UNCONFIRMED (§15 item 8).",
         "Every day repeats the same 24 hourly rates (UTC); on-demand bills the units consumed.",
-        f"Auto scaling: target {policy.target_utilization:.0%}, {policy.min_capacity_units:g} to "
-        f"{policy.max_capacity_units:g} units, simulated per minute for {options.simulated_days} days with the "
-        "rules of AWS Labs' capacity-mode evaluator (§12.3); the last day is costed.",
-        f"Fixed provisioned capacity: ceil(peak hourly units/s / {policy.target_utilization:g}) unless given.",
+        f"Auto scaling: target {policy.target_utilization:.0%}, at least {policy.min_capacity_units:g} units, "
+        + ("no maximum (the 40,000-unit table quota can be raised, so it is a finding, not a ceiling)"
+           if policy.max_capacity_units >= UNCAPPED_MAX_CAPACITY_UNITS else
+           f"at most {policy.max_capacity_units:g} units")
+        + f", simulated per minute for {options.simulated_days} days: scale out after 2 minutes above target, "
+        "scale in when consumption stays 20 points or more below target for 15 minutes (AWS re:Post, "
+        "dynamodb-facts §11.1), decreases limited to 4 a day then 1 an hour (§8); the last day is costed.",
+        f"Fixed provisioned capacity: ceil(busiest minute's units/s / {policy.target_utilization:g}) unless given.",
+        "Throttling risk: minutes a day demand exceeds provisioned capacity, and what burst capacity (up to "
+        "300 seconds of unused capacity, best effort, dynamodb-facts §7.1) cannot absorb.",
         "Reserved capacity: 100-unit blocks sized to the cheapest count for the "
         f"{label(options.reserved_basis).lower()} curve; upfront spread over 12 or 36 months (§9.2).",
         "LSI reads and writes use the base table's capacity (§4.2).",
-        "Free tier applied (per account and Region: 25 GB, 25 RCU, 25 WCU, 2.5 M stream reads)." if usage.free_tier
+        "Free tier applied (per account and Region: 25 GB, 25 RCU, 25 WCU, 2.5 M stream reads): 25 units x 730 "
+        "hours = 18,250 free unit-hours per dimension a month (the 730-hour month used everywhere; AWS's Price "
+        "List counts 25 x 744 = 18,600 for a 31-day month), deducted from capacity billed at the provisioned "
+        "rate, never from reserved blocks; reserved blocks are only bought where they beat that." if usage.free_tier
         else "Free tier not applied (it is shared by every table of the account in the Region).",
         *(["Global table: reads in replica Regions, cross-Region data transfer and the first replica "
            "restore are not included (§5)."] if usage.replica_regions else []),

@@ -3,7 +3,6 @@
 import streamlit as st
 
 from costs.errors import CostError
-from costs.pricing import available_regions
 from modeling.model import TableClass
 from ui import cost_views, session
 from ui.frame import page_frame
@@ -14,10 +13,9 @@ document = session.current_document()
 st.title(f"Capacity & cost · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("it cannot be priced")
 
-regions = list(available_regions())
+regions = cost_views.region_choices(model.table.region)
 columns = st.columns([2, 3, 2, 1])
-region = columns[0].selectbox("Region", regions, key="cost.region", index=regions.index(model.table.region)
-                              if model.table.region in regions else 0)
+region = columns[0].selectbox("Region", regions, key="cost.region", index=regions.index(model.table.region))
 designs = cost_views.cached_estimate(model.model_dump_json(), None, region, 0.7, False, ()).designs
 design = columns[1].selectbox("Design", [d.name for d in designs], key="cost.design")
 target = columns[2].slider("Auto scaling target utilisation", 0.2, 0.9, 0.7, 0.05, key="cost.target")
@@ -33,6 +31,8 @@ except CostError as exc:
     st.error(f"The estimate could not be made: {plain(exc)}", icon="⛔")
     st.stop()
 
+cost_views.region_notice(result)
+cost_views.quota_findings(result)
 cost_views.recommendation(result, model.table.table_class)
 tabs = st.tabs(["Options", "Access patterns", "Table & indexes", "Auto scaling", "Break-even", "Designs",
                 "Assumptions & prices", "Quick calculator"])

@@ -24,5 +24,7 @@ except (CostError, ModelingError) as exc:
     st.error(f"The report could not be made: {plain(exc)}", icon="⛔")
     st.stop()
 
+if report.estimate.region_message:
+    st.warning(report.estimate.region_message, icon="⚠️")
 report_views.downloads(report, model_file)
 report_views.preview(report)

@@ -20,7 +20,7 @@ from costs.estimate import (
     price_rows,
 )
 from costs.item_size import item_size_bytes, parse_item_json
-from costs.pricing import CapacityDimension, PriceItem, break_even_utilization
+from costs.pricing import CapacityDimension, PriceItem, available_regions, break_even_utilization
 from costs.report_text import estimate_csv, estimate_markdown, line_item_rows, option_rows
 from costs.units import request_units
 from costs.usage import CapacityOption, label
@@ -35,6 +35,21 @@ def cached_estimate(model_json: str, design: str | None, region: str, target: fl
     parsed = tuple((PriceItem(i), TableClass(c) if c else None, Decimal(v)) for i, c, v in overrides)
     return estimate_model(EstimateRequest(Model.model_validate_json(model_json), design, region, target,
                                           free_tier, parsed, extras=extras or UsageExtras()))
+
+
+def region_choices(model_region: str) -> list[str]:
+    """Priced Regions plus the model's own, so a model is never silently priced in another Region."""
+    return sorted({*available_regions(), model_region})
+
+
+def region_notice(result: ModelEstimate) -> None:
+    if result.region_message:
+        st.warning(result.region_message, icon="⚠️")
+
+
+def quota_findings(result: ModelEstimate) -> None:
+    for finding in result.cost.quota_findings:
+        st.warning(f"Quota: {finding}", icon="📈")
 
 
 def usage_extras() -> UsageExtras:
@@ -57,10 +72,11 @@ def recommendation(result: ModelEstimate, table_class: TableClass) -> None:
         return
     st.success(plain(best.reason), icon="💡")
     columns = st.columns(4)
-    columns[0].metric("Recommended, USD/month", f"${best.monthly_cost_usd:,}", f"{label(best.option)}, "
+    excludes = f" (excludes {', '.join(best.excluded_lines)}: no price in this Region)" if best.excluded_lines else ""
+    columns[0].metric("Recommended, USD/month", f"${best.monthly_cost_usd:,}{excludes}", f"{label(best.option)}, "
                       f"{label(best.table_class)}", delta_color="off", delta_arrow="off")
-    on_demand = result.cost.option(CapacityOption.ON_DEMAND, table_class).monthly_total_usd
-    columns[1].metric("On-demand, USD/month", f"${on_demand:,}" if on_demand is not None else "price missing")
+    on_demand = result.cost.option(CapacityOption.ON_DEMAND, table_class)
+    columns[1].metric("On-demand, USD/month", on_demand.status)
     if best.saving_vs_on_demand_usd is not None:
         columns[2].metric("Saving vs on-demand, USD/month", f"${best.saving_vs_on_demand_usd:,}")
     reads = break_even_utilization(result.price_sheet, table_class, CapacityDimension.READ)
@@ -117,9 +133,12 @@ def autoscaling_tab(result: ModelEstimate, target: float) -> None:
     plans = [p for o in result.cost.options if o.option.value == "provisioned_autoscaling" for p in o.capacity
              if p.resource == resource and p.dimension.value == dimension][:1]
     for plan in plans:
-        st.caption(f"Average utilisation {plan.average_utilization:.1%}; throttling risk: "
-                   f"{plan.throttled_unit_minutes_per_day:,.0f} unit-minutes a day above provisioned capacity "
-                   "(before burst capacity absorbs any of it).")
+        risk = plan.throttling
+        st.caption(f"Average utilisation {plan.average_utilization:.1%}; throttling risk: demand above provisioned "
+                   f"capacity {risk.minutes_over_capacity} minutes a day, by up to "
+                   f"{risk.peak_excess_units_per_second:,.1f} units/s; burst capacity (up to 300 s of unused "
+                   f"capacity, best effort) leaves {risk.throttled_unit_seconds_after_burst:,.0f} unit-seconds in "
+                   f"{risk.minutes_throttled_after_burst} minutes unserved.")
 
 
 def break_even_tab(result: ModelEstimate, table_class: TableClass) -> None:

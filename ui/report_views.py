@@ -16,7 +16,7 @@ import streamlit as st
 from costs import charts
 from costs.capacity import UsageExtras
 from costs.estimate import EstimateRequest
-from costs.pricing import PriceItem, available_regions
+from costs.pricing import PriceItem
 from costs.review_render import block_markdown, review_html, review_markdown
 from costs.review_report import Chart, ModelSource, ReviewReport, ReviewRequest, build_review_report
 from modeling.generator import propose_designs
@@ -48,7 +48,7 @@ def model_file(document: dict[str, Any], slug: str) -> ModelFile:
 
 
 def settings(model: Model) -> ReportSettings:
-    regions = list(available_regions())
+    regions = cost_views.region_choices(model.table.region)
     region_default = st.session_state.get("cost.region", model.table.region)
     designs = [d.name for d in propose_designs(model)]
     design_default = st.session_state.get("cost.design", designs[0])

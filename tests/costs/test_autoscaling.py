@@ -18,7 +18,8 @@ from costs.autoscaling import (
 )
 from costs.errors import ScalingPolicyError
 
-EVALUATOR = ScalingPolicy(target_utilization=0.7, min_capacity_units=1, max_capacity_units=80_000, whole_units=False)
+EVALUATOR = ScalingPolicy(target_utilization=0.7, min_capacity_units=1, max_capacity_units=80_000, whole_units=False,
+                          scale_in_points_below_target=None)  # §12.3: the evaluator's own scale-in rule
 
 
 def _spikes(minutes: int, every: int | None, start: int = 25) -> np.ndarray:

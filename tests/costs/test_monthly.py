@@ -3,6 +3,7 @@ classes, free tier, global tables, projections and the recommendation. A month i
 
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 
 import pytest
@@ -154,18 +155,28 @@ def test_w27_at_pre_2024_prices_regression() -> None:
                          ids=["current-0.625", "pre-cut-1.875"])
 def test_w27_global_table_bills_replicated_writes_in_both_regions(sheet: PriceSheet, expected: str) -> None:
     # W27: 2 Regions x 42.177 M rWRU: now 84.354 M x $0.625 = $52.72 = 2 x $26.36; pre-cut 2 x $79.08 = $158.16
-    result = estimate(_w27_usage(replica_regions=("us-west-2",)), sheet, table_classes=(STANDARD,))
+    # W27 prices both Regions at the same rates: the replica gets the same sheet under its own name
+    replica = dataclasses.replace(sheet, region="us-west-2")
+    result = estimate(_w27_usage(replica_regions=("us-west-2",)), sheet, table_classes=(STANDARD,),
+                      replica_price_sheets={"us-west-2": replica})
     lines = costs(result.option(OPT.ON_DEMAND))
     assert lines["Replicated writes, table t, us-east-1 (rWRU)"] == Decimal(expected)
     assert lines["Replicated writes, table t, us-west-2 (rWRU)"] == Decimal(expected)
     assert "Writes, table t (WRU)" not in lines
 
 
-def test_global_tables_cannot_reserve_and_flag_unpriced_replicas() -> None:
+def test_global_tables_reserve_reads_and_price_replicas_at_their_own_sheet() -> None:
+    # reserved: reads reservable (an assumption), the table's rWCU at the provisioned rWCU rate; the us-west-2
+    # replica at us-west-2's sheet: rWCU $0.00065 known (reco 'PDX'), its storage price unknown -> not available
     result = estimate(flat(10, 5, 10, replica_regions=("us-west-2",)), table_classes=(STANDARD,))
-    assert "single-Region" in result.option(OPT.RESERVED_1Y).unavailable_reason
-    replica = [line for line in result.option(OPT.PROVISIONED_FIXED).line_items if "us-west-2" in line.name]
-    assert replica and all(line.is_assumption and "no price sheet" in line.note for line in replica)
+    reserved = result.option(OPT.RESERVED_1Y)
+    assert not reserved.unavailable_reason
+    assert any(li.name.startswith("Replicated write capacity, table Orders, us-east-1") and li.is_assumption
+               for li in reserved.line_items)
+    replica = {li.name: li for li in result.option(OPT.PROVISIONED_FIXED).line_items if "us-west-2" in li.name}
+    rwcu = replica["Replicated write capacity, table Orders, us-west-2 (rWCU-hours)"]
+    assert rwcu.unit_price_usd == Decimal("0.00065")
+    assert all(li.monthly_cost_usd is None for name, li in replica.items() if name.startswith("Storage"))
 
 
 def test_a_replica_with_its_own_sheet_uses_its_prices() -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from modeling.examples import example_document
 from modeling.workspace import Workspace
 from tests.markdown_checks import unescape
 
@@ -197,3 +198,19 @@ def test_an_endpoint_that_does_not_answer_gets_a_message_and_a_retry(monkeypatch
     at.button(key="sidebar.endpoint_retry").click().run()
     assert not at.exception and any("does not answer" in e.value for e in at.sidebar.error)
     assert at.title[0].value == "DynamoDB Design Studio"  # the page itself still works
+
+
+@pytest.mark.parametrize(("region", "warned"), [("us-west-2", False), ("af-south-1", True)],
+                         ids=["priced-us-west-2", "unpriced-af-south-1"])
+def test_capacity_and_cost_prices_the_models_own_region_or_says_it_cannot(workspace_dir: Path, region: str,
+                                                                          warned: bool) -> None:
+    # a model in us-west-2 was priced as ap-northeast-1 (the first of the priced Regions); now it is priced at
+    # its own sheet, and a Region without a sheet is selected, unpriced, and says so (issue 13, item 4)
+    document = example_document("student_platform")
+    document["table"]["region"] = region
+    Workspace(workspace_dir).create(document)
+    at = AppTest.from_file(str(ROOT / "pages" / "capacity_and_cost.py"), default_timeout=90).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="cost.region").value == region
+    notices = [w.value for w in at.warning if "No price sheet ships" in w.value]
+    assert bool(notices) == warned and (not warned or region in notices[0])

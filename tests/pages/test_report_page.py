@@ -93,3 +93,15 @@ def test_negotiated_prices_from_capacity_and_cost_are_used(workspace_dir: Path) 
     text = _markdown(at)
     assert f"**Monthly cost (USD)**: {best.monthly_cost_usd:,f}" in text
     assert "reserved\\_3y\\_rcu\\_upfront STANDARD = 1.0 USD" in text
+
+
+def test_a_region_without_a_price_sheet_is_said_on_the_report_page(workspace_dir: Path) -> None:
+    # af-south-1 ships no sheet (issue 13, item 4): the page and the report say so; nothing is priced as $0
+    document = example_document("student_platform")
+    document["table"]["region"] = "af-south-1"
+    Workspace(workspace_dir).create(document)
+    at = AppTest.from_file(str(ROOT / "pages" / "report.py"), default_timeout=90).run()
+    assert not at.exception, at.exception
+    assert any("No price sheet ships for af-south-1" in w.value for w in at.warning)
+    assert "No price sheet ships for af\\-south\\-1" in _markdown(at) or "No price sheet ships for af-south-1" in \
+        _markdown(at)
