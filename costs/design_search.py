@@ -39,7 +39,9 @@ from modeling.model import Model, parents_first
 from modeling.sample_data import generate_items
 
 SEARCH_SAMPLE_ITEMS = 12  # sample items per entity for sizes while searching (the final estimate uses more)
-DEFAULT_MAX_CANDIDATES = 600  # designs priced before the search settles for the best found
+# Work budget: designs priced x access patterns. Deterministic (a time limit would make the answer depend on
+# the machine); about 8 s on a 2-core machine, so a large model settles for the best layout found by then.
+DEFAULT_PRICING_BUDGET = 3_600
 
 
 @dataclass(frozen=True)
@@ -132,10 +134,12 @@ def _options(model: Model) -> dict[str, tuple[Placement, ...]]:
     return {e.name: placement_options(model, e) for e in model.entities}
 
 
-def search_layouts(model: Model, sheet: PriceSheet | None = None, max_candidates: int = DEFAULT_MAX_CANDIDATES,
+def search_layouts(model: Model, sheet: PriceSheet | None = None, max_candidates: int | None = None,
                    exhaustive: bool = False) -> SearchResult:
     """The cheapest layout of the model (canonicalised first), with every complete layout priced on the way."""
     started = time.perf_counter()
+    if max_candidates is None:
+        max_candidates = max(20, DEFAULT_PRICING_BUDGET // max(1, len(model.access_patterns)))
     canonical = canonical_model(model).model_copy(update={"key_design": None})
     pricer = _Pricer(canonical, sheet)
     order = _placement_order(canonical)
