@@ -128,9 +128,10 @@ def _serialized(item: dict[str, Any]) -> dict[str, Any]:
     return {name: _SERIALIZER.serialize(value) for name, value in item.items()}
 
 
-def _sample_items(model: Model, design: KeyDesign, seed: int, per_entity: int) -> dict[str, list[dict[str, Any]]]:
+def _sample_items(model: Model, design: KeyDesign, seed: int, per_entity: int,
+                  items: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, list[dict[str, Any]]]:
     """Sample items with the design's key attributes, in DynamoDB JSON."""
-    items = generate_items(model, per_entity, seed)
+    items = items if items is not None else generate_items(model, per_entity, seed)
     return {entity: [_serialized({**item, **item_keys(design, entity, item)}) for item in entity_items]
             for entity, entity_items in items.items()}
 
@@ -258,9 +259,14 @@ def _index_writes(plan: PatternPlan, entries: dict[tuple[str, str], int], sizes:
 
 
 def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
-                     sample_items_per_entity: int = SAMPLE_ITEMS_PER_ENTITY) -> CapacityProfile:
-    """Item sizes and every access pattern's units, for one design of the model."""
-    samples = _sample_items(model, design.key_design, seed, sample_items_per_entity)
+                     sample_items_per_entity: int = SAMPLE_ITEMS_PER_ENTITY,
+                     items: dict[str, list[dict[str, Any]]] | None = None) -> CapacityProfile:
+    """Item sizes and every access pattern's units, for one design of the model.
+
+    `items`: sample items already generated for the model (`generate_items`), so a search pricing many
+    designs of one model draws them once; they do not depend on the design.
+    """
+    samples = _sample_items(model, design.key_design, seed, sample_items_per_entity, items)
     entity_sizes = tuple(_entity_size(e, samples[e.name]) for e in model.entities)
     sizes = {s.entity: s.average_bytes for s in entity_sizes}
     entry_rows = _entry_sizes(design.key_design, samples)

@@ -15,6 +15,7 @@ from typing import Any
 
 from costs.autoscaling import ScalingPolicy
 from costs.capacity import CapacityProfile, UsageExtras, capacity_profile, table_usage
+from costs.design_ranking import rank_designs
 from costs.errors import CostError, UnknownDesignError
 from costs.monthly import CostEstimate, OptionEstimate, estimate_monthly_cost
 from costs.pricing import (
@@ -32,7 +33,6 @@ from costs.pricing import (
 )
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions, TableUsage, label, monthly_units
 from modeling.design import Design
-from modeling.generator import propose_designs
 from modeling.model import Model, TableClass
 
 REGION_NAME = re.compile(r"^[a-z]{2}(-gov)?-[a-z]+-\d$")
@@ -91,7 +91,8 @@ def region_message(sheet: PriceSheet) -> str:
 def estimate_model(request: EstimateRequest) -> ModelEstimate:
     """Capacity and monthly cost of a model's design, with the other candidates side by side."""
     sheet = _price_sheet(request)
-    designs = propose_designs(request.model)
+    ranking = rank_designs(request.model)
+    designs = ranking.designs
     design = next((d for d in designs if d.name == request.design_name), designs[0] if request.design_name is None
                   else None)
     if design is None:  # never price another design than the one asked for without saying so
@@ -101,7 +102,9 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
     comparison, deltas = ((), ())
     if request.compare_designs and len(designs) > 1:
         others = {d.name: _priced(request, d, sheet)[2] for d in designs if d.name != design.name}
-        comparison = tuple(_comparison_rows(design.name, cost, others))
+        lost = {r.design.name: r.lost_because or "cheapest (the search's winner)" for r in ranking.ranked}
+        comparison = tuple({**row, "why it lost": lost.get(row["design"], "")}
+                           for row in _comparison_rows(design.name, cost, others))
         deltas = tuple(_line_deltas(design.name, cost, others))
     return ModelEstimate(design, designs, sheet, profile, usage, cost,
                          tuple(pattern_rows(profile, sheet, request.model.table.table_class)),

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 
 from costs.autoscaling import DEFAULT_MAX_CAPACITY_UNITS, DEFAULT_TARGET_UTILIZATION, MIN_CAPACITY_UNITS, ScalingPolicy
 from costs.capacity import capacity_profile, table_usage
+from costs.design_ranking import ranked_designs
 from costs.errors import UsageError
 from costs.pricing import CapacityDimension
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions
 from modeling.design import TABLE, Design
-from modeling.generator import propose_designs
 from modeling.infrastructure import (
     DimensionCapacity,
     IacCode,
@@ -70,7 +70,7 @@ class InfrastructureExport:
 
 def export_infrastructure(request: InfrastructureRequest) -> InfrastructureExport:
     """The model's design as code; provisioned tables get the capacities the cost engine sizes."""
-    designs = propose_designs(request.model)
+    designs = ranked_designs(request.model)
     design = next((d for d in designs if d.name == request.design_name), None) if request.design_name else designs[0]
     if design is None:
         raise UsageError("no such design", "design", request.design_name,

@@ -10,8 +10,14 @@ Rules, in order (each choice records one sentence saying why):
    reads. A pattern asking for strong consistency on the table's partition key gets an LSI; others
    get a GSI keyed on their inputs, overloaded (GSI1PK/GSI1SK shared by entities) where an existing
    GSI has room, sparse (`only_when`) when the pattern keeps only items in one state.
-3. Projections from what the patterns using an index return: KEYS_ONLY, INCLUDE or ALL.
-The same model always gives the same designs, byte for byte: everything iterates in model order.
+3. Projections from what every pattern reading an index returns (not only the one that created it):
+   KEYS_ONLY, INCLUDE or ALL.
+A strongly consistent read never gets a GSI (GSIs are eventually consistent, dynamodb-facts §4.1): it gets
+an LSI when it knows the table's partition key, else it is left for a layout that keys the table for it.
+`generate_design(model, strategy, choice)` builds the layout a `modeling.design_space.LayoutChoice` names;
+`costs.design_search` prices the choices and keeps the cheapest. The model is canonicalised first
+(`canonical_model`), so the same model gives the same designs byte for byte whatever order its file
+lists entities, attributes, relationships and access patterns in.
 """
 
 from __future__ import annotations
@@ -20,6 +26,14 @@ import re
 from dataclasses import dataclass, field
 
 from modeling.design import Design, IndexChoice, PatternPlan
+from modeling.design_space import (
+    LayoutChoice,
+    Placement,
+    canonical_model,
+    collection_relationships,
+    equal_inputs,
+    reads_on,
+)
 from modeling.keys import KeyTemplate
 from modeling.model import (
     AccessPattern,
@@ -37,8 +51,6 @@ from modeling.model import (
     PatternKind,
     Projection,
     ProjectionType,
-    Relationship,
-    RelationshipKind,
     SecondaryIndex,
     SequenceGenerator,
     TimestampFormat,
@@ -73,6 +85,7 @@ class _Draft:
 
     model: Model
     strategy: str
+    choice: LayoutChoice | None = None
     entity_keys: dict[str, EntityKeys] = field(default_factory=dict)
     entity_reasons: dict[str, str] = field(default_factory=dict)
     gsis: list[SecondaryIndex] = field(default_factory=list)
@@ -86,13 +99,8 @@ class _Draft:
                                         if e.name in self.entity_keys))
 
 
-def _reads_on(model: Model, entity: Entity) -> list[AccessPattern]:
-    return [p for p in model.access_patterns if p.kind.is_read and p.entities == (entity.name,)]
-
-
-def _equal_inputs(pattern: AccessPattern) -> list[str]:
-    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
-    return [name for name in pattern.inputs if name != range_attribute]
+_reads_on = reads_on
+_equal_inputs = equal_inputs
 
 
 def _mutable_attributes(model: Model, entity: Entity) -> set[str]:
@@ -101,13 +109,38 @@ def _mutable_attributes(model: Model, entity: Entity) -> set[str]:
             for a in p.changed_attributes}
 
 
-def _sort_template(entity: Entity, range_attribute: str | None, exclude: list[str]) -> str:
-    rest = [a for a in entity.identifiers if a not in exclude and a != range_attribute]
-    parts = [label(entity.name)]
+def _sort_template(entity: Entity, range_attribute: str | None, exclude: list[str],
+                   equal_first: tuple[str, ...] = ()) -> str:
+    """`LABEL#{equality inputs}#{range attribute}#{rest of the identity}`: a composite sort key.
+
+    Equality inputs come first (`TICKET#{status}#{createdAt}#{ticketId}`) so one Query fixes them with
+    begins_with and still ranges over the next part.
+    """
+    first = [a for a in equal_first if a not in exclude and a != range_attribute and entity.attribute(a) is not None]
+    rest = [a for a in entity.identifiers if a not in exclude and a != range_attribute and a not in first]
+    parts = [label(entity.name), *(_sortable_reference(entity, a) for a in first)]
     if range_attribute and entity.attribute(range_attribute) is not None:
         parts.append(_sortable_reference(entity, range_attribute))
     parts += [_sortable_reference(entity, a) for a in rest]
     return "#".join(parts)
+
+
+def _pattern_sort(model: Model, entity: Entity, pattern: AccessPattern | None,
+                  exclude: list[str]) -> tuple[str | None, tuple[str, ...]]:
+    """The range attribute and equality inputs a pattern puts in this entity's table sort key.
+
+    Attributes some update changes are left out: a table key cannot change (an index sorts by them).
+    """
+    if pattern is None:
+        return None, ()
+    mutable = _mutable_attributes(model, entity)
+    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    if range_attribute in mutable:
+        range_attribute = None
+    names = {a.name for a in entity.attributes}
+    equal = [a for a in (*_equal_inputs(pattern), *(f.attribute for f in pattern.filters))
+             if a not in exclude and a not in mutable and a in names]
+    return range_attribute, tuple(dict.fromkeys(equal))
 
 
 def _sortable_reference(entity: Entity, name: str) -> str:
@@ -131,23 +164,27 @@ DEFAULT_NUMBER_WIDTH = 12  # numbers whose range the model does not give: up to 
 _EPOCH_WIDTHS = {TimestampFormat.EPOCH_SECONDS: 10, TimestampFormat.EPOCH_MILLISECONDS: 13}
 
 
-def _parent_collection(model: Model, entity: Entity) -> tuple[Relationship, AccessPattern] | None:
-    """The relationship putting this entity under its parent's partition key, and the pattern why."""
-    for relationship in model.relationships:
-        parent = model.entity(relationship.parent)
-        if (relationship.child != entity.name or relationship.kind is RelationshipKind.MANY_TO_MANY
-                or parent is None or not parent.identifiers
-                or len(relationship.child_attributes) != len(parent.identifiers)):
-            continue
+def _parent_collection(model: Model, entity: Entity) -> Placement | None:
+    """The default placement under a parent (no search): the busiest pattern reading the entity by its parent.
+
+    Every relationship and pattern is a candidate; the busiest (peak requests/s), then the first by name,
+    wins, so the order of the file never decides.
+    """
+    candidates: list[tuple[float, str, str]] = []
+    for name in collection_relationships(model, entity):
+        relationship = next(r for r in model.relationships if r.name == name)
         if _strong_reads_without(model, entity, relationship.child_attributes):
             continue  # a strongly consistent read by the child's own key needs the child on the table by that key
         for pattern in model.access_patterns:
-            together = set(pattern.entities) == {parent.name, entity.name} and pattern.kind.is_read
+            together = set(pattern.entities) == {relationship.parent, entity.name} and pattern.kind.is_read
             by_parent = (pattern.entities == (entity.name,) and pattern.kind is PatternKind.READ_MANY
                          and set(_equal_inputs(pattern)) == set(relationship.child_attributes))
             if together or by_parent:
-                return relationship, pattern
-    return None
+                candidates.append((-pattern.traffic.peak_requests_per_second, name, pattern.name))
+    if not candidates:
+        return None
+    _, relationship_name, pattern_name = min(candidates)
+    return Placement(relationship_name, (), pattern_name)
 
 
 def _strong_reads_without(model: Model, entity: Entity, parent_attributes: tuple[str, ...]) -> bool:
@@ -156,39 +193,52 @@ def _strong_reads_without(model: Model, entity: Entity, parent_attributes: tuple
 
 
 def _table_keys(draft: _Draft, entity: Entity) -> None:
+    placement = draft.choice.placement(entity.name) if draft.choice else None
+    if placement is None and draft.choice is None and draft.strategy == COLLECTIONS:
+        placement = _parent_collection(draft.model, entity)
+    if placement is not None and placement.in_collection and _in_collection(draft, entity, placement):
+        return
+    _own_partition(draft, entity, placement)
+
+
+def _in_collection(draft: _Draft, entity: Entity, placement: Placement) -> bool:
+    """Key the entity under its parent's partition key; False when the parent is not keyed by its identity."""
     model = draft.model
-    collection = _parent_collection(model, entity) if draft.strategy == COLLECTIONS else None
-    if collection is not None and collection[0].parent in draft.entity_keys:
-        relationship, pattern = collection
-        parent = model.entity(relationship.parent)
-        partition = "#".join(_key_part(child, parent_id) for parent_id, child in
-                             zip(parent.identifiers, relationship.child_attributes, strict=True))
-        if partition == draft.entity_keys[parent.name].table.partition_key:
-            range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
-            if range_attribute in _mutable_attributes(model, entity):
-                range_attribute = None  # updates cannot change table keys; an index will sort by it
-            sort = _sort_template(entity, range_attribute, list(relationship.child_attributes))
-            draft.entity_keys[entity.name] = EntityKeys(entity=entity.name, table=KeyTemplates(
-                partition_key=partition, sort_key=sort))
-            draft.entity_reasons[entity.name] = (
-                f"{entity.name} items live in their {parent.name}'s item collection ({partition}) because "
-                f"{pattern.name} reads them by the {parent.name}'s key; the sort key {sort} serves its order.")
-            return
-    _own_partition(draft, entity)
+    relationship = next(r for r in model.relationships if r.name == placement.relationship)
+    parent = model.entity(relationship.parent)
+    if parent is None or parent.name not in draft.entity_keys:
+        return False
+    partition = "#".join(_key_part(child, parent_id) for parent_id, child in
+                         zip(parent.identifiers, relationship.child_attributes, strict=True))
+    if partition != draft.entity_keys[parent.name].table.partition_key:
+        return False
+    pattern = model.access_pattern(placement.sort_pattern) if placement.sort_pattern else None
+    range_attribute, equal = _pattern_sort(model, entity, pattern, list(relationship.child_attributes))
+    sort = _sort_template(entity, range_attribute, list(relationship.child_attributes), equal)
+    draft.entity_keys[entity.name] = EntityKeys(entity=entity.name, table=KeyTemplates(
+        partition_key=partition, sort_key=sort))
+    why = (f"{pattern.name} reads them by the {parent.name}'s key" if pattern is not None
+           else f"they belong to their {parent.name} ({relationship.name})")
+    draft.entity_reasons[entity.name] = (
+        f"{entity.name} items live in their {parent.name}'s item collection ({partition}) because "
+        f"{why}; the sort key {sort} serves its order.")
+    return True
 
 
-def _own_partition(draft: _Draft, entity: Entity) -> None:
-    candidates = [p for p in _reads_on(draft.model, entity) if p.kind is PatternKind.READ_MANY
-                  and _equal_inputs(p) and set(_equal_inputs(p)) < set(entity.identifiers)
-                  and draft.strategy == COLLECTIONS]
-    best = max(candidates, key=lambda p: p.traffic.peak_requests_per_second, default=None)
+def _own_partition(draft: _Draft, entity: Entity, placement: Placement | None) -> None:
+    model = draft.model
+    best = None
+    if placement is not None and placement.partition_attributes:
+        best = model.access_pattern(placement.sort_pattern or "")
+    elif draft.choice is None and draft.strategy == COLLECTIONS:
+        candidates = [p for p in _reads_on(model, entity) if p.kind is PatternKind.READ_MANY
+                      and _equal_inputs(p) and set(_equal_inputs(p)) < set(entity.identifiers)]
+        best = min(candidates, key=lambda p: (-p.traffic.peak_requests_per_second, p.name), default=None)
     if best is not None:
         partition_attributes = [a for a in entity.identifiers if a in _equal_inputs(best)]
-        range_attribute = best.range_condition.attribute if best.range_condition else None
-        if range_attribute in _mutable_attributes(draft.model, entity):
-            range_attribute = None  # updates cannot change table keys; an index will sort by it
+        range_attribute, equal = _pattern_sort(model, entity, best, partition_attributes)
         partition = "#".join(_key_part(a) for a in partition_attributes)
-        sort = _sort_template(entity, range_attribute, partition_attributes)
+        sort = _sort_template(entity, range_attribute, partition_attributes, equal)
         reason = (f"{entity.name} is partitioned by {', '.join(partition_attributes)} and sorted by the rest of "
                   f"its identity because {best.name}, its busiest list pattern, reads it that way.")
     else:
@@ -216,12 +266,16 @@ def _add_index_for(draft: _Draft, pattern: AccessPattern) -> None:
     entities = [e for e in (draft.model.entity(n) for n in pattern.entities) if e is not None]
     if not entities or not all(set(_equal_inputs(pattern)) <= {a.name for a in e.attributes} for e in entities):
         return
-    table_partition = draft.entity_keys[entities[0].name].table.partition_key
+    table_partition = _partition_of(draft.entity_keys[entities[0].name].table.partition_key)
     partition_inputs = _equal_inputs(pattern)
-    if (pattern.consistency is Consistency.STRONG and len(entities) == 1 and pattern.range_condition
-            and _partition_of(table_partition) == partition_inputs and len(draft.lsis) < MAX_LSIS_PER_TABLE):
-        _add_lsi(draft, pattern, entities[0])
-    elif len(draft.gsis) < MAX_GSIS_PER_TABLE or _gsi_with_room(draft, entities):
+    if pattern.consistency is Consistency.STRONG:
+        # dynamodb-facts §4.1/§4.2: a GSI is eventually consistent only; an LSI shares the table's
+        # partition key, so it serves the read when the pattern knows that key
+        if (len(entities) == 1 and set(table_partition) <= set(partition_inputs)
+                and len(draft.lsis) < MAX_LSIS_PER_TABLE):
+            _add_lsi(draft, pattern, entities[0])
+        return
+    if len(draft.gsis) < MAX_GSIS_PER_TABLE or _gsi_with_room(draft, entities):
         _add_gsi(draft, pattern, entities, partition_inputs)
 
 
@@ -232,7 +286,12 @@ def _partition_of(template: str) -> list[str]:
 
 def _gsi_with_room(draft: _Draft, entities: list[Entity],
                    pattern: AccessPattern | None = None) -> SecondaryIndex | None:
-    """An existing GSI none of these entities uses yet, whose patterns want the same kind of projection."""
+    """An existing GSI none of these entities uses yet, whose patterns want the same kind of projection.
+
+    None when the layout asks for one GSI per pattern.
+    """
+    if draft.choice is not None and not draft.choice.share_gsis:
+        return None
     patterns = {p.name: p for p in draft.model.access_patterns}
     for index in draft.gsis:
         if any(index.name in draft.entity_keys[e.name].indexes for e in entities):
@@ -281,12 +340,14 @@ def _gsi_reason(draft: _Draft, index: str, pattern: AccessPattern, conditions: t
 def _add_lsi(draft: _Draft, pattern: AccessPattern, entity: Entity) -> None:
     number = len(draft.lsis) + 1
     name = f"LSI{number}"
-    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
     index = SecondaryIndex(name=name, partition_key=KeyAttribute(name="PK"), sort_key=KeyAttribute(name=f"{name}SK"))
     draft.lsis.append(index)
     keys = draft.entity_keys[entity.name]
+    partition = _partition_of(keys.table.partition_key)
+    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    equal = tuple(a for a in (*_equal_inputs(pattern), *(f.attribute for f in pattern.filters)) if a not in partition)
     templates = KeyTemplates(partition_key=keys.table.partition_key,
-                             sort_key=_sort_template(entity, range_attribute, _partition_of(keys.table.partition_key)))
+                             sort_key=_sort_template(entity, range_attribute, partition, equal))
     draft.entity_keys[entity.name] = EntityKeys(entity=keys.entity, table=keys.table,
                                                 indexes={**keys.indexes, name: templates})
     draft.index_patterns.setdefault(name, []).append(pattern.name)
@@ -295,10 +356,16 @@ def _add_lsi(draft: _Draft, pattern: AccessPattern, entity: Entity) -> None:
 
 
 def _with_projections(draft: _Draft) -> None:
+    """Project what every pattern reading an index returns: the ones it was made for and any the planner
+    sends to it (an index made for one pattern often serves another)."""
     patterns = {p.name: p for p in draft.model.access_patterns}
+    readers = {name: list(users) for name, users in draft.index_patterns.items()}
+    for plan in plan_patterns(draft.model, draft.key_design()):
+        if plan.index in readers and plan.pattern not in readers[plan.index]:
+            readers[plan.index].append(plan.pattern)
 
     def projected(index: SecondaryIndex) -> SecondaryIndex:
-        returns = [patterns[n].returns for n in draft.index_patterns.get(index.name, [])]
+        returns = [patterns[n].returns for n in readers.get(index.name, [])]
         if not returns or any(not r for r in returns):
             return index
         # An attribute inside a key template (`CUSTOMER#{level}#...`) is still a non-key attribute of the
@@ -328,16 +395,23 @@ _STRATEGIES: dict[str, tuple[str, str]] = {
 }
 
 
-def generate_design(model: Model, strategy: str = COLLECTIONS) -> Design:
-    """One proposed design for a model, ignoring any explicit design it has."""
-    draft = _Draft(model, strategy)
-    for entity in _parents_first(model):
+def generate_design(model: Model, strategy: str = COLLECTIONS, choice: LayoutChoice | None = None,
+                    name: str | None = None, summary: str | None = None) -> Design:
+    """One proposed design for a model, ignoring any explicit design it has.
+
+    Without a `choice` the strategy's rules place every entity; with one, its placements and GSI policy do.
+    The design is built on the canonical model; its plans follow the model's own pattern order.
+    """
+    canonical = canonical_model(model)
+    draft = _Draft(canonical, strategy, choice)
+    for entity in _parents_first(canonical):
         _table_keys(draft, entity)
-    for pattern in model.access_patterns:
-        if pattern.kind.is_read and _needs_index(plan_pattern(model, draft.key_design(), pattern)):
+    for pattern in canonical.access_patterns:
+        if pattern.kind.is_read and _needs_index(plan_pattern(canonical, draft.key_design(), pattern)):
             _add_index_for(draft, pattern)
     _with_projections(draft)
-    return _finish(draft, *_STRATEGIES[strategy])
+    default_name, default_summary = _STRATEGIES[strategy]
+    return _finish(draft, name or default_name, summary or default_summary, model)
 
 
 def _parents_first(model: Model) -> list[Entity]:
@@ -345,11 +419,11 @@ def _parents_first(model: Model) -> list[Entity]:
     return parents_first(model.entities, lambda e: [r.parent for r in model.relationships if r.child == e.name])
 
 
-def _finish(draft: _Draft, name: str, summary: str) -> Design:
+def _finish(draft: _Draft, name: str, summary: str, model: Model) -> Design:
     key_design = draft.key_design()
     return Design(
-        name=name, summary=summary, key_design=key_design, plans=plan_patterns(draft.model, key_design),
-        entity_reasons=tuple((e.name, draft.entity_reasons[e.name]) for e in draft.model.entities
+        name=name, summary=summary, key_design=key_design, plans=plan_patterns(model, key_design),
+        entity_reasons=tuple((e.name, draft.entity_reasons[e.name]) for e in model.entities
                              if e.name in draft.entity_reasons),
         index_reasons=tuple(IndexChoice(i.name, _joined_reasons(i.name, draft.index_reasons.get(i.name, [])),
                                         tuple(draft.index_patterns.get(i.name, [])))
@@ -366,18 +440,20 @@ def explicit_design(model: Model) -> Design | None:
     """The model's own key design, with keys proposed only for entities it leaves out."""
     if model.key_design is None:
         return None
-    draft = _Draft(model, COLLECTIONS)
+    draft = _Draft(canonical_model(model), COLLECTIONS)
     draft.gsis = list(model.key_design.global_secondary_indexes)
     draft.lsis = list(model.key_design.local_secondary_indexes)
     for keys in model.key_design.entities:
         draft.entity_keys[keys.entity] = keys
         draft.entity_reasons[keys.entity] = f"{keys.entity}'s keys come from the model's own key design."
-    for entity in _parents_first(model):
+    for entity in _parents_first(draft.model):
         if entity.name not in draft.entity_keys:
             _table_keys(draft, entity)
+    declared = {k.entity for k in model.key_design.entities}
+    filled = tuple(k for k in draft.key_design().entities if k.entity not in declared)
     base = KeyDesign(partition_key=model.key_design.partition_key, sort_key=model.key_design.sort_key,
                      global_secondary_indexes=tuple(draft.gsis), local_secondary_indexes=tuple(draft.lsis),
-                     entities=draft.key_design().entities)
+                     entities=(*model.key_design.entities, *filled))  # the user's order, as typed
     return Design(name="Your design", summary="The key design written in the model, gaps filled by the generator.",
                   key_design=base, plans=plan_patterns(model, base),
                   entity_reasons=tuple(draft.entity_reasons.items()),
@@ -396,7 +472,6 @@ def propose_designs(model: Model) -> tuple[Design, ...]:
         if all(candidate.key_design != d.key_design for d in designs):
             designs.append(candidate)
     return tuple(designs)
-
 
 
 def replace_key_design(model: Model, key_design: KeyDesign) -> Model:

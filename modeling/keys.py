@@ -10,6 +10,7 @@ rendered strings sorts the numbers. Templates are parsed once into segments; ren
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -51,6 +52,10 @@ class KeyTemplate:
         >>> KeyTemplate.parse("ORDER#{orderId}").attribute_names
         ('orderId',)
         """
+        return _parsed(source)
+
+    @classmethod
+    def _parse(cls, source: str) -> KeyTemplate:
         segments: list[Segment] = []
         position = 0
         while position < len(source):
@@ -137,3 +142,9 @@ def _padded_number(number: Decimal, width: int, decimals: int | None) -> str:
     if integer_digits > width:
         raise KeyTemplateError(f"{number} has {integer_digits} digits, more than the template's width {width}")
     return text.rjust(width + (len(text) - integer_digits), "0")
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(source: str) -> KeyTemplate:
+    """Templates are immutable values: the planner and the search parse the same few thousands of times."""
+    return KeyTemplate._parse(source)

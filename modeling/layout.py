@@ -100,6 +100,10 @@ class LayoutRequest:
     index: str = TABLE
     items_per_entity: int = 4
     seed: int = 42
+    # the ranked candidates and their comparison rows when a caller has priced them (`costs.design_ranking`:
+    # modeling cannot price); empty: the generator's rule-based proposals, compared without costs
+    designs: tuple[Design, ...] = ()
+    comparison: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,7 @@ class LayoutResult:
 
 def analyse_layout(request: LayoutRequest) -> LayoutResult:
     """Candidate designs, the chosen one's sample table through one access path, and its charts."""
-    designs = propose_designs(request.model)
+    designs = request.designs or propose_designs(request.model)
     design = next((d for d in designs if d.name == request.design_name), designs[0])
     paths = access_path_names(design.key_design)
     index = request.index if request.index in paths else TABLE
@@ -124,7 +128,8 @@ def analyse_layout(request: LayoutRequest) -> LayoutResult:
         designs=designs, design=design,
         view=layout_view(request.model, design.key_design, index, request.items_per_entity, request.seed),
         entity_chart=tuple(entity_chart(design)), pattern_chart=tuple(pattern_chart(design)),
-        comparison=tuple(comparison_rows(designs)), index_rows=tuple(index_rows(design.key_design)),
+        comparison=request.comparison or tuple(comparison_rows(designs)),
+        index_rows=tuple(index_rows(design.key_design)),
         findings=tuple(check_design(request.model, design)))
 
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from modeling.checks import FindingSeverity, check_design
+from modeling.design import Design
 from modeling.errors import Problem, Severity
-from modeling.generator import propose_designs
 from modeling.model import Model
 
 
@@ -48,8 +48,7 @@ class DesignFindingsSummary:
     warning_count: int
 
 
-def design_findings_summary(model: Model) -> DesignFindingsSummary:
-    design = propose_designs(model)[0]
+def design_findings_summary(model: Model, design: Design) -> DesignFindingsSummary:
     findings = check_design(model, design)
     return DesignFindingsSummary(
         design.name,

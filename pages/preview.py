@@ -2,9 +2,9 @@
 
 import streamlit as st
 
+from costs.design_ranking import ranked_designs
 from modeling.endpoint import configured_endpoint
 from modeling.errors import EndpointError
-from modeling.generator import propose_designs
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 from modeling.preview.session import preview_setup
 from ui import preview_views, session
@@ -19,7 +19,7 @@ st.caption("Seeded sample data is loaded into the DynamoDB endpoint and every ac
            "boto3 call, its answer checked against the data. Keep the sample small: the embedded moto server "
            "reads the whole table for every Query, so a few thousand items is the useful limit.")
 
-designs = {d.name: d for d in propose_designs(model)}
+designs = {d.name: d for d in ranked_designs(model)}
 columns = st.columns([3, 2, 1])
 design = designs[columns[0].selectbox("Design", list(designs), key="preview.design")]
 total_items = columns[1].number_input("Sample items", 50, MAX_PREVIEW_ITEMS, DEFAULT_PREVIEW_ITEMS, 50,

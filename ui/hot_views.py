@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from costs.design_ranking import ranked_designs
 from modeling import charts
 from modeling.checks import SEVERITY_RANK, FindingSeverity, check_design
-from modeling.generator import propose_designs
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model
 from ui.text import plain
@@ -18,7 +18,7 @@ _ICONS = {FindingSeverity.ERROR: "⛔", FindingSeverity.WARNING: "⚠️", Findi
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def design_names(model_json: str) -> list[str]:
-    return [d.name for d in propose_designs(Model.model_validate_json(model_json))]
+    return [d.name for d in ranked_designs(Model.model_validate_json(model_json))]
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -53,7 +53,7 @@ def choose_index(indexes: list[str], worst: str | None) -> None:
 
 
 def _design(model: Model, name: str):
-    designs = propose_designs(model)
+    designs = ranked_designs(model)
     return next((d for d in designs if d.name == name), designs[0])
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from costs.design_ranking import ranked_designs
 from costs.errors import CostError
 from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
 from modeling.endpoint import configured_endpoint
 from modeling.errors import EndpointError, ModelingError
-from modeling.generator import propose_designs
 from modeling.infrastructure import LABELS, IacFormat, parse_tags
 from modeling.live_import import (
     DEFAULT_SAMPLE_ITEMS,
@@ -38,7 +38,7 @@ def cached_export(model_json: str, fmt: str, design: str | None, auto_scaling: b
 def iac_tab(model: Model) -> None:
     columns = st.columns([2, 2, 3])
     fmt = columns[0].radio("Format", list(IacFormat), format_func=LABELS.get, key="iac.format")
-    designs = [d.name for d in propose_designs(model)]
+    designs = [d.name for d in ranked_designs(model)]
     design = columns[1].selectbox("Design", designs, key="iac.design",
                                   help="The model's own key design if it has one, else the proposals")
     tags_text = columns[2].text_area("Tags (one KEY=VALUE per line)", key="iac.tags", height=90)

@@ -7,6 +7,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from costs.design_ranking import rank_designs, ranking_rows
 from modeling import editing
 from modeling.checks import FindingSeverity
 from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
@@ -22,7 +23,10 @@ _ENTITY_COLOURS = ("#fde2b5", "#cfe8f7", "#c9eedd", "#f9f3b6", "#cbdcf0", "#f8d6
 
 @st.cache_data(show_spinner="Building the layout…", max_entries=64)
 def cached_layout(model_json: str, design_name: str | None, index: str, items: int, seed: int) -> LayoutResult:
-    return analyse_layout(LayoutRequest(Model.model_validate_json(model_json), design_name, index, items, seed))
+    model = Model.model_validate_json(model_json)
+    ranking = rank_designs(model)  # the search's winner first, runners-up with why they lost
+    return analyse_layout(LayoutRequest(model, design_name, index, items, seed, ranking.designs,
+                                        tuple(ranking_rows(ranking))))
 
 
 def entity_colours(model: Model) -> dict[str, str]:

@@ -15,11 +15,11 @@ import streamlit as st
 
 from costs import charts
 from costs.capacity import UsageExtras
+from costs.design_ranking import ranked_designs
 from costs.estimate import EstimateRequest
 from costs.pricing import PriceItem
 from costs.review_render import block_markdown, review_html, review_markdown
 from costs.review_report import Chart, ModelSource, ReviewReport, ReviewRequest, build_review_report
-from modeling.generator import propose_designs
 from modeling.model import Model, TableClass
 from modeling.model_file import FileFormat, dump_document
 from ui import cost_views
@@ -50,7 +50,7 @@ def model_file(document: dict[str, Any], slug: str) -> ModelFile:
 def settings(model: Model) -> ReportSettings:
     regions = cost_views.region_choices(model.table.region)
     region_default = st.session_state.get("cost.region", model.table.region)
-    designs = [d.name for d in propose_designs(model)]
+    designs = [d.name for d in ranked_designs(model)]
     design_default = st.session_state.get("cost.design", designs[0])
     columns = st.columns([2, 3, 2, 1])
     region = columns[0].selectbox("Region", regions, key="report.region",

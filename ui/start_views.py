@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from costs.design_ranking import ranked_designs
 from modeling.editing import starter_document
 from modeling.model import Model
 from modeling.summary import DesignFindingsSummary, DocumentSummary, design_findings_summary
@@ -12,7 +13,8 @@ from ui import session
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _design_findings(model_json: str) -> DesignFindingsSummary:
-    return design_findings_summary(Model.model_validate_json(model_json))
+    model = Model.model_validate_json(model_json)
+    return design_findings_summary(model, ranked_designs(model)[0])  # the design the Layout page opens on
 
 
 def summary_metrics(summary: DocumentSummary, model: Model | None) -> None:

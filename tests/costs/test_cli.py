@@ -110,5 +110,5 @@ def test_estimate_of_a_design_the_model_does_not_have_says_so_instead_of_pricing
     result = subprocess.run([sys.executable, "-m", "costs", "estimate", str(model), "--design", "Nope"], cwd=root,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode != 0
-    assert "no design of that name" in result.stderr and "Item collections" in result.stderr
+    assert "no design of that name" in result.stderr and "Proposed" in result.stderr
     assert "Traceback" not in result.stderr

@@ -113,7 +113,7 @@ def test_cli_json_of_a_provisioned_example_carries_every_gsi_capacity() -> None:
 
 
 def test_unknown_design_and_bad_headroom_are_refused() -> None:
-    with pytest.raises(UsageError, match="Item collections"):
+    with pytest.raises(UsageError, match="Proposed"):
         _export("chat_messages", IacFormat.CLI_JSON, design_name="Nope")
     with pytest.raises(UsageError, match="headroom"):
         _export("crm_single_table", IacFormat.CLI_JSON, max_capacity_headroom=0.5)

@@ -271,7 +271,7 @@ def test_html_references_nothing_outside_the_file(built) -> None:
 
 def test_an_unknown_design_is_an_error_not_a_silent_fallback() -> None:
     model, source = load_reviewed_model(EXAMPLE)
-    with pytest.raises(UnknownDesignError, match="Item collections"):
+    with pytest.raises(UnknownDesignError, match="Proposed"):
         build_review_report(ReviewRequest(EstimateRequest(model, "No such design"), source, WHEN, 1_000))
 
 

@@ -1,0 +1,206 @@
+"""The search's answer as users see it: the winner, a few distinct runners-up, and why each lost.
+
+`rank_designs(model)` runs `costs.design_search.search_layouts` and keeps: the cheapest layout
+("Proposed"), the cheapest with fewer GSIs, the cheapest with every entity in its own partition, and
+the model's own design if it has one. Each is priced by the same engine on the same traffic, under
+on-demand and under the recommended capacity option, with the reason it lost in money and in index
+writes ("+$821.00/month on-demand: GSI2 adds 1 index write to every like_post"). The Layout page, the
+Capacity & cost page, the report and the other pages list designs in this order, so they agree.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from costs.capacity import capacity_profile, table_usage
+from costs.design_search import PricedCandidate, SearchResult, search_layouts
+from costs.monthly import CostEstimate, estimate_monthly_cost
+from costs.pricing import load_price_sheet
+from costs.usage import CapacityOption, label
+from modeling.design import Design, Operation
+from modeling.generator import explicit_design
+from modeling.model import Model
+
+PROPOSED, FEWER_GSIS, SEPARATE_PARTITIONS, YOUR_DESIGN = ("Proposed", "Fewer GSIs", "Separate partitions",
+                                                          "Your design")
+_SUMMARIES = {
+    PROPOSED: "The cheapest layout the search found on the model's own traffic (on-demand), serving every "
+              "read with a key where any layout can.",
+    FEWER_GSIS: "The cheapest layout with fewer GSIs than the proposal.",
+    SEPARATE_PARTITIONS: "The cheapest layout where every item keeps its own partition and children are found "
+                         "through indexes.",
+}
+
+
+@dataclass(frozen=True)
+class RankedDesign:
+    design: Design
+    on_demand_usd: Decimal | None
+    recommended_usd: Decimal | None
+    recommended_option: str
+    lost_because: str  # "" for the winner
+
+
+@dataclass(frozen=True)
+class DesignRanking:
+    ranked: tuple[RankedDesign, ...]  # the winner first
+    unservable: tuple[str, ...]
+    search: SearchResult
+
+    @property
+    def designs(self) -> tuple[Design, ...]:
+        """Designs for pickers: the model's own first (what the user typed stays the default), then the ranking."""
+        own = [r.design for r in self.ranked if r.design.name == YOUR_DESIGN]
+        return (*own, *(r.design for r in self.ranked if r.design.name != YOUR_DESIGN))
+
+
+def rank_designs(model: Model) -> DesignRanking:
+    """The search's winner and runners-up for a model (memoised per model: the pages rerun on every click)."""
+    return _ranking(model.model_dump_json())
+
+
+def ranked_designs(model: Model) -> tuple[Design, ...]:
+    return rank_designs(model).designs
+
+
+@functools.lru_cache(maxsize=16)
+def _ranking(model_json: str) -> DesignRanking:
+    model = Model.model_validate_json(model_json)
+    search = search_layouts(model)
+    picks: list[tuple[str, PricedCandidate]] = [(PROPOSED, search.best)]
+    fewer = [c for c in search.complete if c.gsi_count < search.best.gsi_count and not c.refused]
+    separate = [c for c in search.complete if c.all_separate and not c.refused]
+    for name, pool in ((FEWER_GSIS, fewer), (SEPARATE_PARTITIONS, separate)):
+        pick = pool[0] if pool else None
+        if pick is not None and all(pick.design.key_design != d.design.key_design for _, d in picks):
+            picks.append((name, pick))
+    designs = [_renamed(c.design, name, _summary(name, c)) for name, c in picks]
+    own = explicit_design(model)
+    if own is not None:  # the user's own layout takes the place of an identical proposal (it is the same table)
+        same = [i for i, d in enumerate(designs) if _same_layout(d, own)]
+        designs = [own if i == (same[0] if same else -1) else d for i, d in enumerate(designs) if i not in same[1:]]
+        if not same:
+            designs.append(own)
+    designs = [_replanned(model, d) for d in designs]
+    sheet = load_price_sheet(model.table.region)
+    estimates = [_estimate(model, d, sheet) for d in designs]
+    winner, winner_cost = designs[0], estimates[0]
+    ranked = tuple(RankedDesign(d, _on_demand(e), *_recommended(e),
+                                "" if i == 0 else lost_because(model, winner, winner_cost, d, e))
+                   for i, (d, e) in enumerate(zip(designs, estimates, strict=True)))
+    return DesignRanking(ranked, search.unservable, search)
+
+
+def _same_layout(a: Design, b: Design) -> bool:
+    def canonical(design: Design) -> str:
+        key_design = design.key_design
+        return key_design.model_copy(update={"entities": tuple(sorted(key_design.entities, key=lambda k: k.entity))}
+                                     ).model_dump_json()
+    return canonical(a) == canonical(b)
+
+
+def _summary(name: str, candidate: PricedCandidate) -> str:
+    placements = "; ".join(f"{entity}: {p.describe()}" for entity, p in candidate.choice.placements) \
+        if candidate.choice else "the generator's rules"
+    gsis = ("GSIs shared (overloaded) where they fit" if candidate.choice is None or candidate.choice.share_gsis
+            else "one GSI per pattern")
+    return f"{_SUMMARIES[name]} Layout: {placements}; {gsis}."
+
+
+def _renamed(design: Design, name: str, summary: str) -> Design:
+    return Design(name, summary, design.key_design, design.plans, design.entity_reasons, design.index_reasons)
+
+
+def _replanned(model: Model, design: Design) -> Design:
+    """Plans in the model's own pattern order (the search planned the canonical model)."""
+    by_name = {p.pattern: p for p in design.plans}
+    plans = tuple(by_name[p.name] for p in model.access_patterns if p.name in by_name)
+    reasons = dict(design.entity_reasons)
+    entity_reasons = tuple((e.name, reasons[e.name]) for e in model.entities if e.name in reasons)
+    return Design(design.name, design.summary, design.key_design, plans, entity_reasons, design.index_reasons)
+
+
+def _estimate(model: Model, design: Design, sheet: Any) -> CostEstimate:
+    profile = capacity_profile(model, design)
+    return estimate_monthly_cost(table_usage(model, design, profile), sheet)
+
+
+def _on_demand(estimate: CostEstimate) -> Decimal | None:
+    return next((o.monthly_total_usd for o in estimate.options if o.option is CapacityOption.ON_DEMAND), None)
+
+
+def _recommended(estimate: CostEstimate) -> tuple[Decimal | None, str]:
+    best = estimate.recommendation
+    if best is None:
+        return None, "no complete option"
+    return best.monthly_cost_usd, f"{label(best.option)} ({label(best.table_class)})"
+
+
+def lost_because(model: Model, winner: Design, winner_cost: CostEstimate, design: Design,
+                 cost: CostEstimate) -> str:
+    """Why a runner-up lost, in money first, then the index writes or scans that explain it."""
+    scans = [p.pattern for p in design.plans if p.operation is Operation.SCAN]
+    ours, theirs = _on_demand(winner_cost), _on_demand(cost)
+    money = ("price unknown in this Region's sheet" if ours is None or theirs is None
+             else f"{'+' if theirs >= ours else '-'}${abs(theirs - ours):,.2f}/month on-demand")
+    if scans and not [p for p in winner.plans if p.operation is Operation.SCAN]:
+        return f"{money}: serves {', '.join(scans)} with a Scan, which the proposal serves with a key"
+    why = _index_write_difference(model, winner, design) or _biggest_line(winner_cost, cost)
+    if ours is not None and theirs is not None and theirs < ours:
+        return f"{money}: cheaper, but not a layout the search may propose ({why or 'see its checks'})"
+    return f"{money}: {why}" if why else money
+
+
+def _index_write_difference(model: Model, winner: Design, design: Design) -> str:
+    """The write pattern (busiest first) whose index writes grow most, and the indexes that cause it."""
+    rates = {p.name: p.traffic.average_requests_per_second for p in model.access_patterns}
+    worst: tuple[float, str] | None = None
+    for plan in design.plans:
+        base = winner.plan(plan.pattern)
+        if not plan.operation.is_write or base is None:
+            continue
+        extra = plan.index_writes_per_request - base.index_writes_per_request
+        if extra > 1e-9:
+            indexes = ", ".join(sorted({w.index for w in plan.index_writes} - {w.index for w in base.index_writes})
+                                ) or ", ".join(sorted({w.index for w in plan.index_writes}))
+            text = f"{indexes} adds {extra:.3g} index write(s) to every {plan.pattern}"
+            weight = extra * rates.get(plan.pattern, 0.0)
+            if worst is None or weight > worst[0]:
+                worst = (weight, text)
+    return worst[1] if worst else ""
+
+
+def _biggest_line(winner_cost: CostEstimate, cost: CostEstimate) -> str:
+    def lines(estimate: CostEstimate) -> dict[str, Decimal]:
+        option = estimate.option(CapacityOption.ON_DEMAND, estimate.options[0].table_class)
+        return {i.name: i.monthly_cost_usd or Decimal(0) for i in option.line_items}
+
+    base, other = lines(winner_cost), lines(cost)
+    deltas = {name: other.get(name, Decimal(0)) - base.get(name, Decimal(0)) for name in {*base, *other}}
+    name = max(sorted(deltas), key=lambda n: deltas[n], default=None)
+    return f"most of it is {name} (+${deltas[name]:,.2f})" if name and deltas[name] > 0 else ""
+
+
+def ranking_rows(ranking: DesignRanking) -> list[dict[str, Any]]:
+    """Candidates side by side, winner first: cost, indexes, index writes per write, items read, why it lost."""
+    rows = []
+    for entry in ranking.ranked:
+        design = entry.design
+        writes = [p for p in design.plans if p.operation.is_write]
+        reads = [p for p in design.plans if not p.operation.is_write]
+        rows.append({
+            "design": design.name, "on-demand USD/month": entry.on_demand_usd,
+            "recommended USD/month": entry.recommended_usd, "recommended option": entry.recommended_option,
+            "GSIs": len(design.key_design.global_secondary_indexes),
+            "LSIs": len(design.key_design.local_secondary_indexes), "scans": len(design.scan_patterns),
+            "index writes per write (mean)": round(sum(p.index_writes_per_request for p in writes)
+                                                   / len(writes), 3) if writes else 0.0,
+            "items read per read request (mean)": round(sum(p.items_read_per_request for p in reads)
+                                                        / len(reads), 3) if reads else 0.0,
+            "items read per read request (p99)": "not estimated yet",
+            "why it lost": entry.lost_because or "cheapest",
+        })
+    return rows

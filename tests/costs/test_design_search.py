@@ -1,0 +1,108 @@
+"""The key-design search: order independence, no Scan or strong GSI read when a key serves it, the
+support-desk regression, and branch and bound giving the exhaustive enumeration's winner."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from costs.design_ranking import PROPOSED, YOUR_DESIGN, rank_designs, ranking_rows
+from costs.design_search import search_layouts
+from costs.pricing import load_price_sheet
+from modeling.design import Operation
+from modeling.examples import list_examples, load_example
+from modeling.model import Model
+
+SHEET = load_price_sheet("us-east-1")
+
+
+def _shuffled(model: Model, rng: random.Random) -> Model:
+    def mixed(items: tuple) -> tuple:
+        items = list(items)
+        rng.shuffle(items)
+        return tuple(items)
+
+    entities = tuple(e.model_copy(update={"attributes": mixed(e.attributes)}) for e in model.entities)
+    return model.model_copy(update={"entities": mixed(entities), "relationships": mixed(model.relationships),
+                                    "access_patterns": mixed(model.access_patterns)})
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          phases=[Phase.explicit, Phase.generate])  # a search per example: shrinking would take minutes
+@given(st.sampled_from([e.slug for e in list_examples()] + ["support_desk"]), st.randoms(use_true_random=False))
+def test_shuffling_the_models_lists_never_changes_the_proposal_or_its_cost(slug: str, rng: random.Random) -> None:
+    # realistic models: the generic `tests.strategies.models()` draws ones the cost engine cannot price
+    # (Decimal overflow on 1e130 constants, identifiers the sample data leaves out), a separate finding
+    model = _support_desk() if slug == "support_desk" else load_example(slug).model_copy(update={"key_design": None})
+    first = search_layouts(model, SHEET, max_candidates=60)
+    second = search_layouts(_shuffled(model, rng), SHEET, max_candidates=60)
+    assert second.best.design.key_design == first.best.design.key_design
+    assert second.best.monthly_cost_usd == first.best.monthly_cost_usd
+    assert {p.pattern: p for p in second.best.design.plans} == {p.pattern: p for p in first.best.design.plans}
+
+
+@pytest.mark.parametrize("slug", ["chat_messages", "ecommerce_orders"])
+def test_reversing_the_patterns_of_an_example_changes_nothing(slug: str) -> None:
+    model = load_example(slug)
+    reversed_model = model.model_copy(update={"access_patterns": model.access_patterns[::-1],
+                                              "entities": model.entities[::-1]})
+    assert search_layouts(reversed_model).best.design.key_design == search_layouts(model).best.design.key_design
+
+
+@pytest.mark.parametrize("slug", ["iot_telemetry", "student_platform", "ecommerce_orders"])
+def test_branch_and_bound_finds_the_exhaustive_enumerations_winner(slug: str) -> None:
+    model = load_example(slug)
+    bounded, exhaustive = search_layouts(model), search_layouts(model, exhaustive=True)
+    assert bounded.best.rank_key() == exhaustive.best.rank_key()
+
+
+def _support_desk() -> Model:
+    traffic = {"peak_requests_per_second": 50, "average_requests_per_second": 20}
+    return Model.model_validate({
+        "name": "Support desk", "table": {"name": "support-desk"},
+        "entities": [
+            {"name": "Org", "item_count": 2000, "identifiers": ["orgId"], "attributes": [
+                {"name": "orgId", "generator": {"kind": "uuid"}}, {"name": "name", "avg_size_bytes": 30}]},
+            {"name": "Ticket", "item_count": 5_000_000, "identifiers": ["ticketId"], "attributes": [
+                {"name": "ticketId", "generator": {"kind": "uuid"}},
+                {"name": "orgId", "generator": {"kind": "reference", "entity": "Org", "attribute": "orgId"}},
+                {"name": "createdAt", "generator": {"kind": "timestamp_range", "start": "2024-01-01",
+                                                    "end": "2026-01-01"}},
+                {"name": "body", "avg_size_bytes": 600}]}],
+        "relationships": [{"name": "org_tickets", "kind": "one_to_many", "parent": "Org", "child": "Ticket",
+                           "child_attributes": ["orgId"],
+                           "cardinality": {"mean": 2500, "max": 200000, "distribution": {"kind": "zipf"}}}],
+        "access_patterns": [
+            {"name": "list_tickets_by_org", "kind": "read_many", "entities": ["Ticket"], "inputs": ["orgId"],
+             "range_condition": {"attribute": "createdAt", "operator": "greater_than"}, "expected_items": 25,
+             "traffic": traffic},
+            {"name": "get_ticket_by_id", "kind": "read_one", "entities": ["Ticket"], "inputs": ["orgId", "ticketId"],
+             "consistency": "strong", "traffic": traffic},
+            {"name": "create_ticket", "kind": "write", "entities": ["Ticket"], "inputs": ["orgId", "ticketId"],
+             "traffic": traffic},
+            {"name": "get_org", "kind": "read_one", "entities": ["Org"], "inputs": ["orgId"], "traffic": traffic}]})
+
+
+def test_support_desk_strong_read_by_id_is_a_key_read_never_a_filter_or_a_gsi() -> None:
+    design = rank_designs(_support_desk()).ranked[0].design
+    plan = design.plan("get_ticket_by_id")
+    gsis = {i.name for i in design.key_design.global_secondary_indexes}
+    assert plan.consistent_read and plan.index not in gsis and plan.filter_expression == ""
+    # a GetItem, or a Query whose key condition names the whole key (partition and sort key equal)
+    assert plan.operation is Operation.GET_ITEM or (plan.operation is Operation.QUERY
+                                                    and plan.key_condition.count(" = ") == 2)
+    assert plan.items_read_per_request == 1
+
+
+def test_the_ranking_puts_the_winner_first_and_says_why_each_runner_up_lost() -> None:
+    ranking = rank_designs(load_example("student_platform_mistakes"))
+    rows = ranking_rows(ranking)
+    assert rows[0]["design"] == PROPOSED and rows[0]["why it lost"] == "cheapest"
+    own = next(r for r in rows if r["design"] == YOUR_DESIGN)
+    # the model's own design scans for get_transfer_parties_by_ids; every proposal serves it by key
+    assert "Scan" in own["why it lost"] and own["why it lost"].startswith("+$")
+    assert own["on-demand USD/month"] > rows[0]["on-demand USD/month"]
+    assert ranking.designs[0].name == YOUR_DESIGN  # pickers keep what the user typed as the default
