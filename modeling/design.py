@@ -89,6 +89,7 @@ class PatternPlan:
     pages_per_request: float = 1.0  # Query/Scan pages (Limit, 1 MB) per request, on average
     items_read_derivation: str = ""  # how the items read were worked out, assumptions named
     filter_keeps_share: float = 1.0  # share of the items read that the FilterExpression returns
+    entity_shares: tuple[tuple[str, float], ...] = ()  # share of the items read of each entity (Query)
 
     @property
     def discarded_share(self) -> float:

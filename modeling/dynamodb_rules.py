@@ -29,6 +29,10 @@ TRANSACTION_FACTOR = 2  # §2: every transactional item is read or written twice
 # blob/822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/Query.md
 PAGE_BYTES = 1024 * 1024
 
+# §0.2: a month is 730 hours (AWS Pricing Calculator convention; costs.pricing prices the same month)
+HOURS_PER_MONTH = 730
+SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600
+
 # --- limits: dynamodb-facts §6, §8, §2, §4.2, §7.1 ---------------------------------------------------------
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
 MAX_ITEM_BYTES = 400 * 1024  # §6: item plus attribute names (and its LSI entries, §4.2)

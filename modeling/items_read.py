@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 
@@ -51,8 +51,8 @@ from modeling.model import (
 )
 
 GUESSED_FILTER_SHARE = 0.1  # a filter on a value no generator describes: a guess, said so in the derivation
-_EXACT_RANKS = 256  # hottest parents computed one by one; the rest in geometric bins
-_BINS = 256
+_EXACT_RANKS = 128  # hottest parents computed one by one; the rest in geometric bins
+_BINS = 128
 _POISSON_UP_TO = 400.0  # above this mean a count's spread is under 5 % of it and is left out
 _MAX_VALUES = 100_000  # a closed set larger than this splits a collection as evenly as it matters
 _SPLIT_ROWS = 64  # inputs with more values than this narrow the rows by their mean share
@@ -78,6 +78,7 @@ class ItemsRead:
     pages_per_request: float
     derivation: str
     filter_keeps_share: float = 1.0  # share of the items read that the FilterExpression keeps
+    entity_shares: tuple[tuple[str, float], ...] = ()  # share of the items read of each entity
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,8 @@ def _value_shares(entity: Entity, name: str) -> tuple[tuple[str, ...], np.ndarra
     if ranged:
         scale = 10 ** generator.decimals if isinstance(generator, FloatRangeGenerator) else 1
         count = int(min((generator.max - generator.min) * scale + 1, max(entity.item_count, 1), _MAX_VALUES))
-        labels = tuple(str(generator.min + i) for i in range(count)) if isinstance(generator, IntRangeGenerator) else ()
+        small = isinstance(generator, IntRangeGenerator) and count <= _SPLIT_ROWS
+        labels = tuple(str(generator.min + i) for i in range(count)) if small else ()
         return labels, _rows_of(count, generator.distribution)
     return None
 
@@ -292,6 +294,7 @@ def estimate_query(model: Model, pattern: AccessPattern, read: KeyRead,
     partition = set(KeyTemplate.parse(own.partition_key).attribute_names)
     total: _Rows | None = None
     words = []
+    means: list[tuple[str, float]] = []
     for name in _readers(read, own):
         entity = model.entity(name)
         if entity is None:
@@ -302,9 +305,12 @@ def estimate_query(model: Model, pattern: AccessPattern, read: KeyRead,
         rows, text = entity_rows(model, entity, names, fixed, read.membership.get(name, 1.0))
         total = rows if total is None else _add(total, rows)
         words.append(text)
+        means.append((name, rows.mean))
     if total is None:
         return ItemsRead(0.0, 0.0, 1.0, "no entity matches the key")
-    return _finish(model, pattern, read, total, words, entry_bytes)
+    result = _finish(model, pattern, read, total, words, entry_bytes)
+    whole = sum(m for _, m in means) or 1.0
+    return replace(result, entity_shares=tuple((n, m / whole) for n, m in means))
 
 
 def _readers(read: KeyRead, own: KeyTemplates) -> list[str]:

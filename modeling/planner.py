@@ -196,7 +196,7 @@ def _read_plan(model: Model, pattern: AccessPattern, match: _Match) -> PatternPl
         items_read_per_request=read.mean, items_returned_per_request=returned,
         items_written_per_request=0.0, index_writes=(), reason=reason, items_read_p99=read.p99,
         pages_per_request=read.pages_per_request, items_read_derivation=read.derivation,
-        filter_keeps_share=read.filter_keeps_share)
+        filter_keeps_share=read.filter_keeps_share, entity_shares=read.entity_shares)
 
 
 def _items_read(model: Model, pattern: AccessPattern, match: _Match, operation: Operation) -> ItemsRead:
