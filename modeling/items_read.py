@@ -54,6 +54,7 @@ GUESSED_FILTER_SHARE = 0.1  # a filter on a value no generator describes: a gues
 _EXACT_RANKS = 128  # hottest parents computed one by one; the rest in geometric bins
 _BINS = 128
 _POISSON_UP_TO = 400.0  # above this mean a count's spread is under 5 % of it and is left out
+_POISSON_GROUPS = (4.0, 32.0, 128.0, _POISSON_UP_TO)
 _MAX_VALUES = 100_000  # a closed set larger than this splits a collection as evenly as it matters
 _SPLIT_ROWS = 64  # inputs with more values than this narrow the rows by their mean share
 _OPEN_ENDED = frozenset({RangeOperator.LESS_THAN, RangeOperator.LESS_THAN_OR_EQUAL, RangeOperator.GREATER_THAN,
@@ -401,8 +402,13 @@ def _with_poisson(rows: _Rows) -> tuple[np.ndarray, np.ndarray]:
     """Counts around small expected values spread as Poisson counts; large ones are kept as they are."""
     small = (rows.lam <= _POISSON_UP_TO) & (not rows.exact)
     values, probs = [rows.lam[~small]], [rows.prob[~small]]
-    if small.any():
-        lam, prob = rows.lam[small], rows.prob[small]
+    low = 0.0
+    for high in _POISSON_GROUPS:  # each group of rows gets a support just wide enough for its largest mean
+        group = small & (rows.lam > low) & (rows.lam <= high) if low else small & (rows.lam <= high)
+        low = high
+        if not group.any():
+            continue
+        lam, prob = rows.lam[group], rows.prob[group]
         top = math.ceil(lam.max() + 8 * math.sqrt(lam.max()) + 10)
         k = np.arange(top + 1, dtype=float)
         log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, top + 1)))])
