@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
+from statistics import NormalDist
 
 import numpy as np
 
@@ -53,8 +54,9 @@ from modeling.model import (
 GUESSED_FILTER_SHARE = 0.1  # a filter on a value no generator describes: a guess, said so in the derivation
 _EXACT_RANKS = 128  # hottest parents computed one by one; the rest in geometric bins
 _BINS = 128
-_POISSON_UP_TO = 400.0  # above this mean a count's spread is under 5 % of it and is left out
+_POISSON_UP_TO = 400.0  # above this mean a count's spread is taken as normal
 _POISSON_GROUPS = (4.0, 32.0, 128.0, _POISSON_UP_TO)
+_NORMAL_POINTS = np.array([NormalDist().inv_cdf((i + 0.5) / 40) for i in range(40)])
 _MAX_VALUES = 100_000  # a closed set larger than this splits a collection as evenly as it matters
 _SPLIT_ROWS = 64  # inputs with more values than this narrow the rows by their mean share
 _OPEN_ENDED = frozenset({RangeOperator.LESS_THAN, RangeOperator.LESS_THAN_OR_EQUAL, RangeOperator.GREATER_THAN,
@@ -401,7 +403,12 @@ def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: _Rows, wo
 def _with_poisson(rows: _Rows) -> tuple[np.ndarray, np.ndarray]:
     """Counts around small expected values spread as Poisson counts; large ones are kept as they are."""
     small = (rows.lam <= _POISSON_UP_TO) & (not rows.exact)
-    values, probs = [rows.lam[~small]], [rows.prob[~small]]
+    large = ~small & (not rows.exact)
+    values, probs = [rows.lam[~small & ~large]], [rows.prob[~small & ~large]]
+    if large.any():  # a Poisson count with a large mean is close to normal: equal-probability points of it
+        lam = rows.lam[large]
+        values.append((lam[:, None] + _NORMAL_POINTS[None, :] * np.sqrt(lam)[:, None]).ravel())
+        probs.append(np.repeat(rows.prob[large] / len(_NORMAL_POINTS), len(_NORMAL_POINTS)))
     low = 0.0
     for high in _POISSON_GROUPS:  # each group of rows gets a support just wide enough for its largest mean
         group = small & (rows.lam > low) & (rows.lam <= high) if low else small & (rows.lam <= high)
