@@ -26,22 +26,19 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from functools import lru_cache
-from statistics import NormalDist
 
 import numpy as np
 
+from modeling.collection_sizes import Rows, parent_rows, quantile, spread_counts, value_weights
 from modeling.dynamodb_rules import PAGE_BYTES, items_per_page
 from modeling.keys import KeyTemplate
 from modeling.model import (
     AccessPattern,
     BooleanGenerator,
     ConstantGenerator,
-    Distribution,
     Entity,
     EnumGenerator,
     FloatRangeGenerator,
-    HotValueDistribution,
     IntRangeGenerator,
     KeyTemplates,
     Model,
@@ -52,11 +49,6 @@ from modeling.model import (
 )
 
 GUESSED_FILTER_SHARE = 0.1  # a filter on a value no generator describes: a guess, said so in the derivation
-_EXACT_RANKS = 128  # hottest parents computed one by one; the rest in geometric bins
-_BINS = 128
-_POISSON_UP_TO = 400.0  # above this mean a count's spread is taken as normal
-_POISSON_GROUPS = (4.0, 32.0, 128.0, _POISSON_UP_TO)
-_NORMAL_POINTS = np.array([NormalDist().inv_cdf((i + 0.5) / 40) for i in range(40)])
 _MAX_VALUES = 100_000  # a closed set larger than this splits a collection as evenly as it matters
 _SPLIT_ROWS = 64  # inputs with more values than this narrow the rows by their mean share
 _OPEN_ENDED = frozenset({RangeOperator.LESS_THAN, RangeOperator.LESS_THAN_OR_EQUAL, RangeOperator.GREATER_THAN,
@@ -84,74 +76,11 @@ class ItemsRead:
     entity_shares: tuple[tuple[str, float], ...] = ()  # share of the items read of each entity
 
 
-@dataclass(frozen=True)
-class _Rows:
-    """Expected matching items per group of key values (`lam`), and the share of requests each gets."""
-
-    lam: np.ndarray
-    prob: np.ndarray
-    exact: bool = False  # counts known exactly (one item per key): no Poisson spread
-
-    @property
-    def mean(self) -> float:
-        return float(np.dot(self.lam, self.prob))
-
-
 def _count(value: float) -> str:
     return f"{value:,.0f}" if value >= 10 else f"{value:,.2g}"
 
 
 # --- one entity's items per key value ------------------------------------------------------------------------
-
-
-def _harmonic_bins(count: int, exponent: float) -> tuple[np.ndarray, np.ndarray]:
-    """(ranks per row, zipf weight per row): the hottest ranks one by one, the rest in geometric bins."""
-    exact = min(count, _EXACT_RANKS)
-    sizes = [np.ones(exact)]
-    weights = [np.arange(1, exact + 1, dtype=float) ** -exponent]
-    if count > exact:
-        edges = np.unique(np.round(np.geomspace(exact + 1, count + 1, _BINS + 1)))
-        low, high = edges[:-1] - 0.5, edges[1:] - 0.5
-        sizes.append(edges[1:] - edges[:-1])
-        weights.append(np.log(high / low) if exponent == 1
-                       else (high ** (1 - exponent) - low ** (1 - exponent)) / (1 - exponent))
-    return np.concatenate(sizes), np.concatenate(weights)
-
-
-@lru_cache(maxsize=512)
-def _parent_rows(parents: int, children: float, distribution: Distribution, maximum: int | None) -> _Rows:
-    """Children per parent, parents grouped by popularity rank; requests even over parents."""
-    parents = max(parents, 1)
-    if isinstance(distribution, ZipfDistribution):
-        sizes, weights = _harmonic_bins(parents, distribution.exponent)
-        per_parent = children * (weights / weights.sum()) / sizes
-    elif isinstance(distribution, HotValueDistribution):
-        sizes = np.array([1.0, parents - 1.0]) if parents > 1 else np.ones(1)
-        rest = children * (1 - distribution.share) / parents
-        per_parent = np.array([children * distribution.share + rest, rest])[: len(sizes)]
-    else:
-        sizes, per_parent = np.ones(1) * parents, np.array([children / parents])
-    if maximum is not None:
-        per_parent = _water_fill(per_parent, sizes, float(maximum))
-    return _Rows(per_parent, sizes / sizes.sum())
-
-
-def _water_fill(per_parent: np.ndarray, sizes: np.ndarray, maximum: float) -> np.ndarray:
-    """Cap every parent at `maximum`; the overflow goes to the parents below it, in proportion."""
-    total = float(np.dot(per_parent, sizes))
-    if maximum * sizes.sum() <= total:
-        return np.full_like(per_parent, maximum)
-    capped = np.zeros(len(per_parent), dtype=bool)
-    result = per_parent
-    for _ in range(len(per_parent)):
-        free = total - maximum * sizes[capped].sum()
-        scale = free / float(np.dot(per_parent[~capped], sizes[~capped]))
-        result = np.where(capped, maximum, per_parent * scale)
-        newly = (result > maximum) & ~capped
-        if not newly.any():
-            break
-        capped |= newly
-    return np.minimum(result, maximum)
 
 
 def _value_shares(entity: Entity, name: str) -> tuple[tuple[str, ...], np.ndarray] | None:
@@ -166,7 +95,7 @@ def _value_shares(entity: Entity, name: str) -> tuple[tuple[str, ...], np.ndarra
         if generator.weights is not None:
             weights = np.asarray(generator.weights, dtype=float)
         else:
-            weights = _rows_of(len(generator.values), generator.distribution)
+            weights = value_weights(len(generator.values), generator.distribution)
         return generator.values, weights / weights.sum()
     ranged = isinstance(generator, IntRangeGenerator | FloatRangeGenerator) and not attribute.unique
     if ranged:
@@ -174,7 +103,7 @@ def _value_shares(entity: Entity, name: str) -> tuple[tuple[str, ...], np.ndarra
         count = int(min((generator.max - generator.min) * scale + 1, max(entity.item_count, 1), _MAX_VALUES))
         small = isinstance(generator, IntRangeGenerator) and count <= _SPLIT_ROWS
         labels = tuple(str(generator.min + i) for i in range(count)) if small else ()
-        return labels, _rows_of(count, generator.distribution)
+        return labels, value_weights(count, generator.distribution)
     return None
 
 
@@ -187,32 +116,20 @@ def value_share(entity: Entity, name: str, value: str) -> float:
     return float(weights[labels.index(value)]) if value in labels else 1 / len(weights)
 
 
-def _rows_of(count: int, distribution: Distribution) -> np.ndarray:
-    """Share of each of `count` values under a distribution (index 0 the hottest)."""
-    if isinstance(distribution, ZipfDistribution):
-        weights = np.arange(1, count + 1, dtype=float) ** -distribution.exponent
-    elif isinstance(distribution, HotValueDistribution):
-        weights = np.full(count, (1 - distribution.share) / count)
-        weights[0] += distribution.share
-    else:
-        weights = np.ones(count)
-    return weights / weights.sum()
-
-
 def _identifies(entity: Entity, names: set[str]) -> bool:
     unique = {a.name for a in entity.attributes if a.unique}
     return (bool(entity.identifiers) and set(entity.identifiers) <= names) or bool(unique & names)
 
 
-def _collection(model: Model, entity: Entity, names: set[str]) -> tuple[_Rows, set[str], str]:
+def _collection(model: Model, entity: Entity, names: set[str]) -> tuple[Rows, set[str], str]:
     """Items of `entity` per value of the key attributes `names`, before closed-set splits."""
     if _identifies(entity, names):
-        return _Rows(np.ones(1), np.ones(1), exact=True), set(), f"one {entity.name} per key"
+        return Rows(np.ones(1), np.ones(1), exact=True), set(), f"one {entity.name} per key"
     relationship = _relationship(model, entity, names)
     if relationship is not None:
         parent = model.entity(relationship.parent)
         cardinality = relationship.cardinality
-        rows = _parent_rows(parent.item_count, float(entity.item_count), cardinality.distribution, cardinality.max)
+        rows = parent_rows(parent.item_count, float(entity.item_count), cardinality.distribution, cardinality.max)
         shape = cardinality.distribution.kind + (f" {cardinality.distribution.exponent:g}"
                                                  if isinstance(cardinality.distribution, ZipfDistribution) else "")
         cap = f", max {cardinality.max:,}" if cardinality.max is not None else ""
@@ -223,10 +140,10 @@ def _collection(model: Model, entity: Entity, names: set[str]) -> tuple[_Rows, s
         generator = attribute.generator if attribute is not None else None
         parent = model.entity(generator.entity) if isinstance(generator, ReferenceGenerator) else None
         if parent is not None:
-            rows = _parent_rows(parent.item_count, float(entity.item_count), generator.distribution, None)
+            rows = parent_rows(parent.item_count, float(entity.item_count), generator.distribution, None)
             return rows, names - {name}, (f"{name} refers to {parent.name}: mean {_count(rows.mean)} "
                                           f"{entity.name} per {parent.name}")
-    return _Rows(np.array([float(entity.item_count)]), np.ones(1)), set(names), f"{entity.item_count:,} {entity.name}"
+    return Rows(np.array([float(entity.item_count)]), np.ones(1)), set(names), f"{entity.item_count:,} {entity.name}"
 
 
 def _relationship(model: Model, entity: Entity, names: set[str]) -> Relationship | None:
@@ -235,8 +152,8 @@ def _relationship(model: Model, entity: Entity, names: set[str]) -> Relationship
     return min(found, key=lambda r: (-len(r.child_attributes), r.name)) if found else None
 
 
-def _split(rows: _Rows, entity: Entity, name: str, fixed: Mapping[str, str], words: list[str],
-           in_collection: bool) -> _Rows:
+def _split(rows: Rows, entity: Entity, name: str, fixed: Mapping[str, str], words: list[str],
+           in_collection: bool) -> Rows:
     """Narrow the rows by one more key attribute: a fixed value keeps its share, an input picks one value.
 
     Inside a parent's collection, an attribute that is not a closed set (the parent's own parent, such as
@@ -248,20 +165,20 @@ def _split(rows: _Rows, entity: Entity, name: str, fixed: Mapping[str, str], wor
         return rows
     if shares is None:  # free-form values inside a key: about one item per value
         words.append(f"{name} has free-form values (no relationship groups them): about one item per value")
-        return _Rows(np.minimum(rows.lam, 1.0), rows.prob, exact=True)
+        return Rows(np.minimum(rows.lam, 1.0), rows.prob, exact=True)
     labels, weights = shares
     if name in fixed:
         share = float(weights[labels.index(fixed[name])]) if fixed[name] in labels else 1 / len(weights)
         words.append(f"{name} = {fixed[name]} keeps {share:.2%}")
-        return _Rows(rows.lam * share, rows.prob)
+        return Rows(rows.lam * share, rows.prob)
     words.append(f"{name} splits it {len(weights):,} ways (requests even over its values)")
     if len(weights) > _SPLIT_ROWS:
-        return _Rows(rows.lam / len(weights), rows.prob)
-    return _Rows(np.kron(rows.lam, weights), np.kron(rows.prob, np.full(len(weights), 1 / len(weights))))
+        return Rows(rows.lam / len(weights), rows.prob)
+    return Rows(np.kron(rows.lam, weights), np.kron(rows.prob, np.full(len(weights), 1 / len(weights))))
 
 
 def entity_rows(model: Model, entity: Entity, key_names: set[str], fixed: Mapping[str, str],
-                membership: float) -> tuple[_Rows, str]:
+                membership: float) -> tuple[Rows, str]:
     """Items of one entity matched by equality on `key_names` (values in `fixed` are constants)."""
     rows, rest, text = _collection(model, entity, key_names)
     words = [text]
@@ -269,7 +186,7 @@ def entity_rows(model: Model, entity: Entity, key_names: set[str], fixed: Mappin
     for name in sorted(rest):
         rows = _split(rows, entity, name, fixed, words, in_collection)
     if membership < 1:
-        rows = _Rows(rows.lam * membership, rows.prob, rows.exact)
+        rows = Rows(rows.lam * membership, rows.prob, rows.exact)
         words.append(f"sparse index keeps {membership:.2%}")
     return rows, "; ".join(words)
 
@@ -295,7 +212,7 @@ def estimate_query(model: Model, pattern: AccessPattern, read: KeyRead,
     fixed = {f.attribute: str(f.equals) for f in pattern.filters}
     own = read.templates[read.entity]
     partition = set(KeyTemplate.parse(own.partition_key).attribute_names)
-    total: _Rows | None = None
+    total: Rows | None = None
     words = []
     means: list[tuple[str, float]] = []
     for name in _readers(read, own):
@@ -329,15 +246,15 @@ def _readers(read: KeyRead, own: KeyTemplates) -> list[str]:
     return result
 
 
-def _add(first: _Rows, second: _Rows) -> _Rows:
+def _add(first: Rows, second: Rows) -> Rows:
     """Items of two entities in the same collections: the hottest parent is the hottest in both (rank 1)."""
     if len(first.lam) == len(second.lam):
-        return _Rows(first.lam + second.lam, first.prob, first.exact and second.exact)
+        return Rows(first.lam + second.lam, first.prob, first.exact and second.exact)
     if len(second.lam) == 1:
-        return _Rows(first.lam + second.lam[0], first.prob, first.exact and second.exact)
+        return Rows(first.lam + second.lam[0], first.prob, first.exact and second.exact)
     if len(first.lam) == 1:
-        return _Rows(second.lam + first.lam[0], second.prob, first.exact and second.exact)
-    return _Rows(first.lam + second.mean, first.prob)  # different groupings: add the other's mean
+        return Rows(second.lam + first.lam[0], second.prob, first.exact and second.exact)
+    return Rows(first.lam + second.mean, first.prob)  # different groupings: add the other's mean
 
 
 def _filter_share(model: Model, pattern: AccessPattern, read: KeyRead,
@@ -368,7 +285,7 @@ def _filter_share(model: Model, pattern: AccessPattern, read: KeyRead,
     return share
 
 
-def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: _Rows, words: list[str],
+def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: Rows, words: list[str],
             entry_bytes: Mapping[str, float]) -> ItemsRead:
     entry = float(np.mean([entry_bytes.get(read.entity, 1.0)]))
     page = items_per_page(entry, pattern.page_size)
@@ -378,10 +295,10 @@ def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: _Rows, wo
         open_ended = pattern.range_condition.operator in _OPEN_ENDED and pattern.page_size is not None
         if not open_ended and needed is not None and rows.mean > 0:
             kept = min(1.0, needed / rows.mean)
-            rows = _Rows(rows.lam * kept, rows.prob, rows.exact)
+            rows = Rows(rows.lam * kept, rows.prob, rows.exact)
             words.append(f"range on {pattern.range_condition.attribute} assumed to keep {kept:.2%} "
                          f"(expected_items {_count(pattern.expected_items)})")
-    values, probs = _with_poisson(rows)
+    values, probs = spread_counts(rows)
     if read.sort_use is SortUse.EXACT:
         values = np.minimum(values, 1.0)
     if needed is not None:
@@ -393,42 +310,8 @@ def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: _Rows, wo
         values = np.minimum(values, limit)
     mean = float(np.dot(values, probs))
     pages = float(np.dot(np.maximum(1, np.ceil(values / page)), probs))
-    p99 = _quantile(values, probs, 0.99)
+    p99 = quantile(values, probs, 0.99)
     words.append(f"mean {_count(mean)}, p99 {_count(p99)} items read per request, {pages:,.2g} page(s) "
                  f"of up to {page:,} ({_count(PAGE_BYTES / 1024)} KB page, Limit {pattern.page_size or 'none'})")
     kept = (1.0 / max(mean, 1.0)) if share is None else share
     return ItemsRead(mean, p99, pages, "; ".join(words), kept)
-
-
-def _with_poisson(rows: _Rows) -> tuple[np.ndarray, np.ndarray]:
-    """Counts around small expected values spread as Poisson counts; large ones are kept as they are."""
-    small = (rows.lam <= _POISSON_UP_TO) & (not rows.exact)
-    large = ~small & (not rows.exact)
-    values, probs = [rows.lam[~small & ~large]], [rows.prob[~small & ~large]]
-    if large.any():  # a Poisson count with a large mean is close to normal: equal-probability points of it
-        lam = rows.lam[large]
-        values.append((lam[:, None] + _NORMAL_POINTS[None, :] * np.sqrt(lam)[:, None]).ravel())
-        probs.append(np.repeat(rows.prob[large] / len(_NORMAL_POINTS), len(_NORMAL_POINTS)))
-    low = 0.0
-    for high in _POISSON_GROUPS:  # each group of rows gets a support just wide enough for its largest mean
-        group = small & (rows.lam > low) & (rows.lam <= high) if low else small & (rows.lam <= high)
-        low = high
-        if not group.any():
-            continue
-        lam, prob = rows.lam[group], rows.prob[group]
-        top = math.ceil(lam.max() + 8 * math.sqrt(lam.max()) + 10)
-        k = np.arange(top + 1, dtype=float)
-        log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, top + 1)))])
-        with np.errstate(divide="ignore"):
-            log_pmf = k[None, :] * np.log(lam)[:, None] - lam[:, None] - log_factorial[None, :]
-        pmf = np.where(lam[:, None] > 0, np.exp(log_pmf), (k == 0)[None, :].astype(float))
-        values.append(k)
-        probs.append(prob @ pmf)
-    return np.concatenate(values), np.concatenate(probs)
-
-
-def _quantile(values: np.ndarray, probs: np.ndarray, q: float) -> float:
-    order = np.argsort(values, kind="stable")
-    cumulative = np.cumsum(probs[order])
-    position = int(np.searchsorted(cumulative, q * cumulative[-1]))
-    return float(values[order][min(position, len(values) - 1)])
