@@ -5,62 +5,32 @@ model's size hints, with seeded sample items for what the hints leave out, and t
 design adds), each index's entry size per projection, then each pattern's units per request by the
 rules in `costs.units`, times its peak and average request rates. Reads are charged where they run
 (the table or the GSI; an LSI uses the table's capacity), writes to the table plus the index writes
-they cause (dynamodb-facts §4.1). The result feeds `costs.usage.TableUsage`.
+they cause (dynamodb-facts §4.1). The result feeds `costs.usage.TableUsage`. Sizes and units come from
+`modeling.sizing` and `modeling.plan_units`, the one estimator the checks and hot partitions also use.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 import numpy as np
-from boto3.dynamodb.types import TypeSerializer
 
-from costs.item_size import item_size_bytes, name_size_bytes, value_size_bytes
 from costs.traffic_curves import MINUTES_PER_DAY, billing_hourly_rates, needs_minutes, pattern_minute_rates
-from costs.units import (
-    batch_write_item_units,
-    delete_item_units,
-    get_item_units,
-    gsi_query_units,
-    index_write_units,
-    lsi_query_units,
-    put_item_units,
-    query_units,
-    transact_get_items_units,
-    transact_write_items_units,
-    update_item_units,
-)
 from costs.usage import ResourceUsage, TableUsage, index_storage_bytes, table_storage_bytes
 from modeling.design import TABLE, Design, IndexChange, Operation, PatternPlan
+from modeling.dynamodb_rules import index_write_units
 from modeling.keys import KeyTemplate
-from modeling.model import Consistency, Entity, KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
+from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
+from modeling.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
 from modeling.planner import membership_share
-from modeling.sample_data import generate_items, item_keys
+from modeling.sizing import SAMPLE_ITEMS_PER_ENTITY, SAMPLE_SEED, EntitySize, Sizes, design_sizes
 from modeling.traffic import HOURS_PER_DAY
 
-SAMPLE_ITEMS_PER_ENTITY = 200
-SAMPLE_SEED = 42
-_SERIALIZER = TypeSerializer()
-
-
-@dataclass(frozen=True)
-class EntitySize:
-    """Item sizes of one entity in bytes, as DynamoDB counts them (dynamodb-facts §6)."""
-
-    entity: str
-    hint_average_bytes: int  # size hints, sample values where an attribute has none, plus key attributes
-    sample_average_bytes: int
-    sample_p95_bytes: int
-    maximum_bytes: int  # every attribute at its max_size_bytes hint (sample maximum where none)
-
-    @property
-    def average_bytes(self) -> int:
-        """The size used for capacity: the model's hints (a user's stated expectation) first."""
-        return self.hint_average_bytes
+__all__ = ["SAMPLE_ITEMS_PER_ENTITY", "SAMPLE_SEED", "CapacityProfile", "EntitySize", "PatternCapacity",
+           "UsageExtras", "capacity_profile", "table_usage", "usage_assumptions"]
 
 
 @dataclass(frozen=True)
@@ -121,141 +91,7 @@ class CapacityProfile:
         return sizes.get((index, entity), self.entity_size(entity).average_bytes)
 
 
-# --- sizes ----------------------------------------------------------------------------------------
-
-
-def _serialized(item: dict[str, Any]) -> dict[str, Any]:
-    return {name: _SERIALIZER.serialize(value) for name, value in item.items()}
-
-
-def _sample_items(model: Model, design: KeyDesign, seed: int, per_entity: int,
-                  items: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """Sample items with the design's key attributes, in DynamoDB JSON."""
-    items = items if items is not None else generate_items(model, per_entity, seed)
-    return {entity: [_serialized({**item, **item_keys(design, entity, item)}) for item in entity_items]
-            for entity, entity_items in items.items()}
-
-
-def _entity_size(entity: Entity, samples: list[dict[str, Any]]) -> EntitySize:
-    sizes = [item_size_bytes(item) for item in samples] or [0]
-    hinted, largest = 0.0, 0.0
-    attribute_names = {a.name for a in entity.attributes}
-    for attribute in entity.attributes:
-        values = [value_size_bytes(item[attribute.name]) for item in samples if attribute.name in item]
-        sample_average = float(np.mean(values)) if values else 0.0
-        name_bytes = name_size_bytes(attribute.name)
-        presence = len(values) / len(samples) if samples else 1.0
-        hinted += presence * (name_bytes + (attribute.avg_size_bytes if attribute.avg_size_bytes is not None
-                                            else sample_average))
-        largest += name_bytes + (attribute.max_size_bytes if attribute.max_size_bytes is not None
-                                 else max(values, default=0))
-    key_bytes = float(np.mean([sum(name_size_bytes(k) + value_size_bytes(v) for k, v in item.items()
-                                   if k not in attribute_names) for item in samples])) if samples else 0.0
-    return EntitySize(entity.name, math.ceil(hinted + key_bytes), math.ceil(float(np.mean(sizes))),
-                      math.ceil(float(np.percentile(sizes, 95))), math.ceil(largest + key_bytes))
-
-
-def _projected(item: dict[str, Any], design: KeyDesign, index: SecondaryIndex) -> dict[str, Any]:
-    """The index entry of an item: keys only, keys plus INCLUDE attributes, or the whole item."""
-    if index.projection.type is ProjectionType.ALL:
-        return item
-    keys = {design.partition_key.name, index.partition_key.name}
-    keys |= {k.name for k in (design.sort_key, index.sort_key) if k is not None}
-    keys |= set(index.projection.non_key_attributes)
-    return {name: value for name, value in item.items() if name in keys}
-
-
-def _entry_sizes(design: KeyDesign, samples: dict[str, list[dict[str, Any]]]) -> list[tuple[str, str, int]]:
-    rows = []
-    for index in (*design.global_secondary_indexes, *design.local_secondary_indexes):
-        for keys in design.entities:
-            members = [i for i in samples.get(keys.entity, []) if index.partition_key.name in i
-                       or (index in design.local_secondary_indexes and index.sort_key and index.sort_key.name in i)]
-            if index.name in keys.indexes and members:
-                sizes = [item_size_bytes(_projected(i, design, index)) for i in members]
-                rows.append((index.name, keys.entity, math.ceil(float(np.mean(sizes)))))
-    return rows
-
-
-# --- units per request ----------------------------------------------------------------------------
-
-
-def _mean_size(profile_sizes: dict[str, int], entities: Sequence[str]) -> int:
-    known = [profile_sizes[e] for e in entities if e in profile_sizes]
-    return math.ceil(sum(known) / len(known)) if known else 0
-
-
-def _read_units(model: Model, design: Design, plan: PatternPlan, sizes: dict[str, int],
-                entries: dict[tuple[str, str], int]) -> Decimal:
-    consistency = Consistency.STRONG if plan.consistent_read else Consistency.EVENTUAL
-    size = _mean_size(sizes, plan.entities)
-    items = max(plan.items_read_per_request, 0.0)
-    count = max(1, math.ceil(items))
-    if plan.operation is Operation.GET_ITEM:
-        return get_item_units(size, consistency).read_units
-    if plan.operation is Operation.BATCH_GET_ITEM:  # each item rounded on its own (§1.2)
-        return _per_item(sizes, plan.entities, count, lambda b: get_item_units(b, consistency).read_units)
-    if plan.operation is Operation.TRANSACT_GET_ITEMS:  # each item rounded to 4 KB, then doubled (§2)
-        return _per_item(sizes, plan.entities, count, lambda b: transact_get_items_units([b]).read_units)
-    if plan.operation is Operation.SCAN:
-        table_bytes = sum(e.item_count * sizes.get(e.name, 0) for e in model.entities)
-        return query_units([table_bytes], consistency).read_units  # Scan adds every item evaluated (§1.2)
-    entry = _mean_size({e: entries.get((plan.index, e), sizes.get(e, 0)) for e in plan.entities}, plan.entities)
-    total = round(items * entry)  # Query adds the sizes read and rounds once (§1.2), so the total is what counts
-    if plan.index == TABLE:
-        return query_units([total], consistency).read_units
-    if any(i.name == plan.index for i in design.key_design.global_secondary_indexes):
-        return gsi_query_units([total]).read_units
-    fetched = [size] * count if _lsi_fetches(model, design, plan) else []
-    return lsi_query_units([total], fetched, consistency).read_units
-
-
-def _lsi_fetches(model: Model, design: Design, plan: PatternPlan) -> bool:
-    """An LSI read fetches the whole base item when the pattern needs unprojected attributes (§4.2)."""
-    index = next(i for i in design.key_design.local_secondary_indexes if i.name == plan.index)
-    pattern = next(p for p in model.access_patterns if p.name == plan.pattern)
-    if index.projection.type is ProjectionType.ALL:
-        return False
-    return not pattern.returns or not set(pattern.returns) <= set(index.projection.non_key_attributes)
-
-
-def _per_item(sizes: dict[str, int], entities: Sequence[str], count: int, units: Any) -> Decimal:
-    """Units of `count` items spread evenly over the pattern's entities, each item rounded on its own at
-    its entity's size (§1.2, §2: per item, never the rounded average; the model gives no per-entity count)."""
-    known = [e for e in entities if e in sizes] or list(entities)
-    per_entity = [units(sizes.get(e, 0)) for e in known]
-    return (sum(per_entity, Decimal(0)) * count / len(per_entity)).quantize(Decimal("0.000001")).normalize()
-
-
-def _write_units(plan: PatternPlan, size: int, sizes: dict[str, int] | None = None) -> Decimal:
-    count = max(1, math.ceil(plan.items_written_per_request))
-    if sizes is not None and plan.operation is Operation.BATCH_WRITE_ITEM:
-        return _per_item(sizes, plan.entities, count, lambda b: batch_write_item_units([b]).write_units)
-    if sizes is not None and plan.operation is Operation.TRANSACT_WRITE_ITEMS:  # per item, then doubled (§2)
-        return _per_item(sizes, plan.entities, count, lambda b: transact_write_items_units([b]).write_units)
-    if plan.operation is Operation.PUT_ITEM:
-        return put_item_units(size).write_units
-    if plan.operation is Operation.UPDATE_ITEM:
-        return update_item_units(size, size).write_units  # the larger of before and after (§1.2)
-    if plan.operation is Operation.DELETE_ITEM:
-        return delete_item_units(size).write_units
-    if plan.operation is Operation.BATCH_WRITE_ITEM:
-        return batch_write_item_units([size]).write_units * count  # each item rounded on its own
-    return transact_write_items_units([size]).write_units * count
-
-
-def _index_writes(plan: PatternPlan, entries: dict[tuple[str, str], int], sizes: dict[str, int],
-                  model: Model | None = None, design: Design | None = None) -> tuple[tuple[str, Decimal], ...]:
-    updates = _update_index_writes(model, design, plan, entries, sizes) if model and design else None
-    if updates is not None:
-        return updates
-    result = []
-    for write in plan.index_writes:
-        entry = _mean_size({e: entries.get((write.index, e), sizes.get(e, 0)) for e in plan.entities}, plan.entities)
-        per_item = index_write_units(write.kind, entry) * Decimal(repr(write.share_of_items))
-        units = per_item * Decimal(repr(plan.items_written_per_request))
-        result.append((write.index, units.quantize(Decimal("0.000001"))))
-    return tuple(result)
+# --- sizes and units: one estimator, in modeling (modeling.sizing, modeling.plan_units) -------------------
 
 
 def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
@@ -266,11 +102,7 @@ def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
     `items`: sample items already generated for the model (`generate_items`), so a search pricing many
     designs of one model draws them once; they do not depend on the design.
     """
-    samples = _sample_items(model, design.key_design, seed, sample_items_per_entity, items)
-    entity_sizes = tuple(_entity_size(e, samples[e.name]) for e in model.entities)
-    sizes = {s.entity: s.average_bytes for s in entity_sizes}
-    entry_rows = _entry_sizes(design.key_design, samples)
-    entries = {(index, entity): size for index, entity, size in entry_rows}
+    sizes = design_sizes(model, design.key_design, seed, sample_items_per_entity, items)
     patterns = {p.name: p for p in model.access_patterns}
     capacities = []
     for plan in design.plans:
@@ -278,19 +110,20 @@ def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
         is_write = plan.operation.is_write
         capacities.append(PatternCapacity(
             pattern=plan.pattern, operation=plan.operation, index=plan.index,
-            read_units_per_request=Decimal(0) if is_write else _read_units(model, design, plan, sizes, entries),
-            write_units_per_request=_write_units(plan, _mean_size(sizes, plan.entities), sizes) if is_write
-            else Decimal(0),
-            index_write_units_per_request=_index_writes(plan, entries, sizes, model, design) if is_write else (),
+            read_units_per_request=Decimal(0) if is_write else read_units_per_request(model, design.key_design,
+                                                                                       plan, sizes),
+            write_units_per_request=write_units_per_request(plan, sizes) if is_write else Decimal(0),
+            index_write_units_per_request=(_update_index_writes(model, design, plan, sizes)
+                                           or index_write_units_per_request(plan, sizes)) if is_write else (),
             peak_requests_per_second=pattern.traffic.peak_requests_per_second,
             average_requests_per_second=pattern.traffic.average_requests_per_second,
             items_read_per_request=plan.items_read_per_request,
             items_returned_per_request=plan.items_returned_per_request))
-    return CapacityProfile(design.name, entity_sizes, tuple(entry_rows), tuple(capacities))
+    return CapacityProfile(design.name, sizes.entities, sizes.entries, tuple(capacities))
 
 
-def _update_index_writes(model: Model, design: Design, plan: PatternPlan, entries: dict[tuple[str, str], int],
-                         sizes: dict[str, int]) -> tuple[tuple[str, Decimal], ...] | None:
+def _update_index_writes(model: Model, design: Design, plan: PatternPlan,
+                         sizes: Sizes) -> tuple[tuple[str, Decimal], ...] | None:
     """Index writes of updates (UpdateItem, and the updated items of a TransactWriteItems), per entity.
 
     dynamodb-facts §4.1: a write reaches an index only for an item that has the index keys before or
@@ -323,8 +156,7 @@ def _update_index_writes(model: Model, design: Design, plan: PatternPlan, entrie
                 continue
             share = membership_share(entity, templates.only_when)
             writes = share if is_new else _writes_per_item(changed, templates, indexes[name], share)
-            entry = entries.get((name, entity_name), sizes.get(entity_name, 0))
-            units = index_write_units(IndexChange.ENTERS, entry) * Decimal(repr(writes))
+            units = index_write_units(IndexChange.ENTERS, sizes.entry_bytes(name, entity_name)) * Decimal(repr(writes))
             per_index[name] = per_index.get(name, Decimal(0)) + units
     items = Decimal(repr(plan.items_written_per_request)) / max(len(plan.entities), 1)
     return tuple((name, (units * items).quantize(Decimal("0.000001"))) for name, units in sorted(per_index.items())

@@ -18,7 +18,7 @@ from typing import Any
 from costs.capacity import capacity_profile, table_usage
 from costs.design_search import PricedCandidate, SearchResult, search_layouts
 from costs.monthly import CostEstimate, estimate_monthly_cost
-from costs.pricing import load_price_sheet
+from costs.pricing import price_sheet_for
 from costs.usage import CapacityOption, label
 from modeling.design import Design, Operation
 from modeling.generator import explicit_design
@@ -85,7 +85,7 @@ def _ranking(model_json: str) -> DesignRanking:
         if not same:
             designs.append(own)
     designs = [_replanned(model, d) for d in designs]
-    sheet = load_price_sheet(model.table.region)
+    sheet = price_sheet_for(model.table.region)  # never another Region's prices (an unpriced sheet says so)
     estimates = [_estimate(model, d, sheet) for d in designs]
     winner, winner_cost = designs[0], estimates[0]
     ranked = tuple(RankedDesign(d, _on_demand(e), *_recommended(e),

@@ -28,14 +28,14 @@ from typing import Any
 
 from costs.capacity import capacity_profile, table_usage
 from costs.monthly import estimate_monthly_cost
-from costs.pricing import PriceSheet, load_price_sheet
+from costs.pricing import PriceItem, PriceSheet, load_price_sheet, price_sheet_for
 from costs.usage import CapacityOption, EstimateOptions
 from modeling.checks.estimates import MAX_ITEM_COLLECTION_BYTES
 from modeling.design import Design, Operation
 from modeling.design_space import OWN_PARTITION, LayoutChoice, Placement, canonical_model, placement_options
 from modeling.generator import COLLECTIONS, SEPARATE, generate_design
 from modeling.keys import KeyTemplate
-from modeling.model import Model, parents_first
+from modeling.model import Model, TableClass, parents_first
 from modeling.sample_data import generate_items
 
 SEARCH_SAMPLE_ITEMS = 12  # sample items per entity for sizes while searching (the final estimate uses more)
@@ -85,12 +85,25 @@ class SearchResult:
     stats: SearchStats
 
 
+# The search only orders layouts by what they cost relative to each other. In a Region whose sheet does
+# not price on-demand requests, it orders them at this Region's rates; no figure from it is shown: the
+# ranking's costs are estimated with the model's own Region's sheet, and say "not available" there.
+RANKING_REFERENCE_REGION = "us-east-1"
+
+
+def ranking_sheet(region: str, table_class: TableClass) -> PriceSheet:
+    sheet = price_sheet_for(region)
+    known = all(sheet.price(item, table_class).value is not None for item in (
+        PriceItem.ON_DEMAND_READ_REQUEST_UNITS, PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS))
+    return sheet if known else load_price_sheet(RANKING_REFERENCE_REGION)
+
+
 class _Pricer:
     """Prices designs of one (canonical) model; samples and price sheet drawn once, results memoised."""
 
     def __init__(self, model: Model, sheet: PriceSheet | None = None) -> None:
         self.model = model
-        self.sheet = sheet or load_price_sheet(model.table.region)
+        self.sheet = sheet or ranking_sheet(model.table.region, model.table.table_class)
         self.items = generate_items(model, SEARCH_SAMPLE_ITEMS)
         self.options = EstimateOptions(capacity_options=(CapacityOption.ON_DEMAND,),
                                        table_classes=(model.table.table_class,))

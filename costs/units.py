@@ -12,25 +12,25 @@ Decimal('2')
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from costs.errors import RequestShapeError
+from modeling import dynamodb_rules as rules
 from modeling.design import IndexChange, Operation
+from modeling.dynamodb_rules import (  # noqa: F401  (the rules live in modeling.dynamodb_rules; names kept)
+    EVENTUAL_READ_FACTOR,
+    READ_UNIT_BYTES,
+    TRANSACTION_FACTOR,
+    WRITE_UNIT_BYTES,
+)
 from modeling.model import Consistency
 
-# dynamodb-facts §1.1 (Rounding) https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html
-READ_UNIT_BYTES = 4 * 1024  # reads round each item (or each Query/Scan total) up to 4 KB
-WRITE_UNIT_BYTES = 1024  # writes round up to 1 KB
-EVENTUAL_READ_FACTOR = Decimal("0.5")  # §1.1: eventually consistent = half a strong read
-TRANSACTION_FACTOR = 2  # §2: every transactional item is read or written twice (prepare, commit)
-# dynamodb-facts §8 and §2: request-size limits
-# https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
-BATCH_GET_MAX_ITEMS = 100
-BATCH_WRITE_MAX_ITEMS = 25
-TRANSACTION_MAX_ITEMS = 100
+# dynamodb-facts §8 and §2: request-size limits (modeling.dynamodb_rules)
+BATCH_GET_MAX_ITEMS = rules.MAX_BATCH_GET_ITEMS
+BATCH_WRITE_MAX_ITEMS = rules.MAX_BATCH_WRITE_ITEMS
+TRANSACTION_MAX_ITEMS = rules.MAX_TRANSACTION_ITEMS
 
 
 @dataclass(frozen=True)
@@ -51,18 +51,18 @@ class RequestUnits:
 def read_unit_blocks(size_bytes: int) -> int:
     """4 KB blocks a read of `size_bytes` is charged for; a missing item still costs one (§1.1, §1.2)."""
     _check_size(size_bytes)
-    return max(1, math.ceil(size_bytes / READ_UNIT_BYTES))
+    return rules.read_unit_blocks(size_bytes)
 
 
 def write_unit_blocks(size_bytes: int) -> int:
     """1 KB blocks a write of `size_bytes` is charged for, at least one (§1.1; W8: 500 B -> 1 WCU)."""
     _check_size(size_bytes)
-    return max(1, math.ceil(size_bytes / WRITE_UNIT_BYTES))
+    return rules.write_unit_blocks(size_bytes)
 
 
 def read_factor(consistency: Consistency) -> Decimal:
     """Units per 4 KB block: 1 strong, 0.5 eventual (§1.1)."""
-    return Decimal(1) if consistency is Consistency.STRONG else EVENTUAL_READ_FACTOR
+    return rules.read_factor(consistency is Consistency.STRONG)
 
 
 # --- reads -----------------------------------------------------------------------------------------
@@ -182,14 +182,7 @@ def index_write_units(change: IndexChange, entry_bytes: int, old_entry_bytes: in
     `entry_bytes` is the entry after the write; `old_entry_bytes` the entry removed (default: the same).
     Charged at 1x even inside a transaction (§2 [AWS-CODE]).
     """
-    old_bytes = entry_bytes if old_entry_bytes is None else old_entry_bytes
-    if change is IndexChange.ABSENT:
-        return Decimal(0)
-    if change is IndexChange.KEY_CHANGES:
-        return Decimal(write_unit_blocks(old_bytes) + write_unit_blocks(entry_bytes))
-    if change is IndexChange.LEAVES:
-        return Decimal(write_unit_blocks(old_bytes))
-    return Decimal(write_unit_blocks(entry_bytes))  # ENTERS, PROJECTED_ONLY: one put
+    return rules.index_write_units(change, entry_bytes, old_entry_bytes)
 
 
 # --- one entry point for the command line ----------------------------------------------------------

@@ -85,6 +85,16 @@ class PatternPlan:
     index_writes: tuple[IndexWrite, ...]
     reason: str
     served: bool = True  # False when only a Scan (or nothing) can serve it
+    items_read_p99: float = 0.0  # 99th percentile over requests (hot parents read more)
+    pages_per_request: float = 1.0  # Query/Scan pages (Limit, 1 MB) per request, on average
+    items_read_derivation: str = ""  # how the items read were worked out, assumptions named
+    filter_keeps_share: float = 1.0  # share of the items read that the FilterExpression returns
+    entity_shares: tuple[tuple[str, float], ...] = ()  # share of the items read of each entity (Query)
+
+    @property
+    def discarded_share(self) -> float:
+        """Share of the items read (and paid for) that a filter throws away."""
+        return 1.0 - self.filter_keeps_share if self.filter_expression else 0.0
 
     @property
     def index_writes_per_request(self) -> float:

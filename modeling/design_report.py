@@ -15,7 +15,8 @@ from modeling.model import KeyDesign, Model
 
 ENTITY_CHART_COLUMNS = ("entity", "index", "partition_key", "sort_key", "only_when", "why")
 PATTERN_CHART_COLUMNS = ("pattern", "operation", "index", "key_condition", "filter", "items_read",
-                         "items_returned", "index_writes", "served", "why")
+                         "items_read_p99", "pages", "items_returned", "index_writes", "served", "why",
+                         "items_read_how")
 
 
 def entity_chart(design: Design) -> list[dict[str, Any]]:
@@ -37,8 +38,10 @@ def entity_chart(design: Design) -> list[dict[str, Any]]:
 def pattern_chart(design: Design) -> list[dict[str, Any]]:
     return [{"pattern": p.pattern, "operation": p.operation.value, "index": p.index,
              "key_condition": p.key_condition, "filter": p.filter_expression,
-             "items_read": round(p.items_read_per_request, 3), "items_returned": round(p.items_returned_per_request, 3),
-             "index_writes": round(p.index_writes_per_request, 3), "served": p.served, "why": p.reason}
+             "items_read": round(p.items_read_per_request, 3), "items_read_p99": round(p.items_read_p99, 3),
+             "pages": round(p.pages_per_request, 3), "items_returned": round(p.items_returned_per_request, 3),
+             "index_writes": round(p.index_writes_per_request, 3), "served": p.served, "why": p.reason,
+             "items_read_how": p.items_read_derivation}
             for p in design.plans]
 
 

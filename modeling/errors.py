@@ -41,6 +41,18 @@ class ModelingError(ValueError):
     """Base class of the errors this package raises for bad input."""
 
 
+class ItemSizeError(ModelingError):
+    """An item is not valid DynamoDB JSON; carries what is wrong, where, the value and a hint.
+
+    `costs.item_size` turns it into the cost engine's `ItemFormatError` at its edge.
+    """
+
+    def __init__(self, what: str, field: str, value: object, hint: str = "") -> None:
+        self.what, self.field, self.value, self.hint = what, field, value, hint
+        text = f"{what}, field={field}, value={value!r}"
+        super().__init__(f"{text}; {hint}" if hint else text)
+
+
 class ModelFileError(ModelingError):
     """A model file or document could not be turned into a valid model."""
 

@@ -258,8 +258,7 @@ def _own_partition(draft: _Draft, entity: Entity, placement: Placement | None) -
 def _needs_index(plan: PatternPlan) -> bool:
     if not plan.served:
         return True
-    read, returned = plan.items_read_per_request, plan.items_returned_per_request
-    return read > 0 and (read - returned) / read > MAX_DISCARDED_SHARE
+    return plan.items_read_per_request > 0 and plan.discarded_share > MAX_DISCARDED_SHARE
 
 
 def _add_index_for(draft: _Draft, pattern: AccessPattern) -> None:

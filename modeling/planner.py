@@ -5,36 +5,35 @@ access path (the table and each index), keeps the paths that can answer the patt
 and picks the cheapest (GetItem before Query before index Query; no filter before filter). A pattern
 no path can answer becomes a Scan, flagged as not served.
 
-Assumption stated to users: when a filter's selectivity cannot be read from the attribute's sample-data
-generator, `DEFAULT_SELECTIVITY` of the items read is assumed to pass it.
+How many items a read reads (mean, 99th percentile, pages) comes from the data's shape
+(`modeling.items_read`), with a derivation that says which figures are assumptions.
+A strongly consistent read is never planned on a GSI (dynamodb-facts §4.1); when only a GSI could
+serve it, the plan is a Scan and its reason says so.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from modeling.design import TABLE, IndexChange, IndexWrite, Operation, PatternPlan
+from modeling.dynamodb_rules import PAGE_BYTES, attribute_bytes
+from modeling.items_read import ItemsRead, KeyRead, SortUse, estimate_query, value_share
 from modeling.keys import KeyTemplate
 from modeling.model import (
     AccessPattern,
     AttributeFilter,
-    BooleanGenerator,
     Consistency,
     Entity,
-    EnumGenerator,
     KeyDesign,
     KeyTemplates,
     Model,
     PatternKind,
     ProjectionType,
     RangeOperator,
-    ReferenceGenerator,
     SecondaryIndex,
     SortOrder,
 )
-
-DEFAULT_SELECTIVITY = 0.1
 
 _RANGE_SYNTAX = {
     RangeOperator.EQUALS: "{sk} = :{p}",
@@ -98,6 +97,9 @@ class _Match:
     exact_item: bool  # every key attribute known: one item
     unmatched: tuple[str, ...]  # inputs and filters the keys do not use (become a FilterExpression)
     score: tuple[int, ...]
+    entity: str = ""  # the entity whose templates the key condition was built from
+    sort_use: SortUse = SortUse.NONE
+    known_sort: tuple[str, ...] = ()  # leading sort-key attributes the condition fixes
 
 
 def plan_patterns(model: Model, design: KeyDesign) -> tuple[PatternPlan, ...]:
@@ -109,10 +111,10 @@ def plan_pattern(model: Model, design: KeyDesign, pattern: AccessPattern) -> Pat
         return _plan_write(model, design, pattern)
     matches = [m for path in access_paths(design) if (m := _match(model, path, pattern)) is not None]
     if not matches:
-        return _plan_scan(model, pattern)
+        return _plan_scan(model, design, pattern)
     best = min(matches, key=lambda m: m.score)
     if best.exact_item and pattern.kind is not PatternKind.READ_MANY:
-        best = _Match(best.path, best.key_condition, True, (), best.score)  # the key names one item
+        best = replace(best, unmatched=())  # the key names one item
     return _read_plan(model, pattern, best)
 
 
@@ -146,6 +148,7 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
     used = set(partition.attribute_names)
     condition = f"{path.partition_key} = :pk"
     exact = False
+    sort_use, known_sort = SortUse.NONE, ()
     sort_source = templates[0].sort_key if len(templates) == 1 else None
     if sort_source is not None and path.sort_key is not None:
         sort = KeyTemplate.parse(sort_source)
@@ -153,15 +156,19 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
         while known < len(sort.attribute_names) and sort.attribute_names[known] in equal_inputs:
             known += 1
         used |= set(sort.attribute_names[:known])
+        known_sort = sort.attribute_names[:known]
         exact = known == len(sort.attribute_names)
         if exact:
             condition += f" AND {path.sort_key} = :sk"
+            sort_use = SortUse.EXACT
         elif range_attribute and sort.attribute_names[known] == range_attribute:
             used.add(range_attribute)
             syntax = _RANGE_SYNTAX[pattern.range_condition.operator]
             condition += " AND " + syntax.format(sk=path.sort_key, p="sk")
+            sort_use = SortUse.RANGE
         elif known or sort.constant_prefix:
             condition += f" AND begins_with({path.sort_key}, :sk_prefix)"
+            sort_use = SortUse.PREFIX
     satisfied = used | {attribute for attribute, _ in conditions}
     unmatched = tuple(dict.fromkeys(n for n in equal_inputs if n not in satisfied))
     if range_attribute and range_attribute not in used:
@@ -169,14 +176,14 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
     wants_one = pattern.kind is PatternKind.READ_ONE
     score = (len(unmatched), 0 if path.name == TABLE else 1 if not path.is_global else 2,
              0 if (exact and wants_one) else 1, 0 if path.projection is ProjectionType.ALL else 1)
-    return _Match(path, condition, exact, unmatched, score)
+    return _Match(path, condition, exact, unmatched, score, pattern.entities[0], sort_use, tuple(known_sort))
 
 
 def _read_plan(model: Model, pattern: AccessPattern, match: _Match) -> PatternPlan:
     path = match.path
     operation = _read_operation(pattern, match)
     returned = pattern.expected_items
-    read = min(returned / _selectivity(model, pattern, match.unmatched), _item_count(model, pattern.entities))
+    read = _items_read(model, pattern, match, operation)
     filter_expression = " AND ".join(f"{name} = :{name}" for name in match.unmatched)
     reason = _read_reason(pattern, match, operation)
     return PatternPlan(
@@ -186,8 +193,28 @@ def _read_plan(model: Model, pattern: AccessPattern, match: _Match) -> PatternPl
         filter_expression=filter_expression,
         scan_index_forward=pattern.sort_order is SortOrder.ASCENDING,
         consistent_read=pattern.consistency is Consistency.STRONG,
-        items_read_per_request=max(read, returned), items_returned_per_request=returned,
-        items_written_per_request=0.0, index_writes=(), reason=reason)
+        items_read_per_request=read.mean, items_returned_per_request=returned,
+        items_written_per_request=0.0, index_writes=(), reason=reason, items_read_p99=read.p99,
+        pages_per_request=read.pages_per_request, items_read_derivation=read.derivation,
+        filter_keeps_share=read.filter_keeps_share, entity_shares=read.entity_shares)
+
+
+def _items_read(model: Model, pattern: AccessPattern, match: _Match, operation: Operation) -> ItemsRead:
+    """Items one request reads: one per key for Get/Batch/Transact, what the key condition matches for a Query."""
+    if operation is Operation.GET_ITEM:
+        return ItemsRead(1.0, 1.0, 1.0, "GetItem: the full primary key names one item")
+    if operation in (Operation.BATCH_GET_ITEM, Operation.TRANSACT_GET_ITEMS):
+        count = pattern.expected_items
+        return ItemsRead(count, count, 1.0, f"{operation}: {count:g} keys per request (expected_items), one item each")
+    path = match.path
+    membership = {}
+    for name, templates in path.templates.items():
+        entity = model.entity(name)
+        if entity is not None and path.name != TABLE:
+            membership[name] = membership_share(entity, templates.only_when)
+    read = KeyRead(path.templates, match.entity, match.sort_use, match.known_sort, match.unmatched, membership)
+    sizes = {e.name: float(attribute_bytes(e)) for e in model.entities}
+    return estimate_query(model, pattern, read, sizes)
 
 
 def _read_operation(pattern: AccessPattern, match: _Match) -> Operation:
@@ -219,17 +246,34 @@ def _read_reason(pattern: AccessPattern, match: _Match, operation: Operation) ->
     return text
 
 
-def _plan_scan(model: Model, pattern: AccessPattern) -> PatternPlan:
+def _plan_scan(model: Model, design: KeyDesign, pattern: AccessPattern) -> PatternPlan:
     table_items = float(sum(e.item_count for e in model.entities))
+    table_bytes = sum(e.item_count * attribute_bytes(e) for e in model.entities)
+    pages = float(max(1, math.ceil(table_bytes / PAGE_BYTES)))  # 1 MB pages (dynamodb-facts §8)
     filters = [*(n for n in pattern.inputs), *(f.attribute for f in pattern.filters)]
+    reason = ("No key or index is built from this pattern's inputs, so only a Scan can answer it: "
+              "it reads every item in the table. Add an index keyed on its inputs.")
+    if _only_a_gsi_fits(model, design, pattern):
+        reason = ("This read is strongly consistent and only a GSI is keyed on its inputs, but GSIs are eventually "
+                  "consistent only (dynamodb-facts §4.1): no table key or LSI can serve it, so only a Scan can, "
+                  "reading every item in the table. Key the table or an LSI on its inputs, or accept eventual "
+                  "consistency for it.")
     return PatternPlan(
         pattern=pattern.name, operation=Operation.SCAN, index=TABLE, entities=pattern.entities,
         key_condition="", filter_expression=" AND ".join(f"{n} = :{n}" for n in filters),
         scan_index_forward=True, consistent_read=pattern.consistency is Consistency.STRONG,
         items_read_per_request=table_items, items_returned_per_request=pattern.expected_items,
-        items_written_per_request=0.0, index_writes=(), served=False,
-        reason="No key or index is built from this pattern's inputs, so only a Scan can answer it: "
-               "it reads every item in the table. Add an index keyed on its inputs.")
+        items_written_per_request=0.0, index_writes=(), served=False, reason=reason,
+        items_read_p99=table_items, pages_per_request=pages,
+        items_read_derivation=f"Scan: every item in the table ({table_items:,.0f}), about {pages:,.0f} page(s) of 1 MB")
+
+
+def _only_a_gsi_fits(model: Model, design: KeyDesign, pattern: AccessPattern) -> bool:
+    """A strongly consistent read that a GSI could serve if it were eventually consistent."""
+    if pattern.consistency is not Consistency.STRONG:
+        return False
+    relaxed = pattern.model_copy(update={"consistency": Consistency.EVENTUAL})
+    return any(path.is_global and _match(model, path, relaxed) is not None for path in access_paths(design))
 
 
 # --- writes --------------------------------------------------------------------------------------
@@ -314,48 +358,12 @@ def _index_write(pattern: AccessPattern, index: SecondaryIndex, templates: KeyTe
     return None
 
 
-# --- selectivity ---------------------------------------------------------------------------------
+# --- sparse-index membership ---------------------------------------------------------------------
 
 
 def membership_share(entity: Entity, conditions: tuple[AttributeFilter, ...]) -> float:
+    """Share of an entity's items that meet every `only_when` condition (their generators' value shares)."""
     share = 1.0
     for condition in conditions:
-        share *= _value_share(entity, condition.attribute, condition.equals)
+        share *= value_share(entity, condition.attribute, str(condition.equals))
     return share
-
-
-def _value_share(entity: Entity, attribute_name: str, value: object | None, model: Model | None = None) -> float:
-    """Share of items whose attribute equals value (None: an unknown value of that attribute)."""
-    attribute = entity.attribute(attribute_name)
-    generator = attribute.generator if attribute else None
-    if isinstance(generator, EnumGenerator):
-        weights = generator.weights or tuple(1.0 for _ in generator.values)
-        if value is None:
-            return 1.0 / len(generator.values)
-        if str(value) in generator.values:
-            return weights[generator.values.index(str(value))] / sum(weights)
-    if isinstance(generator, BooleanGenerator) and isinstance(value, bool):
-        return generator.true_share if value else 1 - generator.true_share
-    if isinstance(generator, ReferenceGenerator) and model is not None:
-        parent = model.entity(generator.entity)
-        if parent is not None and parent.item_count > 0:
-            return 1.0 / parent.item_count  # one parent's share of the children
-    if attribute is not None and (attribute.unique or entity.identifiers == (attribute.name,)):
-        return 1.0 / max(entity.item_count, 1)
-    return DEFAULT_SELECTIVITY
-
-
-def _selectivity(model: Model, pattern: AccessPattern, unmatched: tuple[str, ...]) -> float:
-    entities = [e for e in (model.entity(n) for n in pattern.entities) if e is not None]
-    filter_values = {f.attribute: f.equals for f in pattern.filters}
-    share = 1.0
-    for name in unmatched:
-        owner = next((e for e in entities if e.attribute(name)), None)
-        if owner is not None:
-            share *= max(_value_share(owner, name, filter_values.get(name), model), 1e-9)
-    return share
-
-
-def _item_count(model: Model, entity_names: tuple[str, ...]) -> float:
-    counts = [e.item_count for e in (model.entity(n) for n in entity_names) if e is not None]
-    return float(sum(counts)) if counts else math.inf

@@ -194,6 +194,40 @@ _CATALOGUE = (
           "Give the relationship a realistic maximum, expire old children (TTL), or give the children a partition "
           "key of their own (PARENT#{id}#MONTH#{month}) if an LSI is needed.",
           _GUIDE_2023 + "LSI.md"),
+    # §4.1 (index writes: put, delete + put on key change, sized on the entry), §4.2 (LSI on the table), §0.2
+    Check("DDS304", "More than one index write per item written", WARNING,
+          "Every write to the table also writes each index the item is in: one put when it enters, a delete and a "
+          "put when an index key changes, one write when only projected attributes change, each sized on the index "
+          "entry and rounded up to 1 KB. A GSI pays with its own write capacity (and throttles table writes when "
+          "short of it); an LSI pays with the table's. More than one index write per item written multiplies the "
+          "write bill, usually for indexes that copy whole items or that several patterns could share.",
+          "Drop or merge indexes the patterns can do without, keep changing attributes out of index keys, make "
+          "indexes sparse (only the items a pattern reads) and project only what the patterns return.",
+          _DOCS + "GSI.html"),
+    # §4.1 (a GSI is a second copy written on every write)
+    Check("DDS305", "Index keys repeat the table keys", WARNING,
+          "An index that keys an entity by the same partition and sort key templates as the table (an LSI by the "
+          "same sort key) orders and groups its items exactly as the table does: every Query it serves, the table "
+          "serves already, while every write of the entity also writes the index.",
+          "Query the table instead and remove the entity from the index (or the index), or give the index the key "
+          "the pattern really needs (another attribute, another order).",
+          _DOCS + "GSI.html"),
+    # §8 (20 GSIs per table), §4.1
+    Check("DDS306", "GSIs that could be one overloaded index", INFO,
+          "GSIs that hold different entities with the same key shape (partition and sort key) and projection can be "
+          "one overloaded GSI with generic key attribute names (GSI1PK, GSI1SK), each entity writing its own key "
+          "values, as single-table designs do. Index writes stay the same, but the table keeps more of its 20 GSIs "
+          "and has one index to provision, scale and watch instead of several.",
+          "Give the entities one GSI with generic key attributes and entity-prefixed values (TYPE#{id}).",
+          _DOCS + "bp-general-nosql-design.html"),
+    # §4.1 (projection ALL: every attribute copied; storage per entry), §6 (storage)
+    Check("DDS307", "GSI with ALL projection holds most of the table", WARNING,
+          "A GSI with projection ALL stores a full copy of every item it holds. When it holds most of the table's "
+          "items it doubles storage and write units for most of the table, often for a few patterns that read a "
+          "handful of attributes.",
+          "Project KEYS_ONLY or INCLUDE the attributes the patterns return, or make the index sparse so it holds "
+          "only the items its patterns read.",
+          _DOCS + "GSI.html"),
     # §6 (400 KB incl. names; 4 KB read / 1 KB write blocks), §4.2 (LSI entries count)
     Check("DDS401", "Item can exceed 400 KB", ERROR,
           "An item may be at most 400 KB, attribute names included, and with an LSI the item plus its LSI entries. "

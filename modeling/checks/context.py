@@ -15,13 +15,13 @@ from modeling.checks.estimates import (
     BUSY_PARTITION_SHARE,
     HOT_PARTITION_SHARE,
     Load,
-    item_bytes,
     parse_template,
     peak_loads,
 )
 from modeling.design import TABLE, Design, PatternPlan
 from modeling.model import AccessPattern, Entity, EntityKeys, Model, PatternKind, SecondaryIndex
 from modeling.planner import AccessPath, access_paths
+from modeling.sizing import Sizes, design_sizes
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class Context:
     plans_by_pattern: dict[str, PatternPlan]
     owners: dict[tuple[str, str], tuple[KeyOwner, ...]]  # (TABLE or GSI name, template) -> owners
     loads: dict[tuple[str, str], Load]
+    sizes: Sizes  # item and entry sizes (modeling.sizing), shared with the cost engine
 
     def entity(self, name: str) -> Entity | None:
         """The model's entity of that name, or None."""
@@ -64,10 +65,12 @@ def build_context(model: Model, design: Design) -> Context:
     """Lookups, item sizes and per-key peak loads, computed once per `check_design` call."""
     key_design = design.key_design
     indexes = {i.name: i for i in (*key_design.global_secondary_indexes, *key_design.local_secondary_indexes)}
+    sizes = design_sizes(model, key_design)
     ctx = Context(model, design, {p.name: p for p in access_paths(key_design)},
-                  {k.entity: k for k in key_design.entities}, indexes, {},
-                  {p.pattern: p for p in design.plans}, {}, {})
-    ctx = replace(ctx, item_bytes={e.name: item_bytes(ctx, e) for e in model.entities}, owners=_owners(ctx))
+                  {k.entity: k for k in key_design.entities}, indexes,
+                  {e.name: float(sizes.item_bytes(e.name)) for e in model.entities},
+                  {p.pattern: p for p in design.plans}, {}, {}, sizes)
+    ctx = replace(ctx, owners=_owners(ctx))
     return replace(ctx, loads=peak_loads(ctx))
 
 

@@ -1,10 +1,11 @@
-"""Approximate numbers behind the checks: AWS limits, product thresholds, sizes, units and loads.
+"""Numbers behind the checks: product thresholds, worst-case sizes for limits, units and peak loads.
 
-Everything computed here is a labelled APPROXIMATION for spotting problems, not the bill (the cost
-engine does the exact maths): item and key sizes from attribute names and size hints, read and write
-units per request, the share of traffic on a key's busiest value (from the key attributes' sample-data
-generators) and the resulting peak load per partition-key template. AWS numbers cite
-/work/shared/reference/dynamodb-facts.md; product thresholds are our own choices.
+AWS's rules and limits live in `modeling.dynamodb_rules`; item and entry sizes in `modeling.sizing` and
+units per request in `modeling.plan_units`, the same estimator the cost engine prices, so a check and
+the bill cannot disagree on a request's units. What stays here is the checks' own: worst-case key and
+item sizes from `max_size_bytes` (for the 400 KB and key-length limits), the share of traffic on a key's
+busiest value (from the key attributes' sample-data generators) and the resulting peak load per
+partition-key template, a labelled APPROXIMATION. Product thresholds are our own choices.
 """
 
 from __future__ import annotations
@@ -16,7 +17,22 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from modeling import dynamodb_rules as rules
+from modeling import plan_units
 from modeling.design import TABLE, Operation, PatternPlan
+from modeling.dynamodb_rules import (  # noqa: F401  (re-exported for the rule modules)
+    EVENTUAL_READ_FACTOR,
+    MAX_BATCH_BYTES,
+    MAX_ITEM_BYTES,
+    MAX_ITEM_COLLECTION_BYTES,
+    MAX_TRANSACTION_BYTES,
+    PARTITION_READ_UNITS,
+    PARTITION_WRITE_UNITS,
+    READ_UNIT_BYTES,
+    TRANSACTION_FACTOR,
+    WRITE_UNIT_BYTES,
+    attribute_value_bytes,
+)
 from modeling.keys import MAX_NUMBER_TEXT_BYTES, KeyTemplate
 from modeling.model import (
     AccessPattern,
@@ -35,7 +51,6 @@ from modeling.model import (
     PatternKind,
     ProjectionType,
     ReferenceGenerator,
-    TextGenerator,
     TimestampFormat,
     TimestampRangeGenerator,
     ZipfDistribution,
@@ -46,28 +61,13 @@ if TYPE_CHECKING:
     from modeling.checks.context import Context
 
 
-# --- AWS numbers (each from /work/shared/reference/dynamodb-facts.md) --------------------------------
+# --- AWS numbers (modeling.dynamodb_rules, each citing dynamodb-facts) -----------------------------------
 
-# dynamodb-facts §7.1: each partition serves at most 3,000 RCU and 1,000 WCU per second (or a linear mix)
-PARTITION_READ_UNITS = 3000
-PARTITION_WRITE_UNITS = 1000
-# dynamodb-facts §1.1: reads in 4 KB blocks, eventual = half a strong read; writes in 1 KB blocks
-READ_BLOCK_BYTES = 4 * 1024
-WRITE_BLOCK_BYTES = 1024
-EVENTUAL_READ_FACTOR = 0.5
-# dynamodb-facts §1.1 and §2: transactional reads and writes cost 2x
-TRANSACTION_FACTOR = 2.0
-# dynamodb-facts §6: items up to 400 KB (1 KB = 1,024 B, §0.2)
-MAX_ITEM_BYTES = 400 * 1024
-# dynamodb-facts §4.2 and §7.1: with an LSI, one item collection holds at most 10 GB
-MAX_ITEM_COLLECTION_BYTES = 10 * 1024**3
-# dynamodb-facts §2 and §8: 100 actions and 4 MB per transaction
-MAX_TRANSACTION_ITEMS = 100
-MAX_TRANSACTION_BYTES = 4 * 1024**2
-# dynamodb-facts §8: BatchWriteItem 25 items, BatchGetItem 100 items, 16 MB per request
-MAX_BATCH_WRITE_ITEMS = 25
-MAX_BATCH_GET_ITEMS = 100
-MAX_BATCH_BYTES = 16 * 1024**2
+READ_BLOCK_BYTES = READ_UNIT_BYTES  # §1.1
+WRITE_BLOCK_BYTES = WRITE_UNIT_BYTES  # §1.1
+MAX_TRANSACTION_ITEMS = rules.MAX_TRANSACTION_ITEMS
+MAX_BATCH_WRITE_ITEMS = rules.MAX_BATCH_WRITE_ITEMS
+MAX_BATCH_GET_ITEMS = rules.MAX_BATCH_GET_ITEMS
 
 # --- product thresholds (our choices, not AWS limits) ----------------------------------------------
 
@@ -81,9 +81,7 @@ BUSY_PARTITION_SHARE = 0.1
 HOT_PARTITION_SHARE = 0.5
 # Updates per second at peak from which rewriting index entries is worth a warning rather than a note.
 FREQUENT_UPDATES_PER_SECOND = 1.0
-# Value sizes assumed when an attribute gives neither avg_size_bytes nor max_size_bytes.
-_DEFAULT_VALUE_BYTES = {AttributeType.N: 8, AttributeType.BOOL: 1, AttributeType.NULL: 1}
-_DEFAULT_OTHER_BYTES = 32
+_DEFAULT_OTHER_BYTES = rules.DEFAULT_OTHER_VALUE_BYTES
 
 
 # --- peak load record and key templates --------------------------------------------------------------
@@ -119,15 +117,8 @@ def parse_template(source: str) -> KeyTemplate:
 
 
 def value_bytes(attribute: Attribute, largest: bool = False) -> int:
-    """Value size of an attribute: its size hints, else the text generator's length, else a type default."""
-    hints = (attribute.max_size_bytes, attribute.avg_size_bytes) if largest else (
-        attribute.avg_size_bytes, attribute.max_size_bytes)
-    for hint in hints:
-        if hint is not None:
-            return hint
-    if isinstance(attribute.generator, TextGenerator):
-        return attribute.generator.length_bytes
-    return _DEFAULT_VALUE_BYTES.get(attribute.type, _DEFAULT_OTHER_BYTES)
+    """Value size of an attribute from its hints (the largest: `max_size_bytes` first), for the limit checks."""
+    return attribute_value_bytes(attribute, largest)
 
 
 def template_bytes(entity: Entity, source: str, largest: bool = False) -> int:
@@ -168,26 +159,19 @@ def _key_attributes(ctx: Context, entity: Entity, index: str | None = None) -> l
     return pairs
 
 
-def item_bytes(ctx: Context, entity: Entity, largest: bool = False) -> float:
-    """Item size: attribute names plus values, plus the key attributes of the table and every index (§6)."""
-    size = sum(len(a.name.encode()) + value_bytes(a, largest) for a in entity.attributes)
+def largest_item_bytes(ctx: Context, entity: Entity) -> float:
+    """Worst-case item: every attribute at `max_size_bytes`, plus the largest rendering of every key (§6)."""
+    size = sum(len(a.name.encode()) + value_bytes(a, largest=True) for a in entity.attributes)
     keys = ctx.keys.get(entity.name)
     for index in (None, *(keys.indexes if keys else ())):
-        size += sum(len(name.encode()) + template_bytes(entity, template, largest)
+        size += sum(len(name.encode()) + template_bytes(entity, template, largest=True)
                     for name, template in _key_attributes(ctx, entity, index))
     return float(size)
 
 
 def entry_bytes(ctx: Context, entity: Entity, path: AccessPath) -> float:
-    """Size of the entity's entry on a path: the whole item, or the index keys plus what is projected (§4.1)."""
-    if path.name == TABLE or path.projection is ProjectionType.ALL:
-        return ctx.item_bytes.get(entity.name, 0.0)
-    pairs = _key_attributes(ctx, entity) + _key_attributes(ctx, entity, path.name)
-    size = sum(len(name.encode()) + template_bytes(entity, template) for name, template in pairs)
-    for name in ctx.indexes[path.name].projection.non_key_attributes:
-        attribute = entity.attribute(name)
-        size += (len(name.encode()) + value_bytes(attribute)) if attribute is not None else 0
-    return float(size)
+    """Average size of the entity's entry on a path: the item, or keys plus projected attributes (§4.1)."""
+    return float(ctx.sizes.entry_bytes(path.name, entity.name))
 
 
 def lsi_entry_bytes(ctx: Context, entity: Entity, largest: bool = False) -> float:
@@ -197,37 +181,25 @@ def lsi_entry_bytes(ctx: Context, entity: Entity, largest: bool = False) -> floa
     for index in ctx.design.key_design.local_secondary_indexes:
         if keys is not None and index.name in keys.indexes:
             path = ctx.paths[index.name]
-            total += (item_bytes(ctx, entity, largest) if largest and path.projection is ProjectionType.ALL
+            total += (largest_item_bytes(ctx, entity) if largest and path.projection is ProjectionType.ALL
                       else entry_bytes(ctx, entity, path))
     return total
 
 
-# --- units per request (APPROXIMATE: dynamodb-facts §1.1, §1.2, §2) -----------------------------------
+# --- units per request: modeling.plan_units, the estimator the cost engine prices --------------------
 
 
 def read_units_per_request(ctx: Context, plan: PatternPlan) -> float:
-    """Read units one request of a read plan consumes, approximately."""
-    path = ctx.paths.get(plan.index)
-    entities = [e for e in (ctx.entity(n) for n in plan.entities) if e is not None]
-    if path is None or not entities:
+    """Read units one request of a read plan consumes (dynamodb-facts §1.1, §1.2, §2, §4)."""
+    if not plan.entities or all(ctx.entity(n) is None for n in plan.entities):
         return 0.0
-    consistency = 1.0 if plan.consistent_read else EVENTUAL_READ_FACTOR  # §1.1
-    if plan.operation is Operation.SCAN:  # §1.2: charged on every item evaluated, sizes added
-        table_bytes = sum(e.item_count * ctx.item_bytes[e.name] for e in ctx.model.entities)
-        return math.ceil(table_bytes / READ_BLOCK_BYTES) * consistency
-    entry = sum(entry_bytes(ctx, e, path) for e in entities) / len(entities)
-    per_item = math.ceil(entry / READ_BLOCK_BYTES)
-    if plan.operation in (Operation.GET_ITEM, Operation.BATCH_GET_ITEM):  # §1.2: each item rounded
-        return plan.items_read_per_request * per_item * consistency
-    if plan.operation is Operation.TRANSACT_GET_ITEMS:  # §2: 2 units per 4 KB
-        return plan.items_read_per_request * per_item * TRANSACTION_FACTOR
-    return math.ceil(plan.items_read_per_request * entry / READ_BLOCK_BYTES) * consistency  # §1.2 Query
+    return float(plan_units.read_units_per_request(ctx.model, ctx.design.key_design, plan, ctx.sizes))
 
 
 def _write_units_per_item(ctx: Context, entity: Entity, pattern: AccessPattern) -> float:
     """Table write units per written item: ceil(size / 1 KB), doubled in a transaction (§1.2, §2)."""
-    factor = TRANSACTION_FACTOR if pattern.kind is PatternKind.TRANSACT_WRITE else 1.0
-    return math.ceil(ctx.item_bytes.get(entity.name, 0.0) / WRITE_BLOCK_BYTES) * factor
+    factor = TRANSACTION_FACTOR if pattern.kind is PatternKind.TRANSACT_WRITE else 1
+    return float(rules.write_unit_blocks(ctx.item_bytes.get(entity.name, 0.0)) * factor)
 
 
 # --- key value distributions ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from modeling.checks.estimates import (
     MAX_ITEM_BYTES,
     MAX_TRANSACTION_BYTES,
     MAX_TRANSACTION_ITEMS,
-    item_bytes,
+    largest_item_bytes,
     lsi_entry_bytes,
     template_bytes,
     value_bytes,
@@ -32,7 +32,7 @@ RESERVED_WORDS_FILE = Path(__file__).parents[1] / "data" / "reserved_words.txt"
 def _large_items(ctx: Context) -> Iterator[Finding]:
     """DDS401: the largest item (max sizes, names, keys, LSI entries) can exceed 400 KB (§6, §4.2)."""
     for entity in ctx.model.entities:
-        size = item_bytes(ctx, entity, largest=True) + lsi_entry_bytes(ctx, entity, largest=True)
+        size = largest_item_bytes(ctx, entity) + lsi_entry_bytes(ctx, entity, largest=True)
         if size > MAX_ITEM_BYTES:
             biggest = max(entity.attributes, key=lambda a: value_bytes(a, largest=True))
             yield finding("DDS401", f"entities[{entity.name}]", (

@@ -34,18 +34,17 @@ def _scans(ctx: Context) -> Iterator[Finding]:
 def _wasteful_filters(ctx: Context) -> Iterator[Finding]:
     """DDS202: a Query whose filter throws away most of what it reads (and pays for)."""
     for pattern, plan in ctx.plans():
-        read, returned = plan.items_read_per_request, plan.items_returned_per_request
-        if plan.operation is Operation.SCAN or not plan.filter_expression or read <= returned:
+        read, discarded = plan.items_read_per_request, plan.discarded_share
+        if plan.operation is Operation.SCAN or discarded < MAX_DISCARDED_SHARE:
             continue
-        discarded = 1 - returned / read
-        if discarded < MAX_DISCARDED_SHARE:
-            continue
+        returned = read * (1 - discarded)
         filtered = ", ".join(part.split(" = ")[0] for part in plan.filter_expression.split(" AND "))
         units = read_units_per_request(ctx, plan)
         yield finding("DDS202", f"access_patterns[{pattern.name}]", (
-            f"{pattern.name} reads ≈ {number(read)} items per request to return {number(returned)}: the filter on "
-            f"{filtered} discards {percent(discarded)} of them, yet all ≈ {number(units)} RCU per request are paid "
-            f"({number(units * pattern.traffic.peak_requests_per_second)} RCU/s at peak; approximate)."),
+            f"{pattern.name} reads ≈ {number(read)} items per request (p99 {number(plan.items_read_p99)}) to return "
+            f"≈ {number(returned)}: the filter on {filtered} discards {percent(discarded)} of them, yet all "
+            f"≈ {number(units)} RCU per request are paid ({number(units * pattern.traffic.peak_requests_per_second)} "
+            f"RCU/s at peak; approximate). How the items read were estimated: {plan.items_read_derivation}."),
             pattern=pattern.name, index=None if plan.index == TABLE else plan.index)
 
 

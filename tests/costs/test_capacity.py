@@ -8,6 +8,7 @@ import pytest
 
 from costs.capacity import capacity_profile, table_usage
 from costs.estimate import EstimateRequest, estimate_model
+from modeling.examples import list_examples, load_example
 from modeling.generator import propose_designs
 from modeling.model import Model
 
@@ -108,3 +109,17 @@ def test_backups_and_billable_stream_reads_appear_as_line_items() -> None:
     assert backup.monthly_cost_usd == Decimal("10.00")  # 100 GB x $0.10 per GB-month (dynamodb-facts §9.2)
     # 12.5 M reads / 100,000 x $0.02 = $2.50; the 2.5 M free reads count only with the free tier on (§9.2)
     assert lines["DynamoDB Streams reads"].monthly_cost_usd == Decimal("2.50")
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in list_examples()])
+def test_checks_and_cost_engine_agree_on_every_read(slug: str) -> None:
+    """Issue 12: the checks and the cost engine once disagreed on 8 of 44 reads; they now share one estimator."""
+    from modeling.checks.context import build_context
+    from modeling.checks.estimates import read_units_per_request
+
+    model = load_example(slug)
+    design = propose_designs(model)[0]
+    ctx, profile = build_context(model, design), capacity_profile(model, design)
+    for capacity, plan in zip(profile.patterns, design.plans, strict=True):
+        if not plan.operation.is_write:
+            assert read_units_per_request(ctx, plan) == float(capacity.read_units_per_request), plan.pattern

@@ -240,9 +240,10 @@ def test_filter_that_discards_most_items_read_costs_them_anyway() -> None:
     pattern = _pattern(doc, "list_orders_by_customer")
     pattern["filters"] = [{"attribute": "stage", "equals": "PAID"}]
     finding = _only(doc, "DDS202")
-    # 10 returned / 10 % selectivity = 100 read, 90 % discarded
+    # the key condition reads the customer's whole collection, 10 orders on average (the relationship's
+    # mean); PAID has weight 0.1 of 1.0, so the filter keeps 10 % and discards 90 % of what is read
     assert finding.path == "access_patterns[list_orders_by_customer]"
-    assert "100 items" in finding.message and "90%" in finding.message
+    assert "reads ≈ 10 items" in finding.message and "90%" in finding.message
     pattern["filters"] = [{"attribute": "stage", "equals": "SHIPPED"}]  # keeps 80 %
     assert "DDS202" not in _ids(doc)
 
@@ -305,6 +306,51 @@ def test_update_of_an_index_key_attribute_costs_a_delete_and_a_put() -> None:
     assert finding.index == "GSI1" and "60 WCU/s" in finding.message
     update["changed_attributes"] = ["amount"]
     assert "DDS301" not in _ids(doc)
+
+
+def test_more_than_one_index_write_per_item_written_names_who_pays_and_how_much() -> None:
+    doc = _doc()
+    _add_gsi(doc, "CUSTOMER#{customerId}#STAGE#{stage}", "{placedAt}")
+    update = _add_pattern(doc, "advance_order_by_id", "update", ["customerId", "orderId"], peak=30,
+                          changed_attributes=["stage"])
+    finding = _only(doc, "DDS304")
+    # stage is in GSI1's key: a delete and a put (2 index writes, dynamodb-facts §4.1), each entry (a whole
+    # ~0.4 KB Order, projection ALL) rounds up to 1 KB = 1 WCU; 7.5 updates/s on average (peak 30 / 4)
+    # x 2 WCU x 730 h x 3,600 s = 39,420,000 write units a month, on GSI1's own capacity (a GSI)
+    assert finding.pattern == "advance_order_by_id" and finding.index == "GSI1"
+    assert "2 index entries per item written" in finding.message
+    assert "GSI1 (its own write capacity) ≈ 39,420,000 write units a month" in finding.message
+    update["changed_attributes"] = ["amount"]  # a projected attribute only: 1 index write per item
+    assert "DDS304" not in _ids(doc)
+
+
+def test_index_keys_that_repeat_the_table_keys_are_reported() -> None:
+    doc = _doc()
+    _add_gsi(doc, "CUSTOMER#{customerId}", "ORDER#{placedAt}#{orderId}")  # the Order's table keys again
+    finding = _only(doc, "DDS305")
+    assert finding.path == "key_design.entities[Order].indexes[GSI1]" and finding.index == "GSI1"
+    _keys(doc, "Order")["indexes"]["GSI1"]["sort_key"] = "AMOUNT#{amount:5}#{orderId}"  # another order
+    assert "DDS305" not in _ids(doc)
+
+
+def test_gsis_over_different_entities_with_one_shape_could_be_one_overloaded_index() -> None:
+    doc = _doc()
+    _add_gsi(doc, "EMAIL#{email}", entity="Customer", name="GSI1")
+    _add_gsi(doc, "ORDER#{orderId}", entity="Order", name="GSI2")
+    finding = _only(doc, "DDS306")
+    assert finding.index == "GSI1" and "GSI1, GSI2 hold different entities" in finding.message
+    doc["key_design"]["global_secondary_indexes"][1]["projection"] = {"type": "KEYS_ONLY"}  # another shape
+    assert "DDS306" not in _ids(doc)
+
+
+def test_all_projection_gsi_holding_most_of_the_table_is_reported() -> None:
+    doc = _doc()
+    _add_gsi(doc, "ORDER#{orderId}")
+    finding = _only(doc, "DDS307")
+    # 100,000 Orders of 110,000 items (10,000 Customers) = 91 % of the table, projected ALL
+    assert finding.index == "GSI1" and "91%" in finding.message
+    _keys(doc, "Order")["indexes"]["GSI1"]["only_when"] = [{"attribute": "stage", "equals": "PAID"}]
+    assert "DDS307" not in _ids(doc)  # sparse: PAID has weight 0.1, so 10,000 entries = 9 %
 
 
 def test_counter_update_is_atomic_but_not_idempotent() -> None:

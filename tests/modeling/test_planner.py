@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from modeling.design import TABLE, IndexChange, Operation
 from modeling.examples import load_example
 from modeling.generator import generate_design
-from modeling.model import AccessPattern, Consistency
+from modeling.model import AccessPattern, Consistency, KeyAttribute, SecondaryIndex
+from modeling.model_file import load_model_file
 from modeling.planner import plan_pattern, plan_patterns
 
 CRM = load_example("crm_single_table")
@@ -31,7 +34,10 @@ def test_pattern_is_planned_on_the_expected_path(pattern: str, operation: Operat
 def test_an_equality_filter_in_the_sort_key_is_a_key_condition_not_a_filter() -> None:
     # GSI1SK = TICKET#{status}#{openedAt}#{ticketId}: status = OPEN is known, openedAt is the range
     plan = PLANS["list_open_tickets_by_assignee"]
-    assert plan.filter_expression == "" and plan.items_read_per_request == plan.items_returned_per_request
+    assert plan.filter_expression == "" and "filter" not in plan.items_read_derivation
+    # status = OPEN narrows the key to 6 % of an assignee's ~800 tickets; the open-ended range with
+    # Limit 25 then reads one page: at most 25 items, never the ~800 a filter on status would read
+    assert plan.items_read_p99 <= 25
 
 
 def test_a_non_key_filter_reads_more_items_than_it_returns() -> None:
@@ -58,3 +64,22 @@ def test_batch_reads_need_table_keys() -> None:
     plan = {p.pattern: p for p in plan_patterns(model, generate_design(model).key_design)}["get_cart_products_by_ids"]
     assert plan.operation is Operation.BATCH_GET_ITEM and plan.index == TABLE
 
+
+
+def test_a_strong_read_only_a_gsi_could_serve_is_a_plain_scan_never_a_gsi_query() -> None:
+    # support desk with a GSI keyed on ticketId: an eventual get_ticket_by_id would Query it, but a strong
+    # one cannot (dynamodb-facts §4.1: GSIs are eventually consistent only) and no table key or LSI has ticketId
+    desk = load_model_file(Path(__file__).with_name("published") / "support_desk.yaml")
+    keys = desk.key_design
+    gsi = SecondaryIndex(name="GSI1", partition_key=KeyAttribute(name="GSI1PK"))
+    ticket = next(k for k in keys.entities if k.entity == "Ticket")
+    ticket = ticket.model_copy(update={"indexes": {"GSI1": ticket.table.model_copy(
+        update={"partition_key": "TICKET#{ticketId}", "sort_key": None})}})
+    design = keys.model_copy(update={"global_secondary_indexes": (gsi,), "entities": tuple(
+        ticket if k.entity == "Ticket" else k for k in keys.entities)})
+    pattern = desk.access_pattern("get_ticket_by_id").model_copy(update={"inputs": ("ticketId",)})
+    strong = plan_pattern(desk, design, pattern)
+    assert (strong.operation, strong.index, strong.served) == (Operation.SCAN, TABLE, False)
+    assert "eventually consistent only" in strong.reason and "§4.1" in strong.reason
+    eventual = plan_pattern(desk, design, pattern.model_copy(update={"consistency": Consistency.EVENTUAL}))
+    assert (eventual.operation, eventual.index, eventual.served) == (Operation.QUERY, "GSI1", True)
