@@ -6,6 +6,7 @@ from modeling.examples import example_document, list_examples
 from modeling.summary import document_summary
 from ui import session, start_views
 from ui.frame import page_frame
+from ui.text import plain
 
 page_frame("Start")
 st.title("DynamoDB Design Studio")
@@ -15,8 +16,7 @@ st.markdown(
     "before launch.")
 
 summary = document_summary(session.current_document(), session.current_problems())
-st.subheader("Open model")
-st.text(summary.name)
+st.subheader(f"Open model: {plain(summary.name)}")
 start_views.summary_metrics(summary, session.current_model())
 st.caption("Edit it on the Model page (sidebar), start a new model below, or open an example as a new model.")
 start_views.new_model_form()
