@@ -3,7 +3,9 @@
 For every use case under tests/expert_models/: the proposal's monthly cost for model.yaml, the expert
 design's monthly cost (expert.yaml: the same model plus the published key design), both priced by the
 cost engine of the Capacity & cost page on the same traffic, their ratio, and whether listing the
-entities, relationships and access patterns in reverse order changes the proposal or its cost.
+entities, relationships and access patterns in reverse order changes the proposal (its keys, index names
+and projections, and how each pattern runs) or its cost; both are shown, since a renamed or reordered index
+changes the design a user sees even when the cost stays.
 The regression test (tests/test_expert_models.py) asserts ratio <= 1.02 and order independence.
 
 Run: .venv/bin/python bench/expert_comparison.py [--markdown]
@@ -23,7 +25,7 @@ from tests.expert_models.comparison import TOLERANCE, ComparisonRow, compare, us
 
 HEADERS = ("model", "proposal on-demand $/mo", "expert on-demand $/mo", "ratio",
            "proposal recommended $/mo", "expert recommended $/mo", "ratio", f"<= {TOLERANCE}",
-           "order-independent", "reversed on-demand $/mo")
+           "order-independent", "reversed: design", "reversed: cost", "reversed on-demand $/mo")
 
 
 def _cells(row: ComparisonRow) -> tuple[str, ...]:
@@ -31,6 +33,7 @@ def _cells(row: ComparisonRow) -> tuple[str, ...]:
             f"{row.on_demand_ratio:.3f}", f"{row.proposal.recommended_usd:,.2f}",
             f"{row.expert.recommended_usd:,.2f}", f"{row.recommended_ratio:.3f}",
             "yes" if row.within_tolerance else "NO", "yes" if row.order_independent else "NO",
+            "same" if row.same_design_reversed else "differs", "same" if row.same_cost_reversed else "differs",
             f"{row.reversed_proposal.on_demand_usd:,.2f}")
 
 

@@ -155,7 +155,12 @@ class ComparisonRow:
     proposal: Priced
     expert: Priced
     reversed_proposal: Priced
-    order_independent: bool
+    same_design_reversed: bool  # the proposal for the reversed file is the same design (names included)
+    same_cost_reversed: bool
+
+    @property
+    def order_independent(self) -> bool:
+        return self.same_design_reversed and self.same_cost_reversed
 
     @property
     def on_demand_ratio(self) -> Decimal:
@@ -175,6 +180,6 @@ def compare(use_case: UseCase) -> ComparisonRow:
     proposal = price_proposal(model)
     reversed_proposal = price_proposal(reversed_model(model))
     expert = price_expert(load(use_case.expert_path))
-    independent = (canonical_proposal(proposal.design) == canonical_proposal(reversed_proposal.design)
-                   and same_cost(proposal, reversed_proposal))
-    return ComparisonRow(use_case.name, proposal, expert, reversed_proposal, independent)
+    return ComparisonRow(use_case.name, proposal, expert, reversed_proposal,
+                         canonical_proposal(proposal.design) == canonical_proposal(reversed_proposal.design),
+                         same_cost(proposal, reversed_proposal))
