@@ -22,7 +22,7 @@ from costs.review_render import block_markdown, review_html, review_markdown
 from costs.review_report import Chart, ModelSource, ReviewReport, ReviewRequest, build_review_report
 from modeling.model import Model, TableClass
 from modeling.model_file import FileFormat, dump_document
-from ui import cost_views
+from ui import choices, cost_views
 
 
 @dataclass(frozen=True)
@@ -48,20 +48,19 @@ def model_file(document: dict[str, Any], slug: str) -> ModelFile:
 
 
 def settings(model: Model) -> ReportSettings:
+    """The report's settings: the same choices as the Capacity & cost page (ui.choices), kept per model."""
     regions = cost_views.region_choices(model.table.region)
-    region_default = st.session_state.get("cost.region", model.table.region)
     designs = [d.name for d in ranked_designs(model)]
-    design_default = st.session_state.get("cost.design", designs[0])
+    chosen = choices.cost_choices(model.table.region, regions, designs)
+    choices.seed_widgets("report", chosen)
     columns = st.columns([2, 3, 2, 1])
-    region = columns[0].selectbox("Region", regions, key="report.region",
-                                  index=regions.index(region_default) if region_default in regions else 0)
-    design = columns[1].selectbox("Design", designs, key="report.design",
-                                  index=designs.index(design_default) if design_default in designs else 0)
-    target = columns[2].slider("Auto scaling target utilisation", 0.2, 0.9,
-                               float(st.session_state.get("cost.target", 0.7)), 0.05, key="report.target")
-    free_tier = columns[3].toggle("Free tier", bool(st.session_state.get("cost.free_tier", False)),
-                                  key="report.free_tier", help="Per account and Region: off by default")
-    return ReportSettings(region, design, target, free_tier, cost_views.price_overrides(),
+    region = columns[0].selectbox("Region", regions, key="report.region")
+    design = columns[1].selectbox("Design", designs, key="report.design")
+    target = columns[2].slider("Auto scaling target utilisation", *choices.TARGET_RANGE, step=0.05,
+                               key="report.target")
+    free_tier = columns[3].toggle("Free tier", key="report.free_tier", help="Per account and Region: off by default")
+    choices.remember(choices.CostChoices(region, design, float(target), bool(free_tier)))
+    return ReportSettings(region, design, float(target), bool(free_tier), cost_views.price_overrides(),
                           cost_views.usage_extras())
 
 
