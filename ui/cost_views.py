@@ -31,19 +31,20 @@ from ui import choices
 from ui.text import plain
 
 
-def choice_widgets(model: Model) -> tuple[str, str, float, bool]:
+def choice_widgets(model: Model, prefix: str = "cost") -> tuple[str, str, float, bool]:
     """Region, design, target utilisation and free tier: the model's choices (ui.choices), kept when the
-    page is left and shared with the Report page and the URL."""
+    page is left and shared by the Capacity & cost and Report pages (`prefix` keys each page's widgets)
+    and the URL."""
     regions = region_choices(model.table.region)
     designs = [d.name for d in ranked_designs(model)]
     chosen = choices.cost_choices(model.table.region, regions, designs)
-    choices.seed_widgets("cost", chosen)
+    choices.seed_widgets(prefix, chosen)
     columns = st.columns([2, 3, 2, 1])
-    region = columns[0].selectbox("Region", regions, key="cost.region")
-    design = columns[1].selectbox("Design", designs, key="cost.design")
+    region = columns[0].selectbox("Region", regions, key=f"{prefix}.region")
+    design = columns[1].selectbox("Design", designs, key=f"{prefix}.design")
     target = columns[2].slider("Auto scaling target utilisation", *choices.TARGET_RANGE, step=0.05,
-                               key="cost.target")
-    free_tier = columns[3].toggle("Free tier", key="cost.free_tier", help="Per account and Region: off by default")
+                               key=f"{prefix}.target")
+    free_tier = columns[3].toggle("Free tier", key=f"{prefix}.free_tier", help="Per account and Region: off by default")
     choices.remember(choices.CostChoices(region, design, float(target), bool(free_tier)))
     return region, design, float(target), bool(free_tier)
 

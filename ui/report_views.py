@@ -15,14 +15,13 @@ import streamlit as st
 
 from costs import charts
 from costs.capacity import UsageExtras
-from costs.design_ranking import ranked_designs
 from costs.estimate import EstimateRequest
 from costs.pricing import PriceItem
 from costs.review_render import block_markdown, review_html, review_markdown
 from costs.review_report import Chart, ModelSource, ReviewReport, ReviewRequest, build_review_report
 from modeling.model import Model, TableClass
 from modeling.model_file import FileFormat, dump_document
-from ui import choices, cost_views
+from ui import cost_views
 
 
 @dataclass(frozen=True)
@@ -49,19 +48,8 @@ def model_file(document: dict[str, Any], slug: str) -> ModelFile:
 
 def settings(model: Model) -> ReportSettings:
     """The report's settings: the same choices as the Capacity & cost page (ui.choices), kept per model."""
-    regions = cost_views.region_choices(model.table.region)
-    designs = [d.name for d in ranked_designs(model)]
-    chosen = choices.cost_choices(model.table.region, regions, designs)
-    choices.seed_widgets("report", chosen)
-    columns = st.columns([2, 3, 2, 1])
-    region = columns[0].selectbox("Region", regions, key="report.region")
-    design = columns[1].selectbox("Design", designs, key="report.design")
-    target = columns[2].slider("Auto scaling target utilisation", *choices.TARGET_RANGE, step=0.05,
-                               key="report.target")
-    free_tier = columns[3].toggle("Free tier", key="report.free_tier", help="Per account and Region: off by default")
-    choices.remember(choices.CostChoices(region, design, float(target), bool(free_tier)))
-    return ReportSettings(region, design, float(target), bool(free_tier), cost_views.price_overrides(),
-                          cost_views.usage_extras())
+    region, design, target, free_tier = cost_views.choice_widgets(model, "report")
+    return ReportSettings(region, design, target, free_tier, cost_views.price_overrides(), cost_views.usage_extras())
 
 
 @st.cache_data(show_spinner="Building the cost-review report…", max_entries=8, ttl=600)
