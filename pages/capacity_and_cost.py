@@ -13,13 +13,7 @@ document = session.current_document()
 st.title(f"Capacity & cost · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("it cannot be priced")
 
-regions = cost_views.region_choices(model.table.region)
-columns = st.columns([2, 3, 2, 1])
-region = columns[0].selectbox("Region", regions, key="cost.region", index=regions.index(model.table.region))
-designs = cost_views.cached_estimate(model.model_dump_json(), None, region, 0.7, False, ()).designs
-design = columns[1].selectbox("Design", [d.name for d in designs], key="cost.design")
-target = columns[2].slider("Auto scaling target utilisation", 0.2, 0.9, 0.7, 0.05, key="cost.target")
-free_tier = columns[3].toggle("Free tier", key="cost.free_tier", help="Per account and Region: off by default")
+region, design, target, free_tier = cost_views.choice_widgets(model)
 st.caption("A month is 730 hours (AWS Pricing Calculator convention). Money in USD; line items are rounded "
            "to the cent and totals are their sums.")
 overrides = cost_views.price_overrides()

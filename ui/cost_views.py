@@ -9,6 +9,7 @@ import streamlit as st
 
 from costs import charts
 from costs.capacity import UsageExtras
+from costs.design_ranking import ranked_designs
 from costs.errors import CostError
 from costs.estimate import (
     EstimateRequest,
@@ -26,7 +27,26 @@ from costs.units import request_units
 from costs.usage import CapacityOption, label
 from modeling.design import Operation
 from modeling.model import Consistency, Model, TableClass
+from ui import choices
 from ui.text import plain
+
+
+def choice_widgets(model: Model, prefix: str = "cost") -> tuple[str, str, float, bool]:
+    """Region, design, target utilisation and free tier: the model's choices (ui.choices), kept when the
+    page is left and shared by the Capacity & cost and Report pages (`prefix` keys each page's widgets)
+    and the URL."""
+    regions = region_choices(model.table.region)
+    designs = [d.name for d in ranked_designs(model)]
+    chosen = choices.cost_choices(model.table.region, regions, designs)
+    choices.seed_widgets(prefix, chosen)
+    columns = st.columns([2, 3, 2, 1])
+    region = columns[0].selectbox("Region", regions, key=f"{prefix}.region")
+    design = columns[1].selectbox("Design", designs, key=f"{prefix}.design")
+    target = columns[2].slider("Auto scaling target utilisation", *choices.TARGET_RANGE, step=0.05,
+                               key=f"{prefix}.target")
+    free_tier = columns[3].toggle("Free tier", key=f"{prefix}.free_tier", help="Per account and Region: off by default")
+    choices.remember(choices.CostChoices(region, design, float(target), bool(free_tier)))
+    return region, design, float(target), bool(free_tier)
 
 
 @st.cache_data(show_spinner="Estimating capacity and cost…", max_entries=32)

@@ -15,7 +15,6 @@ import streamlit as st
 
 from costs import charts
 from costs.capacity import UsageExtras
-from costs.design_ranking import ranked_designs
 from costs.estimate import EstimateRequest
 from costs.pricing import PriceItem
 from costs.review_render import block_markdown, review_html, review_markdown
@@ -48,21 +47,9 @@ def model_file(document: dict[str, Any], slug: str) -> ModelFile:
 
 
 def settings(model: Model) -> ReportSettings:
-    regions = cost_views.region_choices(model.table.region)
-    region_default = st.session_state.get("cost.region", model.table.region)
-    designs = [d.name for d in ranked_designs(model)]
-    design_default = st.session_state.get("cost.design", designs[0])
-    columns = st.columns([2, 3, 2, 1])
-    region = columns[0].selectbox("Region", regions, key="report.region",
-                                  index=regions.index(region_default) if region_default in regions else 0)
-    design = columns[1].selectbox("Design", designs, key="report.design",
-                                  index=designs.index(design_default) if design_default in designs else 0)
-    target = columns[2].slider("Auto scaling target utilisation", 0.2, 0.9,
-                               float(st.session_state.get("cost.target", 0.7)), 0.05, key="report.target")
-    free_tier = columns[3].toggle("Free tier", bool(st.session_state.get("cost.free_tier", False)),
-                                  key="report.free_tier", help="Per account and Region: off by default")
-    return ReportSettings(region, design, target, free_tier, cost_views.price_overrides(),
-                          cost_views.usage_extras())
+    """The report's settings: the same choices as the Capacity & cost page (ui.choices), kept per model."""
+    region, design, target, free_tier = cost_views.choice_widgets(model, "report")
+    return ReportSettings(region, design, target, free_tier, cost_views.price_overrides(), cost_views.usage_extras())
 
 
 @st.cache_data(show_spinner="Building the cost-review report…", max_entries=8, ttl=600)
