@@ -22,6 +22,7 @@ import yaml
 from pydantic import ValidationError
 
 from modeling.errors import ModelFileError, Problem, Severity, errors_only
+from modeling.limits import FIXES, describe
 from modeling.model import FORMAT_NAME, FORMAT_VERSION, GENERATOR_KINDS, Model
 from modeling.validation import semantic_problems
 
@@ -302,9 +303,37 @@ def _problem_from_pydantic(error: Any, document: dict[str, Any]) -> Problem:
         suggestion = "write a plain number, e.g. 1000"
     elif kind in ("enum", "literal_error"):
         suggestion = "values are case-sensitive"
-    if value_found and kind not in ("missing", "string_pattern_mismatch") and _is_short_scalar(value):
+    elif kind in _LIMIT_KINDS:
+        message, suggestion = _limit_problem(error, value, _field_names(error["loc"]))
+    if (value_found and kind not in ("missing", "string_pattern_mismatch", *_LIMIT_KINDS)
+            and _is_short_scalar(value)):
         message = f"{message} (found {value!r})"
     return Problem(path, message, suggestion, Severity.ERROR)
+
+
+_LIMIT_KINDS = frozenset({"too_long", "less_than_equal", "greater_than_equal", "less_than", "greater_than"})
+
+
+def _field_names(loc: tuple[Any, ...]) -> tuple[str, str]:
+    """The last two names of a location (`cardinality`, `max`), list positions left out."""
+    names = [str(p) for p in loc if isinstance(p, str)]
+    return (names[-2] if len(names) > 1 else "", names[-1] if names else "")
+
+
+def _limit_problem(error: Any, value: Any, names: tuple[str, str]) -> tuple[str, str]:
+    """Message and fix for a value beyond a bound of `modeling.limits`: the value, the limit, what to do."""
+    ctx = error.get("ctx", {})
+    parent, last = names
+    fix = FIXES.get(f"{parent}.{last}") or FIXES.get(last) or "enter a value within the limit"
+    if error["type"] == "too_long":
+        return (f"`{last}` has {describe(ctx.get('actual_length', 0))} entries, more than the limit of "
+                f"{describe(ctx.get('max_length', 0))}", fix)
+    bound = next((ctx[k] for k in ("le", "ge", "lt", "gt") if k in ctx), None)
+    if bound is None or not isinstance(value, int | float) or isinstance(value, bool):
+        return str(error["msg"]), fix
+    if error["type"].startswith("less"):
+        return f"`{last}` is {describe(value)}, more than the limit of {describe(bound)}", fix
+    return f"`{last}` is {describe(value)}, below the minimum of {describe(bound)}", fix
 
 
 _PATTERN_HINTS = {

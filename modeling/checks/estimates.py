@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from modeling.design import TABLE, Operation, PatternPlan
 from modeling.keys import MAX_NUMBER_TEXT_BYTES, KeyTemplate
+from modeling.limits import MAX_ITEM_BYTES  # noqa: F401 - dynamodb-facts §6, re-exported for the checks
 from modeling.model import (
     AccessPattern,
     Attribute,
@@ -57,8 +58,6 @@ WRITE_BLOCK_BYTES = 1024
 EVENTUAL_READ_FACTOR = 0.5
 # dynamodb-facts §1.1 and §2: transactional reads and writes cost 2x
 TRANSACTION_FACTOR = 2.0
-# dynamodb-facts §6: items up to 400 KB (1 KB = 1,024 B, §0.2)
-MAX_ITEM_BYTES = 400 * 1024
 # dynamodb-facts §4.2 and §7.1: with an LSI, one item collection holds at most 10 GB
 MAX_ITEM_COLLECTION_BYTES = 10 * 1024**3
 # dynamodb-facts §2 and §8: 100 actions and 4 MB per transaction
