@@ -26,6 +26,19 @@ MAX_REQUESTS_PER_SECOND = 1e9
 MAX_ITEMS_PER_REQUEST = 1e9
 MAX_CARDINALITY = MAX_ITEM_COUNT
 
+# --- how much work: what the simulations allocate, whatever the counts above -----------------------------------
+
+# Key values simulated per partition-key template (hot partitions); beyond it the coldest ranks are grouped into
+# rows that each stand for many key values. 10 million rows is ~1 GB of working columns at most.
+MAX_KEY_VALUES = 10_000_000
+# Physical partitions simulated per index. An index needs one partition per 10 GB (dynamodb-facts §7.1), so
+# 10^15 items of 200 B ask for ~20 million; beyond this many, the per-partition figures are a uniform sample of
+# partitions that always holds the busiest key value's partition (each sampled partition exact, the index
+# totals unchanged). 100,000 matches the largest partition count the Hot partitions page accepts.
+MAX_SIMULATED_PARTITIONS = 100_000
+# Cells (partitions x time bins) of the burst timeline: beyond it only the busiest partitions are kept.
+MAX_TIMELINE_CELLS = 2_000_000
+
 # --- how big: sizes DynamoDB itself caps ---------------------------------------------------------------------
 
 # dynamodb-facts §6 (Limits and overheads): an item is at most 400 KB (1 KB = 1,024 B, §0.2), so neither one
