@@ -35,9 +35,10 @@ from costs.units import (
 )
 from costs.usage import ResourceUsage, TableUsage, index_storage_bytes, table_storage_bytes
 from modeling.design import TABLE, Design, Operation, PatternPlan
+from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
 from modeling.model import Consistency, Entity, KeyDesign, Model, ProjectionType, SecondaryIndex
 from modeling.planner import membership_share
-from modeling.sample_data import generate_items, item_keys
+from modeling.sample_data import generate_items, key_renderer
 
 SAMPLE_ITEMS_PER_ENTITY = 200
 SAMPLE_SEED = 42
@@ -125,10 +126,23 @@ def _serialized(item: dict[str, Any]) -> dict[str, Any]:
     return {name: _SERIALIZER.serialize(value) for name, value in item.items()}
 
 
-def _sample_items(model: Model, design: KeyDesign, seed: int, per_entity: int) -> dict[str, list[dict[str, Any]]]:
+def sample_counts(model: Model, per_entity: int = SAMPLE_ITEMS_PER_ENTITY) -> dict[str, int]:
+    """Sample items per entity: `per_entity` each, fewer when the model-wide budget would be exceeded."""
+    budget = MAX_SAMPLE_ITEMS_PER_MODEL // max(1, len(model.entities))
+    each = min(per_entity, max(MIN_SAMPLE_ITEMS_PER_ENTITY, budget))
+    return {e.name: each for e in model.entities}
+
+
+def sample_items(model: Model, seed: int = SAMPLE_SEED,
+                 per_entity: int = SAMPLE_ITEMS_PER_ENTITY) -> dict[str, list[dict[str, Any]]]:
+    """The seeded sample items that size a model's entities (the same for every design: generate them once)."""
+    return generate_items(model, sample_counts(model, per_entity), seed)
+
+
+def _sample_items(items: dict[str, list[dict[str, Any]]], design: KeyDesign) -> dict[str, list[dict[str, Any]]]:
     """Sample items with the design's key attributes, in DynamoDB JSON."""
-    items = generate_items(model, per_entity, seed)
-    return {entity: [_serialized({**item, **item_keys(design, entity, item)}) for item in entity_items]
+    renderers = {entity: key_renderer(design, entity) for entity in items}
+    return {entity: [_serialized({**item, **renderers[entity](item)}) for item in entity_items]
             for entity, entity_items in items.items()}
 
 
@@ -240,9 +254,14 @@ def _index_writes(plan: PatternPlan, entries: dict[tuple[str, str], int],
 
 
 def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
-                     sample_items_per_entity: int = SAMPLE_ITEMS_PER_ENTITY) -> CapacityProfile:
-    """Item sizes and every access pattern's units, for one design of the model."""
-    samples = _sample_items(model, design.key_design, seed, sample_items_per_entity)
+                     sample_items_per_entity: int = SAMPLE_ITEMS_PER_ENTITY,
+                     items: dict[str, list[dict[str, Any]]] | None = None) -> CapacityProfile:
+    """Item sizes and every access pattern's units, for one design of the model.
+
+    `items`: the model's `sample_items`, when the caller prices several designs (they do not depend on one).
+    """
+    items = items if items is not None else sample_items(model, seed, sample_items_per_entity)
+    samples = _sample_items(items, design.key_design)
     entity_sizes = tuple(_entity_size(e, samples[e.name]) for e in model.entities)
     sizes = {s.entity: s.average_bytes for s in entity_sizes}
     entry_rows = _entry_sizes(design.key_design, samples)
@@ -333,4 +352,14 @@ def usage_assumptions(model: Model, design: Design) -> tuple[str, ...]:
         "and the key attributes the design adds (dynamodb-facts §6).",
         "A Query's items are added before rounding to 4 KB; pages of 1 MB are not split out (at most one "
         "extra 4 KB block per page).",
+        *_sampling_assumption(model),
     )
+
+
+def _sampling_assumption(model: Model) -> tuple[str, ...]:
+    each = min(sample_counts(model).values(), default=SAMPLE_ITEMS_PER_ENTITY)
+    if each >= SAMPLE_ITEMS_PER_ENTITY:
+        return ()
+    return (f"With {len(model.entities):,} entities, sizes without a hint are averaged over {each} sample items "
+            f"per entity instead of {SAMPLE_ITEMS_PER_ENTITY} (at most {MAX_SAMPLE_ITEMS_PER_MODEL:,} sample items "
+            "per model); add avg_size_bytes hints where the size matters.",)

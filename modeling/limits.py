@@ -39,6 +39,15 @@ MAX_SIMULATED_PARTITIONS = 100_000
 # Cells (partitions x time bins) of the burst timeline: beyond it only the busiest partitions are kept.
 MAX_TIMELINE_CELLS = 2_000_000
 
+# Sample items the cost engine generates to size items, across the whole model: 200 per entity up to 100
+# entities, fewer per entity beyond (never under MIN_SAMPLE_ITEMS_PER_ENTITY), so sizing stays linear in the
+# entities and a 1,500-entity model costs seconds, not minutes.
+MAX_SAMPLE_ITEMS_PER_MODEL = 20_000
+MIN_SAMPLE_ITEMS_PER_ENTITY = 10
+# Filler text up to this length comes from Faker whole; longer text repeats a Faker paragraph of this length
+# (the bytes, not the prose, matter for sizing), so a 400 KB attribute costs what a 2 KB one does.
+MAX_FAKER_TEXT_CHARS = 2_000
+
 # --- how big: sizes DynamoDB itself caps ---------------------------------------------------------------------
 
 # dynamodb-facts §6 (Limits and overheads): an item is at most 400 KB (1 KB = 1,024 B, §0.2), so neither one

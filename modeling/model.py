@@ -573,14 +573,16 @@ def parents_first(entities: tuple[Entity, ...], parents_of: Callable[[Entity], l
     """
     by_name = {e.name: e for e in entities}
     ordered: list[Entity] = []
+    placed: set[int] = set()  # ids of the entities in `ordered`: a list membership test made this quadratic
 
     def visit(entity: Entity, path: tuple[str, ...]) -> None:
-        if entity in ordered or entity.name in path:
+        if id(entity) in placed or entity.name in path:
             return
         for name in parents_of(entity):
             if name in by_name and name != entity.name:
                 visit(by_name[name], (*path, entity.name))
         ordered.append(entity)
+        placed.add(id(entity))
 
     for entity in entities:
         visit(entity, ())
