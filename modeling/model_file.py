@@ -116,16 +116,8 @@ def _parse_json(text: str) -> Any:
                           "or check the file is complete") from None
 
 
-class _StrictSafeLoader(yaml.SafeLoader):
-    """SafeLoader without aliases (no billion-laughs), duplicate keys or implicit timestamps."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise _file_error(
-                f"YAML aliases (`*{event.anchor}`) are not allowed in model files "
-                f"(line {event.start_mark.line + 1})", "write the values out in full")
-        return super().compose_node(parent, index)
+class _StrictConstructor:
+    """Construction shared by both loaders: keys are text and unique in each mapping."""
 
     def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
@@ -143,13 +135,73 @@ class _StrictSafeLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+class _StrictSafeLoader(_StrictConstructor, yaml.SafeLoader):
+    """SafeLoader without aliases (no billion-laughs), duplicate keys or implicit timestamps."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise _file_error(
+                f"YAML aliases (`*{event.anchor}`) are not allowed in model files "
+                f"(line {event.start_mark.line + 1})", "write the values out in full")
+        return super().compose_node(parent, index)
+
+
+# libyaml's parser, when PyYAML has it: the pure-Python scanner took most of `check` on a 2,000-entity model
+_FAST_LOADER_BASE = getattr(yaml, "CSafeLoader", None)
+
+
+class _YamlFallback(Exception):
+    """The fast path cannot answer: parse again with the pure-Python loader, which words every error."""
+
+
+def _fast_yaml(text: str) -> Any:
+    """The document through libyaml, the same constructors and checks; _YamlFallback for anything unusual
+    (a syntax error, an alias, libyaml missing), so messages stay those of `_StrictSafeLoader`."""
+    if _FAST_LOADER_BASE is None:
+        raise _YamlFallback
+    loader = _StrictFastLoader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+            if node is not None and _has_alias(node):  # libyaml resolves aliases to the anchored node itself
+                raise _YamlFallback
+            return loader.construct_document(node) if node is not None else None
+        except yaml.YAMLError:
+            raise _YamlFallback from None
+    finally:
+        loader.dispose()
+
+
+def _has_alias(root: Any) -> bool:
+    """Whether a node appears twice in the graph (an alias); stops at the first repeat, so bombs stay cheap."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in node.value for part in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return False
+
+
+if _FAST_LOADER_BASE is not None:
+    class _StrictFastLoader(_StrictConstructor, _FAST_LOADER_BASE):
+        """The strict constructor on libyaml's parser (aliases are refused after composing)."""
+
+
 def _timestamp_as_text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
     return loader.construct_scalar(node)
 
 
-_StrictSafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
-for _tag in ("binary", "set", "omap", "pairs"):  # not plain data: refused like any other tag
-    _StrictSafeLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", yaml.SafeLoader.construct_undefined)
+for _loader in (_StrictSafeLoader, *([_StrictFastLoader] if _FAST_LOADER_BASE is not None else [])):
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
+    for _tag in ("binary", "set", "omap", "pairs"):  # not plain data: refused like any other tag
+        _loader.add_constructor(f"tag:yaml.org,2002:{_tag}", yaml.SafeLoader.construct_undefined)
 
 
 def _has_surrogates(value: Any) -> bool:
@@ -168,6 +220,10 @@ def _has_surrogates(value: Any) -> bool:
 
 
 def _parse_yaml(text: str) -> Any:
+    try:
+        return _fast_yaml(text)
+    except _YamlFallback:
+        pass
     try:
         return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.constructor.ConstructorError as exc:
