@@ -559,10 +559,29 @@ class Model(_Frozen):
     key_design: KeyDesign | None = None
 
     def entity(self, name: str) -> Entity | None:
-        return next((e for e in self.entities if e.name == name), None)
+        return _by_name(self, "entities").get(name)
 
     def access_pattern(self, name: str) -> AccessPattern | None:
-        return next((p for p in self.access_patterns if p.name == name), None)
+        return _by_name(self, "access_patterns").get(name)
+
+
+def _by_name(model: Model, field: str) -> dict:
+    """Name -> first value of a tuple field, built once per model (the first of a duplicated name wins, as a scan
+    would; validation reports the duplicate). Lookups are made for every pattern, attribute and relationship, and
+    a scan of the tuple each time made validation and the checks quadratic in the entities.
+
+    Kept in the instance's __dict__ with the tuple it indexes: `model_copy(update=...)` copies the __dict__, so a
+    cache whose tuple is not the model's own is stale and rebuilt.
+    """
+    values = getattr(model, field)
+    cached = model.__dict__.get(f"_by_name_{field}")
+    if cached is None or cached[0] is not values:
+        index: dict = {}
+        for value in values:
+            index.setdefault(value.name, value)
+        cached = (values, index)
+        model.__dict__[f"_by_name_{field}"] = cached
+    return cached[1]
 
 
 def parents_first(entities: tuple[Entity, ...], parents_of: Callable[[Entity], list[str]]) -> list[Entity]:

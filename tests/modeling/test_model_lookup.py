@@ -1,0 +1,37 @@
+"""Model.entity and Model.access_pattern look names up in an index built once per model (validation and the
+checks were quadratic in the entities, issue 15 finding 13), and the index never outlives its tuple."""
+
+from __future__ import annotations
+
+from modeling.model import Model
+
+TRAFFIC = {"peak_requests_per_second": 1, "average_requests_per_second": 1}
+
+
+def _model() -> Model:
+    return Model.model_validate({
+        "name": "Lookup", "table": {"name": "lookup"},
+        "entities": [{"name": name, "item_count": 1, "attributes": [{"name": "id"}]} for name in ("A", "B", "C")],
+        "access_patterns": [{"name": "get_a", "kind": "read_one", "entities": ["A"], "traffic": TRAFFIC}]})
+
+
+def test_lookups_find_each_name_and_nothing_else() -> None:
+    model = _model()
+    assert [model.entity(n).name for n in ("A", "B", "C")] == ["A", "B", "C"]
+    assert model.entity("D") is None and model.access_pattern("get_b") is None
+    assert model.access_pattern("get_a").entities == ("A",)
+
+
+def test_a_copy_with_other_entities_does_not_use_the_originals_index() -> None:
+    model = _model()
+    assert model.entity("C") is not None  # builds the index
+    copy = model.model_copy(update={"entities": model.entities[:1]})
+    assert copy.entity("C") is None and copy.entity("A") is model.entities[0]
+    assert model.entity("C") is model.entities[2]
+
+
+def test_the_index_changes_neither_equality_nor_the_dump() -> None:
+    model, fresh = _model(), _model()
+    model.entity("A")
+    assert model == fresh
+    assert model.model_dump_json() == fresh.model_dump_json()
