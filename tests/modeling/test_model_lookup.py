@@ -35,3 +35,20 @@ def test_the_index_changes_neither_equality_nor_the_dump() -> None:
     model.entity("A")
     assert model == fresh
     assert model.model_dump_json() == fresh.model_dump_json()
+
+
+def test_access_paths_are_kept_with_their_design_and_rebuilt_for_a_copy() -> None:
+    from modeling.generator import propose_designs
+    from modeling.planner import access_paths
+
+    model = Model.model_validate({
+        "name": "Paths", "table": {"name": "paths"},
+        "entities": [{"name": n, "item_count": 1, "identifiers": ["id"], "attributes": [{"name": "id"}]}
+                     for n in ("A", "B")],
+        "access_patterns": [{"name": f"get_{n.lower()}", "kind": "read_one", "entities": [n], "inputs": ["id"],
+                             "traffic": TRAFFIC} for n in ("A", "B")]})
+    key_design = propose_designs(model)[0].key_design
+    first = access_paths(key_design)
+    assert access_paths(key_design) == first and set(first[0].templates) == {"A", "B"}
+    copy = key_design.model_copy(update={"entities": key_design.entities[:1]})
+    assert set(access_paths(copy)[0].templates) == {key_design.entities[0].entity}
