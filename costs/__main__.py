@@ -44,6 +44,7 @@ from costs.review_render import review_html, review_markdown
 from costs.review_report import ReviewRequest, build_review_report, load_reviewed_model
 from costs.units import Operation, get_item_units, put_item_units, request_units
 from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceUsage, TableUsage
+from modeling.cli_exit import run_cli
 from modeling.errors import ModelFileError, ModelingError
 from modeling.hot_partitions.frames import MAX_KEY_VALUES
 from modeling.infrastructure import LABELS, IacFormat, parse_tags
@@ -338,7 +339,4 @@ def _read_file(path: Path) -> str:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        sys.exit(130)
+    run_cli(main)

@@ -23,10 +23,12 @@ from costs.usage import ResourceUsage, TableUsage, index_storage_bytes, table_st
 from modeling.design import TABLE, Design, IndexChange, Operation, PatternPlan
 from modeling.dynamodb_rules import index_write_units
 from modeling.keys import KeyTemplate
+from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL
 from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
 from modeling.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
 from modeling.planner import membership_share
-from modeling.sizing import SAMPLE_ITEMS_PER_ENTITY, SAMPLE_SEED, EntitySize, Sizes, design_sizes
+from modeling.sample_data import generate_items
+from modeling.sizing import SAMPLE_ITEMS_PER_ENTITY, SAMPLE_SEED, EntitySize, Sizes, design_sizes, sample_counts
 from modeling.traffic import HOURS_PER_DAY
 
 __all__ = ["SAMPLE_ITEMS_PER_ENTITY", "SAMPLE_SEED", "CapacityProfile", "EntitySize", "PatternCapacity",
@@ -92,6 +94,14 @@ class CapacityProfile:
 
 
 # --- sizes and units: one estimator, in modeling (modeling.sizing, modeling.plan_units) -------------------
+
+
+def sample_items(model: Model, seed: int = SAMPLE_SEED,
+                 per_entity: int = SAMPLE_ITEMS_PER_ENTITY) -> dict[str, list[dict[str, Any]]]:
+    """The seeded sample items that size a model's entities (the same for every design: draw them once),
+    within the model-wide budget (modeling.sizing.sample_counts)."""
+    return generate_items(model, sample_counts(model, per_entity), seed)
+
 
 
 def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
@@ -268,4 +278,14 @@ def usage_assumptions(model: Model, design: Design) -> tuple[str, ...]:
         "and the key attributes the design adds (dynamodb-facts §6).",
         "A Query's items are added before rounding to 4 KB; pages of 1 MB are not split out (at most one "
         "extra 4 KB block per page).",
+        *_sampling_assumption(model),
     )
+
+
+def _sampling_assumption(model: Model) -> tuple[str, ...]:
+    each = min(sample_counts(model).values(), default=SAMPLE_ITEMS_PER_ENTITY)
+    if each >= SAMPLE_ITEMS_PER_ENTITY:
+        return ()
+    return (f"With {len(model.entities):,} entities, sizes without a hint are averaged over {each} sample items "
+            f"per entity instead of {SAMPLE_ITEMS_PER_ENTITY} (at most {MAX_SAMPLE_ITEMS_PER_MODEL:,} sample items "
+            "per model); add avg_size_bytes hints where the size matters.",)

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from costs.autoscaling import ScalingPolicy
-from costs.capacity import CapacityProfile, UsageExtras, capacity_profile, table_usage
+from costs.capacity import CapacityProfile, UsageExtras, capacity_profile, sample_items, table_usage
 from costs.design_ranking import rank_designs
 from costs.errors import CostError, UnknownDesignError
 from costs.monthly import CostEstimate, OptionEstimate, estimate_monthly_cost
@@ -98,10 +98,11 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
     if design is None:  # never price another design than the one asked for without saying so
         raise UnknownDesignError("no design of that name", "design", request.design_name,
                                  f"choose one of: {', '.join(d.name for d in designs)}")
-    profile, usage, cost = _priced(request, design, sheet)
+    items = sample_items(request.model)  # sized once: the samples do not depend on the design
+    profile, usage, cost = _priced(request, design, sheet, items)
     comparison, deltas = ((), ())
     if request.compare_designs and len(designs) > 1:
-        others = {d.name: _priced(request, d, sheet)[2] for d in designs if d.name != design.name}
+        others = {d.name: _priced(request, d, sheet, items)[2] for d in designs if d.name != design.name}
         lost = {r.design.name: r.lost_because or "cheapest (the search's winner)" for r in ranking.ranked}
         comparison = tuple({**row, "why it lost": lost.get(row["design"], "")}
                            for row in _comparison_rows(design.name, cost, others))
@@ -124,9 +125,9 @@ def _price_sheet(request: EstimateRequest) -> PriceSheet:
     return sheet
 
 
-def _priced(request: EstimateRequest, design: Design, sheet: PriceSheet) -> tuple[CapacityProfile, TableUsage,
-                                                                                   CostEstimate]:
-    profile = capacity_profile(request.model, design)
+def _priced(request: EstimateRequest, design: Design, sheet: PriceSheet,
+            items: dict[str, list[dict[str, Any]]]) -> tuple[CapacityProfile, TableUsage, CostEstimate]:
+    profile = capacity_profile(request.model, design, items=items)
     usage = table_usage(request.model, design, profile, request.free_tier, request.extras)
     replicas = {r: price_sheet_for(r) for r in request.model.table.replica_regions}
     options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=request.target_utilization),

@@ -15,6 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from modeling.checks import FindingSeverity, check_design
+from modeling.cli_exit import run_cli
 from modeling.design_report import designs_json, designs_markdown
 from modeling.endpoint import configured_endpoint
 from modeling.errors import EndpointError, ModelFileError, ModelingError, Severity
@@ -229,7 +230,4 @@ def _validate(path: Path) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        sys.exit(130)
+    run_cli(main)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
+from modeling import limits  # the lowest module: the model's own bounds need the item limit first
 from modeling.design import IndexChange, Operation
 from modeling.model import Attribute, AttributeType, Entity, TextGenerator
 
@@ -35,7 +36,7 @@ SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600
 
 # --- limits: dynamodb-facts §6, §8, §2, §4.2, §7.1 ---------------------------------------------------------
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
-MAX_ITEM_BYTES = 400 * 1024  # §6: item plus attribute names (and its LSI entries, §4.2)
+MAX_ITEM_BYTES = limits.MAX_ITEM_BYTES  # §6: item plus attribute names (and its LSI entries, §4.2)
 MAX_PARTITION_KEY_BYTES = 2048  # §6
 MAX_SORT_KEY_BYTES = 1024  # §6
 MAX_ITEM_COLLECTION_BYTES = 10 * 1024**3  # §4.2: with an LSI, one item collection holds at most 10 GB

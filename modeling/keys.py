@@ -10,12 +10,12 @@ rendered strings sorts the numbers. Templates are parsed once into segments; ren
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from modeling.errors import ModelingError
@@ -52,27 +52,7 @@ class KeyTemplate:
         >>> KeyTemplate.parse("ORDER#{orderId}").attribute_names
         ('orderId',)
         """
-        return _parsed(source)
-
-    @classmethod
-    def _parse(cls, source: str) -> KeyTemplate:
-        segments: list[Segment] = []
-        position = 0
-        while position < len(source):
-            opening, closing = source.find("{", position), source.find("}", position)
-            if closing != -1 and (opening == -1 or closing < opening):
-                raise KeyTemplateError(f"`}}` at position {closing + 1} of {source!r} has no `{{`")
-            if opening == -1:
-                segments.append(Segment(source[position:], False))
-                break
-            if opening > position:
-                segments.append(Segment(source[position:opening], False))
-            end = source.find("}", opening)
-            if end == -1:
-                raise KeyTemplateError(f"`{{` at position {opening + 1} of {source!r} is never closed")
-            segments.append(_reference(source, source[opening + 1:end].strip()))
-            position = end + 1
-        return cls(source, tuple(segments))
+        return _parse_template(source)  # templates are parsed for every item rendered: parse each source once
 
     @property
     def attribute_names(self) -> tuple[str, ...]:
@@ -87,6 +67,27 @@ class KeyTemplate:
                 break
             prefix += segment.text
         return prefix
+
+
+@lru_cache(maxsize=1 << 16)
+def _parse_template(source: str) -> KeyTemplate:
+    segments: list[Segment] = []
+    position = 0
+    while position < len(source):
+        opening, closing = source.find("{", position), source.find("}", position)
+        if closing != -1 and (opening == -1 or closing < opening):
+            raise KeyTemplateError(f"`}}` at position {closing + 1} of {source!r} has no `{{`")
+        if opening == -1:
+            segments.append(Segment(source[position:], False))
+            break
+        if opening > position:
+            segments.append(Segment(source[position:opening], False))
+        end = source.find("}", opening)
+        if end == -1:
+            raise KeyTemplateError(f"`{{` at position {opening + 1} of {source!r} is never closed")
+        segments.append(_reference(source, source[opening + 1:end].strip()))
+        position = end + 1
+    return KeyTemplate(source, tuple(segments))
 
 
 def _reference(source: str, inner: str) -> Segment:
@@ -144,7 +145,3 @@ def _padded_number(number: Decimal, width: int, decimals: int | None) -> str:
     return text.rjust(width + (len(text) - integer_digits), "0")
 
 
-@functools.lru_cache(maxsize=4096)
-def _parsed(source: str) -> KeyTemplate:
-    """Templates are immutable values: the planner and the search parse the same few thousands of times."""
-    return KeyTemplate._parse(source)

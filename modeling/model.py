@@ -15,6 +15,21 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from modeling.limits import (
+    MAX_ACCESS_PATTERNS,
+    MAX_ATTRIBUTE_BYTES,
+    MAX_ATTRIBUTES_PER_ENTITY,
+    MAX_CARDINALITY,
+    MAX_ENTITIES,
+    MAX_ENUM_VALUES,
+    MAX_ITEM_BYTES,
+    MAX_ITEM_COUNT,
+    MAX_ITEMS_PER_REQUEST,
+    MAX_NUMBER_MAGNITUDE,
+    MAX_RELATIONSHIPS,
+    MAX_REQUESTS_PER_SECOND,
+)
+
 FORMAT_NAME = "dynamodb-design-studio/model"
 FORMAT_VERSION = 1
 
@@ -24,6 +39,7 @@ PatternName = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[a-z
 TableName = Annotated[str, Field(min_length=3, max_length=255, pattern=r"^[A-Za-z0-9_.\-]+$")]
 RegionName = Annotated[str, Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$")]
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
+Number = Annotated[int, Field(ge=-MAX_NUMBER_MAGNITUDE, le=MAX_NUMBER_MAGNITUDE)]
 # ISO-8601 date or date-time, optionally with a zone: 2024-01-31, 2024-01-31T08:00:00Z
 IsoTimestamp = Annotated[str, Field(
     pattern=r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")]
@@ -204,7 +220,7 @@ class SequenceGenerator(_Frozen):
     """1, 2, 3 ... optionally zero-padded to `width` digits."""
 
     kind: Literal["sequence"]
-    start: int = 1
+    start: Number = 1
     width: Annotated[int, Field(ge=0, le=38)] = 0
     prefix: str = ""
 
@@ -220,8 +236,8 @@ class EnumGenerator(_Frozen):
     """One of `values`; `weights` (same length) or `distribution` decide how often."""
 
     kind: Literal["enum"]
-    values: Annotated[tuple[str, ...], Field(min_length=1)]
-    weights: tuple[Annotated[float, Field(ge=0.0)], ...] | None = None
+    values: Annotated[tuple[str, ...], Field(min_length=1, max_length=MAX_ENUM_VALUES)]
+    weights: Annotated[tuple[Annotated[float, Field(ge=0.0)], ...], Field(max_length=MAX_ENUM_VALUES)] | None = None
     distribution: Distribution = UniformDistribution(kind="uniform")
 
     @model_validator(mode="after")
@@ -238,8 +254,8 @@ class EnumGenerator(_Frozen):
 
 class IntRangeGenerator(_Frozen):
     kind: Literal["int_range"]
-    min: int
-    max: int
+    min: Number
+    max: Number
     distribution: Distribution = UniformDistribution(kind="uniform")
 
     @model_validator(mode="after")
@@ -295,7 +311,7 @@ class TextGenerator(_Frozen):
     """Filler text of about `length_bytes` UTF-8 bytes."""
 
     kind: Literal["text"]
-    length_bytes: Annotated[int, Field(ge=1, le=400 * 1024)]
+    length_bytes: Annotated[int, Field(ge=1, le=MAX_ITEM_BYTES)]
 
 
 class BooleanGenerator(_Frozen):
@@ -337,8 +353,8 @@ class Attribute(_Frozen):
     type: AttributeType = AttributeType.S
     required: bool = True
     unique: bool = False
-    avg_size_bytes: Annotated[int, Field(ge=0, le=400 * 1024)] | None = None
-    max_size_bytes: Annotated[int, Field(ge=0, le=400 * 1024)] | None = None
+    avg_size_bytes: Annotated[int, Field(ge=0, le=MAX_ATTRIBUTE_BYTES)] | None = None
+    max_size_bytes: Annotated[int, Field(ge=0, le=MAX_ATTRIBUTE_BYTES)] | None = None
     generator: GeneratorSpec | None = None
     description: str = ""
 
@@ -355,10 +371,10 @@ class Attribute(_Frozen):
 class Entity(_Frozen):
     name: Name
     description: str = ""
-    item_count: Annotated[int, Field(ge=0, le=10**15)]
+    item_count: Annotated[int, Field(ge=0, le=MAX_ITEM_COUNT)]
     monthly_growth_percent: Annotated[float, Field(ge=-100.0, le=1000.0)] = 0.0
     identifiers: tuple[Name, ...] = ()
-    attributes: tuple[Attribute, ...] = ()
+    attributes: Annotated[tuple[Attribute, ...], Field(max_length=MAX_ATTRIBUTES_PER_ENTITY)] = ()
 
     def attribute(self, name: str) -> Attribute | None:
         return next((a for a in self.attributes if a.name == name), None)
@@ -378,8 +394,8 @@ class Entity(_Frozen):
 class Cardinality(_Frozen):
     """How many children one parent has (or partners, for many-to-many)."""
 
-    mean: Annotated[float, Field(ge=0.0)]
-    max: Annotated[int, Field(ge=0)] | None = None
+    mean: Annotated[float, Field(ge=0.0, le=MAX_CARDINALITY)]
+    max: Annotated[int, Field(ge=0, le=MAX_CARDINALITY)] | None = None
     distribution: Distribution = UniformDistribution(kind="uniform")
 
     @model_validator(mode="after")
@@ -415,8 +431,8 @@ class AttributeFilter(_Frozen):
 
 
 class Traffic(_Frozen):
-    peak_requests_per_second: Annotated[float, Field(ge=0.0, le=1e9)]
-    average_requests_per_second: Annotated[float, Field(ge=0.0, le=1e9)]
+    peak_requests_per_second: Annotated[float, Field(ge=0.0, le=MAX_REQUESTS_PER_SECOND)]
+    average_requests_per_second: Annotated[float, Field(ge=0.0, le=MAX_REQUESTS_PER_SECOND)]
 
     @model_validator(mode="after")
     def _average_below_peak(self) -> Traffic:
@@ -439,7 +455,7 @@ class AccessPattern(_Frozen):
     filters: tuple[AttributeFilter, ...] = ()
     page_size: Annotated[int, Field(ge=1, le=10_000)] | None = None
     consistency: Consistency = Consistency.EVENTUAL
-    expected_items: Annotated[float, Field(ge=0.0, le=1e9)] = 1.0
+    expected_items: Annotated[float, Field(ge=0.0, le=MAX_ITEMS_PER_REQUEST)] = 1.0
     changed_attributes: tuple[Name, ...] = Field(
         default=(), description="For updates: the attributes that change (decides index writes).")
     returns: tuple[Name, ...] = Field(
@@ -548,16 +564,35 @@ class Model(_Frozen):
     description: str = ""
     table: TableSettings
     traffic_profile: TrafficProfile = TrafficProfile()
-    entities: tuple[Entity, ...] = ()
-    relationships: tuple[Relationship, ...] = ()
-    access_patterns: tuple[AccessPattern, ...] = ()
+    entities: Annotated[tuple[Entity, ...], Field(max_length=MAX_ENTITIES)] = ()
+    relationships: Annotated[tuple[Relationship, ...], Field(max_length=MAX_RELATIONSHIPS)] = ()
+    access_patterns: Annotated[tuple[AccessPattern, ...], Field(max_length=MAX_ACCESS_PATTERNS)] = ()
     key_design: KeyDesign | None = None
 
     def entity(self, name: str) -> Entity | None:
-        return next((e for e in self.entities if e.name == name), None)
+        return _by_name(self, "entities").get(name)
 
     def access_pattern(self, name: str) -> AccessPattern | None:
-        return next((p for p in self.access_patterns if p.name == name), None)
+        return _by_name(self, "access_patterns").get(name)
+
+
+def _by_name(model: Model, field: str) -> dict:
+    """Name -> first value of a tuple field, built once per model (the first of a duplicated name wins, as a scan
+    would; validation reports the duplicate). Lookups are made for every pattern, attribute and relationship, and
+    a scan of the tuple each time made validation and the checks quadratic in the entities.
+
+    Kept in the instance's __dict__ with the tuple it indexes: `model_copy(update=...)` copies the __dict__, so a
+    cache whose tuple is not the model's own is stale and rebuilt.
+    """
+    values = getattr(model, field)
+    cached = model.__dict__.get(f"_by_name_{field}")
+    if cached is None or cached[0] is not values:
+        index: dict = {}
+        for value in values:
+            index.setdefault(value.name, value)
+        cached = (values, index)
+        model.__dict__[f"_by_name_{field}"] = cached
+    return cached[1]
 
 
 def parents_first(entities: tuple[Entity, ...], parents_of: Callable[[Entity], list[str]]) -> list[Entity]:
@@ -568,14 +603,16 @@ def parents_first(entities: tuple[Entity, ...], parents_of: Callable[[Entity], l
     """
     by_name = {e.name: e for e in entities}
     ordered: list[Entity] = []
+    placed: set[int] = set()  # ids of the entities in `ordered`: a list membership test made this quadratic
 
     def visit(entity: Entity, path: tuple[str, ...]) -> None:
-        if entity in ordered or entity.name in path:
+        if id(entity) in placed or entity.name in path:
             return
         for name in parents_of(entity):
             if name in by_name and name != entity.name:
                 visit(by_name[name], (*path, entity.name))
         ordered.append(entity)
+        placed.add(id(entity))
 
     for entity in entities:
         visit(entity, ())

@@ -22,6 +22,7 @@ import yaml
 from pydantic import ValidationError
 
 from modeling.errors import ModelFileError, Problem, Severity, errors_only
+from modeling.limits import FIXES, describe
 from modeling.model import FORMAT_NAME, FORMAT_VERSION, GENERATOR_KINDS, Model
 from modeling.validation import semantic_problems
 
@@ -120,16 +121,8 @@ def _parse_json(text: str) -> Any:
                           "or check the file is complete") from None
 
 
-class _StrictSafeLoader(yaml.SafeLoader):
-    """SafeLoader without aliases (no billion-laughs), duplicate keys or implicit timestamps."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise _file_error(
-                f"YAML aliases (`*{event.anchor}`) are not allowed in model files "
-                f"(line {event.start_mark.line + 1})", "write the values out in full")
-        return super().compose_node(parent, index)
+class _StrictConstructor:
+    """Construction shared by both loaders: keys are text and unique in each mapping."""
 
     def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
@@ -147,13 +140,73 @@ class _StrictSafeLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+class _StrictSafeLoader(_StrictConstructor, yaml.SafeLoader):
+    """SafeLoader without aliases (no billion-laughs), duplicate keys or implicit timestamps."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise _file_error(
+                f"YAML aliases (`*{event.anchor}`) are not allowed in model files "
+                f"(line {event.start_mark.line + 1})", "write the values out in full")
+        return super().compose_node(parent, index)
+
+
+# libyaml's parser, when PyYAML has it: the pure-Python scanner took most of `check` on a 2,000-entity model
+_FAST_LOADER_BASE = getattr(yaml, "CSafeLoader", None)
+
+
+class _YamlFallback(Exception):
+    """The fast path cannot answer: parse again with the pure-Python loader, which words every error."""
+
+
+def _fast_yaml(text: str) -> Any:
+    """The document through libyaml, the same constructors and checks; _YamlFallback for anything unusual
+    (a syntax error, an alias, libyaml missing), so messages stay those of `_StrictSafeLoader`."""
+    if _FAST_LOADER_BASE is None:
+        raise _YamlFallback
+    loader = _StrictFastLoader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+            if node is not None and _has_alias(node):  # libyaml resolves aliases to the anchored node itself
+                raise _YamlFallback
+            return loader.construct_document(node) if node is not None else None
+        except yaml.YAMLError:
+            raise _YamlFallback from None
+    finally:
+        loader.dispose()
+
+
+def _has_alias(root: Any) -> bool:
+    """Whether a node appears twice in the graph (an alias); stops at the first repeat, so bombs stay cheap."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in node.value for part in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return False
+
+
+if _FAST_LOADER_BASE is not None:
+    class _StrictFastLoader(_StrictConstructor, _FAST_LOADER_BASE):
+        """The strict constructor on libyaml's parser (aliases are refused after composing)."""
+
+
 def _timestamp_as_text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
     return loader.construct_scalar(node)
 
 
-_StrictSafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
-for _tag in ("binary", "set", "omap", "pairs"):  # not plain data: refused like any other tag
-    _StrictSafeLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", yaml.SafeLoader.construct_undefined)
+for _loader in (_StrictSafeLoader, *([_StrictFastLoader] if _FAST_LOADER_BASE is not None else [])):
+    _loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
+    for _tag in ("binary", "set", "omap", "pairs"):  # not plain data: refused like any other tag
+        _loader.add_constructor(f"tag:yaml.org,2002:{_tag}", yaml.SafeLoader.construct_undefined)
 
 
 def _has_surrogates(value: Any) -> bool:
@@ -172,6 +225,10 @@ def _has_surrogates(value: Any) -> bool:
 
 
 def _parse_yaml(text: str) -> Any:
+    try:
+        return _fast_yaml(text)
+    except _YamlFallback:
+        pass
     try:
         return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.constructor.ConstructorError as exc:
@@ -307,9 +364,37 @@ def _problem_from_pydantic(error: Any, document: dict[str, Any]) -> Problem:
         suggestion = "write a plain number, e.g. 1000"
     elif kind in ("enum", "literal_error"):
         suggestion = "values are case-sensitive"
-    if value_found and kind not in ("missing", "string_pattern_mismatch") and _is_short_scalar(value):
+    elif kind in _LIMIT_KINDS:
+        message, suggestion = _limit_problem(error, value, _field_names(error["loc"]))
+    if (value_found and kind not in ("missing", "string_pattern_mismatch", *_LIMIT_KINDS)
+            and _is_short_scalar(value)):
         message = f"{message} (found {value!r})"
     return Problem(path, message, suggestion, Severity.ERROR)
+
+
+_LIMIT_KINDS = frozenset({"too_long", "less_than_equal", "greater_than_equal", "less_than", "greater_than"})
+
+
+def _field_names(loc: tuple[Any, ...]) -> tuple[str, str]:
+    """The last two names of a location (`cardinality`, `max`), list positions left out."""
+    names = [str(p) for p in loc if isinstance(p, str)]
+    return (names[-2] if len(names) > 1 else "", names[-1] if names else "")
+
+
+def _limit_problem(error: Any, value: Any, names: tuple[str, str]) -> tuple[str, str]:
+    """Message and fix for a value beyond a bound of `modeling.limits`: the value, the limit, what to do."""
+    ctx = error.get("ctx", {})
+    parent, last = names
+    fix = FIXES.get(f"{parent}.{last}") or FIXES.get(last) or "enter a value within the limit"
+    if error["type"] == "too_long":
+        return (f"`{last}` has {describe(ctx.get('actual_length', 0))} entries, more than the limit of "
+                f"{describe(ctx.get('max_length', 0))}", fix)
+    bound = next((ctx[k] for k in ("le", "ge", "lt", "gt") if k in ctx), None)
+    if bound is None or not isinstance(value, int | float) or isinstance(value, bool):
+        return str(error["msg"]), fix
+    if error["type"].startswith("less"):
+        return f"`{last}` is {describe(value)}, more than the limit of {describe(bound)}", fix
+    return f"`{last}` is {describe(value)}, below the minimum of {describe(bound)}", fix
 
 
 _PATTERN_HINTS = {

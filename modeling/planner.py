@@ -65,6 +65,19 @@ class AccessPath:
 
 
 def access_paths(design: KeyDesign) -> list[AccessPath]:
+    """The table and every index of a design. Planning asks for them once per access pattern, and building them
+    is linear in the entities, so they are kept with the design (quadratic on a 2,000-entity model otherwise)."""
+    parts = (design.entities, design.global_secondary_indexes, design.local_secondary_indexes,
+             design.partition_key, design.sort_key)
+    cached = design.__dict__.get("_access_paths")
+    if cached is None or any(a is not b for a, b in zip(cached[0], parts, strict=True)):
+        # model_copy(update=...) copies __dict__: a cache built for other parts is stale and rebuilt
+        cached = (parts, tuple(_build_access_paths(design)))
+        design.__dict__["_access_paths"] = cached
+    return list(cached[1])
+
+
+def _build_access_paths(design: KeyDesign) -> list[AccessPath]:
     table = AccessPath(TABLE, design.partition_key.name, design.sort_key.name if design.sort_key else None,
                        False, ProjectionType.ALL, {k.entity: k.table for k in design.entities})
     paths = [table]
@@ -77,8 +90,10 @@ def access_paths(design: KeyDesign) -> list[AccessPath]:
 def _index_path(design: KeyDesign, index: SecondaryIndex, is_global: bool) -> AccessPath:
     templates = {k.entity: k.indexes[index.name] for k in design.entities if index.name in k.indexes}
     if not is_global:  # an LSI shares the table's partition key template
-        templates = {entity: KeyTemplates(partition_key=next(k.table.partition_key for k in design.entities
-                                                             if k.entity == entity),
+        table_keys = {}
+        for keys in design.entities:
+            table_keys.setdefault(keys.entity, keys.table.partition_key)
+        templates = {entity: KeyTemplates(partition_key=table_keys[entity],
                                           sort_key=t.sort_key, only_when=t.only_when)
                      for entity, t in templates.items()}
     return AccessPath(index.name, index.partition_key.name, index.sort_key.name if index.sort_key else None,

@@ -9,8 +9,8 @@ table's and indexes' key attributes.
 from __future__ import annotations
 
 import hashlib
-import threading
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -19,6 +19,7 @@ import numpy as np
 from faker import Faker
 
 from modeling.keys import KeyTemplate, KeyTemplateError, render_key
+from modeling.limits import MAX_FAKER_TEXT_CHARS
 from modeling.model import (
     AttributeType,
     BooleanGenerator,
@@ -70,9 +71,10 @@ def generate_items(model: Model, items_per_entity: int | dict[str, int], seed: i
     """Items for every entity; parents are generated before the children that reference them."""
     counts = items_per_entity if isinstance(items_per_entity, dict) else {}
     generated: dict[str, list[Item]] = {}
+    faker = Faker()  # one instance re-seeded per attribute: building a Faker costs ~8 ms, seeding nothing
     for entity in _reference_order(model):
         count = counts.get(entity.name, items_per_entity if isinstance(items_per_entity, int) else 0)
-        generated[entity.name] = _entity_items(model, entity, count, seed, generated)
+        generated[entity.name] = _entity_items(model, entity, count, seed, generated, faker)
     return {e.name: generated[e.name] for e in model.entities}
 
 
@@ -83,11 +85,10 @@ def _reference_order(model: Model) -> list[Entity]:
 
 
 def _entity_items(model: Model, entity: Entity, count: int, seed: int,
-                  generated: dict[str, list[Item]]) -> list[Item]:
+                  generated: dict[str, list[Item]], faker: Faker) -> list[Item]:
     columns: dict[str, list[Any]] = {}
     for attribute in entity.attributes:
         rng = np.random.default_rng(_seed_for(seed, entity.name, attribute.name))
-        faker = _faker()
         faker.seed_instance(_seed_for(seed, entity.name, attribute.name, "faker"))
         values = _column(attribute.generator, attribute.type, count, rng, faker, generated)
         if attribute.unique:
@@ -96,14 +97,7 @@ def _entity_items(model: Model, entity: Entity, count: int, seed: int,
     return [{name: values[i] for name, values in columns.items() if values[i] is not None} for i in range(count)]
 
 
-_FAKERS = threading.local()
 
-
-def _faker() -> Faker:
-    """One Faker per thread, reseeded for every column: building one costs ~15 ms (its providers load)."""
-    if not hasattr(_FAKERS, "faker"):
-        _FAKERS.faker = Faker()
-    return _FAKERS.faker
 
 
 def _column(spec: Any, attribute_type: AttributeType, count: int, rng: np.random.Generator, faker: Faker,
@@ -186,7 +180,15 @@ def _format_moment(moment: datetime, fmt: TimestampFormat) -> Any:
 
 
 def _text(spec: TextGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
-    return [faker.text(max_nb_chars=max(spec.length_bytes, 5))[: spec.length_bytes] for _ in range(count)]
+    if spec.length_bytes <= MAX_FAKER_TEXT_CHARS:
+        return [faker.text(max_nb_chars=max(spec.length_bytes, 5))[: spec.length_bytes] for _ in range(count)]
+    return [_long_text(faker, spec.length_bytes) for _ in range(count)]
+
+
+def _long_text(faker: Faker, length: int) -> str:
+    """Filler of exactly `length` characters: a Faker paragraph repeated (building 400 KB of prose took ~1 s)."""
+    paragraph = faker.text(max_nb_chars=MAX_FAKER_TEXT_CHARS) + " "
+    return (paragraph * (length // len(paragraph) + 1))[:length]
 
 
 def _booleans(spec: BooleanGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
@@ -221,23 +223,33 @@ def _made_unique(values: list[Any]) -> list[Any]:
 
 def item_keys(design: KeyDesign, entity: str, item: Item) -> dict[str, str]:
     """Key attributes of an item on the table and every index whose keys it has (sparse indexes skip it)."""
+    return key_renderer(design, entity)(item)
+
+
+def key_renderer(design: KeyDesign, entity: str) -> Callable[[Item], dict[str, str]]:
+    """`item_keys` for one entity, with the design looked up once (not once per item of every entity)."""
     keys = next((k for k in design.entities if k.entity == entity), None)
     if keys is None:
-        return {}
-    result = {design.partition_key.name: render_key(KeyTemplate.parse(keys.table.partition_key), item)}
-    if design.sort_key is not None and keys.table.sort_key is not None:
-        result[design.sort_key.name] = render_key(KeyTemplate.parse(keys.table.sort_key), item)
+        return lambda item: {}
     indexes = {i.name: i for i in (*design.global_secondary_indexes, *design.local_secondary_indexes)}
     local = {i.name for i in design.local_secondary_indexes}
-    for name, templates in keys.indexes.items():
-        index = indexes.get(name)
-        if index is None or any(str(item.get(c.attribute)) != str(c.equals) for c in templates.only_when):
-            continue
-        try:
-            if name not in local:  # an LSI shares the table's partition key
-                result[index.partition_key.name] = render_key(KeyTemplate.parse(templates.partition_key), item)
-            if index.sort_key is not None and templates.sort_key is not None:
-                result[index.sort_key.name] = render_key(KeyTemplate.parse(templates.sort_key), item)
-        except KeyTemplateError:
-            result.pop(index.partition_key.name, None)  # an item without the attribute is absent (sparse)
-    return result
+    table_sort = keys.table.sort_key if design.sort_key is not None else None
+
+    def render(item: Item) -> dict[str, str]:
+        result = {design.partition_key.name: render_key(KeyTemplate.parse(keys.table.partition_key), item)}
+        if design.sort_key is not None and table_sort is not None:
+            result[design.sort_key.name] = render_key(KeyTemplate.parse(table_sort), item)
+        for name, templates in keys.indexes.items():
+            index = indexes.get(name)
+            if index is None or any(str(item.get(c.attribute)) != str(c.equals) for c in templates.only_when):
+                continue
+            try:
+                if name not in local:  # an LSI shares the table's partition key
+                    result[index.partition_key.name] = render_key(KeyTemplate.parse(templates.partition_key), item)
+                if index.sort_key is not None and templates.sort_key is not None:
+                    result[index.sort_key.name] = render_key(KeyTemplate.parse(templates.sort_key), item)
+            except KeyTemplateError:
+                result.pop(index.partition_key.name, None)  # an item without the attribute is absent (sparse)
+        return result
+
+    return render

@@ -21,6 +21,7 @@ import numpy as np
 from boto3.dynamodb.types import TypeSerializer
 
 from modeling.item_size import item_size_bytes, name_size_bytes, value_size_bytes
+from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
 from modeling.model import Entity, KeyDesign, Model, ProjectionType, SecondaryIndex
 from modeling.sample_data import generate_items, item_keys
 
@@ -65,6 +66,14 @@ def _cached_items(content: str, per_entity: int, seed: int) -> dict[str, list[di
     return generate_items(Model.model_validate_json(content), per_entity, seed)
 
 
+def sample_counts(model: Model, per_entity: int = SAMPLE_ITEMS_PER_ENTITY) -> dict[str, int]:
+    """Sample items per entity: `per_entity` each, fewer when the model-wide budget would be exceeded
+    (a model of 1,500 entities must not draw 300,000 items to size them)."""
+    budget = MAX_SAMPLE_ITEMS_PER_MODEL // max(1, len(model.entities))
+    each = min(per_entity, max(MIN_SAMPLE_ITEMS_PER_ENTITY, budget))
+    return {e.name: each for e in model.entities}
+
+
 def sample_items(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
                  per_entity: int = SAMPLE_ITEMS_PER_ENTITY,
                  items: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, list[dict[str, Any]]]:
@@ -72,7 +81,7 @@ def sample_items(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
     or `items` already drawn for it)."""
     if items is None:
         content = model.model_copy(update={"key_design": None, "access_patterns": ()}).model_dump_json()
-        items = _cached_items(content, per_entity, seed)
+        items = _cached_items(content, min(sample_counts(model, per_entity).values(), default=per_entity), seed)
     return {entity: [_serialized({**item, **item_keys(design, entity, item)}) for item in entity_items]
             for entity, entity_items in items.items()}
 

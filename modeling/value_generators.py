@@ -18,7 +18,8 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-MAX_ITEM_BYTES = 400 * 1024  # dynamodb-facts §6: an item is at most 400 KB
+from modeling.limits import MAX_ITEM_BYTES  # dynamodb-facts §6: an item is at most 400 KB
+
 MAX_EXACT_INTEGER = 2**53  # beyond this, integer ranges are not sampled exactly
 MAX_ENUM_VALUES = 10
 

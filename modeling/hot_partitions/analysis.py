@@ -48,6 +48,7 @@ from modeling.hot_partitions.whatifs import (
     shard_burst,
     sharding_rows,
 )
+from modeling.limits import MAX_TIMELINE_CELLS
 from modeling.model import Model
 from modeling.traffic import hourly_shares
 
@@ -124,8 +125,8 @@ def analyse_hot_partitions(request: HotPartitionRequest) -> HotPartitionReport:
     sharding = pd.DataFrame(sharding_rows(analysed, burst, hot_row, sweep, rng), columns=list(SHARDING_COLUMNS))
     loads[request.index] = shard(analysed, hot_row, request.shard_count)
     burst = shard_burst(burst, hot_row, request.shard_count)
-    placements = {i: place(load, partition_count(load, request.partition_count), _salt(request.seed, i))
-                  for i, load in loads.items()}
+    placements = {i: place(load, partition_count(load, request.partition_count), _salt(request.seed, i),
+                           hot_row if i == request.index else None) for i, load in loads.items()}
     labels = {i: _labels(p, request.top_keys) for i, p in placements.items()}
     timeline = _timeline(request, placements[request.index], burst)
     findings = _findings(request, placements, labels, timeline, burst, burst_row, hot_row)
@@ -147,6 +148,10 @@ def _validate(request: HotPartitionRequest) -> None:
         raise HotPartitionError(f"max_key_values must be 1..{MAX_KEY_VALUES:,} and shard_count >= 1; "
                                 f"max_key_values={request.max_key_values}, shard_count={request.shard_count}")
     scenario = request.scenario
+    if scenario is not None and scenario.window_seconds / max(scenario.resolution_seconds, 1e-9) > MAX_TIMELINE_CELLS:
+        raise HotPartitionError(f"the burst timeline would have more than {MAX_TIMELINE_CELLS:,} time bins; "
+                                f"window_seconds={scenario.window_seconds}, resolution_seconds="
+                                f"{scenario.resolution_seconds}; use a shorter window or a coarser resolution")
     if scenario is not None and request.design.plan(scenario.pattern) is None:
         raise HotPartitionError(f"the burst names an unknown access pattern; pattern={scenario.pattern}; "
                                 "pick one of the model's access patterns")
@@ -239,7 +244,7 @@ def _key_frame(placement: Placement, labels: dict[int, str], top: int) -> pd.Dat
         "items": load.items[rows] / kv, "collection_bytes": load.collection_bytes[rows] / kv,
         "read_units_per_second": load.read_units[rows] / kv, "write_units_per_second": load.write_units[rows] / kv,
         "utilisation": per_key[rows], "traffic_share": per_key[rows] / total,
-        "partition": placement.partition[rows].astype(np.int64),
+        "partition": placement.row_numbers(rows),
         "top_pattern": rules.top_patterns(load, rows)})
 
 
@@ -280,6 +285,7 @@ def _findings(request: HotPartitionRequest, placements: dict[str, Placement], la
               timeline: pd.DataFrame, burst: BurstLoad | None, burst_row: int | None,
               hot_row: int) -> list[rules.HotPartitionFinding]:
     found = [f for i, p in placements.items() for f in rules.peak_findings(request.model, p.load, p, labels[i])]
+    found += [rules.sampling_finding(p) for p in placements.values() if p.sampled]
     load = placements[request.index].load
     if request.scenario is not None and burst is not None:
         key = _label(load, burst_row) if burst_row is not None else "(spread over its keys)"

@@ -98,9 +98,10 @@ def _partition_findings(load: IndexLoad, placement: Placement, per_key: np.ndarr
     if partition_load[worst] <= 1 or (len(per_key) and per_key.max() > 1):
         return []
     pattern = top_pattern(load, int(np.argmax(np.where(placement.partition == worst, per_key, -1))))
+    number = int(placement.numbers(np.array([worst]))[0])
     return [HotPartitionFinding(
-        WARNING, load.index, pattern, f"partition {worst}",
-        f"Partition {worst} of {load.index} carries {partition_load[worst]:.0%} of one partition's capacity at "
+        WARNING, load.index, pattern, f"partition {number}",
+        f"Partition {number} of {load.index} carries {partition_load[worst]:.0%} of one partition's capacity at "
         "peak although every key value on it fits: it throttles until adaptive capacity splits it (best-effort).",
         "Pre-warm the table (warm throughput) or set a higher partition count; the keys themselves are fine.")]
 
@@ -144,6 +145,16 @@ def burst_findings(timeline: pd.DataFrame, pattern: str, index: str, key_value: 
         f"{over['utilisation'].max():.0%} of its capacity from t = {first['time_seconds']:g} s although every key "
         "value fits: it throttles until adaptive capacity isolates the hot keys (best-effort).",
         "Pre-warm the table (warm throughput) before the event, or pace the burst.")]
+
+
+def sampling_finding(placement: Placement) -> HotPartitionFinding:
+    """Say plainly that the per-partition figures of an index are a sample (`partitions.Placement`)."""
+    return HotPartitionFinding(
+        INFO, placement.load.index, None, "(all partitions)",
+        f"{placement.load.index} needs about {placement.partitions:,} partitions; the per-partition figures and the "
+        f"timeline show a uniform sample of {placement.shown:,} of them, always including the busiest key value's "
+        "partition. Each partition shown is exact; key values, items and totals cover the whole index.",
+        "Nothing to do: the busiest partitions outside the sample carry about the same load as the ones shown.")
 
 
 def sharding_finding(index: str, key_value: str, shards: int, multiplier: float) -> HotPartitionFinding:

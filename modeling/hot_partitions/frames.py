@@ -14,6 +14,7 @@ from modeling.checks.estimates import (
     READ_BLOCK_BYTES,
     WRITE_BLOCK_BYTES,
 )
+from modeling.limits import MAX_KEY_VALUES  # key values simulated per template; the coldest ranks beyond are grouped
 
 __all__ = [
     "ALTERNATIVE_COLUMNS", "HOURLY_COLUMNS", "KEY_COLUMNS", "KEY_PROFILE_COLUMNS", "MAX_ITEM_COLLECTION_BYTES",
@@ -23,8 +24,6 @@ __all__ = [
 
 # dynamodb-facts §7.1: a partition holds at most 10 GB (the same figure as the LSI item-collection cap, §4.2)
 PARTITION_BYTES = MAX_ITEM_COLLECTION_BYTES
-# The largest key population simulated per partition-key template; beyond it the coldest ranks are grouped.
-MAX_KEY_VALUES = 10_000_000
 # Share of one partition at which a key or partition counts as hot (product choice, as in checks DDS103).
 HOT_UTILISATION = 0.5
 

@@ -19,6 +19,7 @@ import pandas as pd
 from modeling.hot_partitions.columns import constant_value, total
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES, PARTITION_COLUMNS, TIMELINE_COLUMNS
 from modeling.hot_partitions.load import IndexLoad
+from modeling.limits import MAX_SIMULATED_PARTITIONS, MAX_TIMELINE_CELLS
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
@@ -102,23 +103,55 @@ def partition_ids(rows: int, partitions: int, salt: int) -> tuple[np.ndarray, np
 
 @dataclass(frozen=True, eq=False)
 class Placement:
-    """Key rows of one index mapped onto its partitions."""
+    """Key rows of one index mapped onto its partitions (all of them, or a uniform sample of them).
+
+    With more than `MAX_SIMULATED_PARTITIONS` partitions, `simulated` consecutive partition numbers starting at
+    `first` (mod `partitions`) are kept: the hash is uniform, so they are a uniform sample, and `first` is the
+    partition of the anchor row (the busiest key value) so that it is always shown. Rows outside the sample have
+    the id `simulated` (a sink no frame shows). Each kept partition's figures are exactly those of the full
+    placement; per-partition arrays have `simulated` entries.
+    """
 
     load: IndexLoad
     partitions: int
-    partition: np.ndarray  # per row (the narrowest unsigned type that holds the ids)
-    counts: np.ndarray  # key-value rows per partition
+    partition: np.ndarray  # per row: its simulated partition id, `simulated` when outside the sample
+    counts: np.ndarray  # key-value rows per simulated partition
+    simulated: int = 0  # partitions simulated (0: all of them)
+    first: int = 0  # real number of simulated partition 0
+    salt: int = 0  # the hash salt, to number rows outside the sample
+
+    @property
+    def shown(self) -> int:
+        """How many partitions the per-partition arrays hold."""
+        return self.simulated or self.partitions
+
+    @property
+    def sampled(self) -> bool:
+        return self.shown < self.partitions
+
+    def numbers(self, ids: np.ndarray) -> np.ndarray:
+        """Real partition numbers of simulated ids."""
+        ids = np.asarray(ids, dtype=np.int64)
+        return (ids + self.first) % self.partitions if self.sampled else ids
+
+    def row_numbers(self, rows: np.ndarray) -> np.ndarray:
+        """Real partition number of given rows (inside the sample or not)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if not self.sampled:
+            return self.partition[rows].astype(np.int64)
+        return partition_of(rows.astype(np.uint64), self.partitions, self.salt)
 
     def sums(self, values: np.ndarray) -> np.ndarray:
-        """Per-partition sums of a per-row quantity (they add up to the index total)."""
+        """Per-partition sums of a per-row quantity (they add up to the index total when nothing is sampled)."""
         value = constant_value(values)
         if value is not None:  # the same on every row: rows per partition x the value
             return self.counts * value
-        result = np.zeros(self.partitions)
+        shown = self.shown
+        result = np.zeros(shown + 1)
         for start in range(0, len(values), _CHUNK * 32):  # converting ids to intp a chunk at a time
             window = slice(start, start + _CHUNK * 32)
-            result += np.bincount(self.partition[window], weights=values[window], minlength=self.partitions)
-        return result
+            result += np.bincount(self.partition[window], weights=values[window], minlength=shown + 1)[:shown + 1]
+        return result[:shown]
 
     def busiest_key(self) -> np.ndarray:
         """Per partition, the utilisation of its busiest single key value."""
@@ -126,21 +159,33 @@ class Placement:
         value = constant_value(per_key)
         if value is not None:
             return np.where(self.counts > 0, max(value, 0.0), 0.0)
-        result = np.zeros(self.partitions)
+        result = np.zeros(self.shown + 1)
         np.maximum.at(result, self.partition, per_key)
-        return result
+        return result[:self.shown]
 
 
-def place(load: IndexLoad, partitions: int, salt: int) -> Placement:
-    """Hash every key row of an index onto `partitions` partitions."""
-    return Placement(load, partitions, *partition_ids(len(load.key_values), partitions, salt))
+def place(load: IndexLoad, partitions: int, salt: int, anchor_row: int | None = None,
+          max_simulated: int = MAX_SIMULATED_PARTITIONS) -> Placement:
+    """Hash every key row of an index onto `partitions` partitions (a sample of them beyond `max_simulated`)."""
+    rows = len(load.key_values)
+    if partitions <= max_simulated:
+        return Placement(load, partitions, *partition_ids(rows, partitions, salt), salt=salt)
+    anchor = int(np.argmax(load.per_key)) if anchor_row is None else anchor_row
+    first = int(partition_of(np.array([anchor], dtype=np.uint64), partitions, salt)[0])
+    ids = np.empty(rows, dtype=np.int64)
+    for start in range(0, rows, _CHUNK * 32):
+        chunk = np.arange(start, min(rows, start + _CHUNK * 32), dtype=np.uint64)
+        shifted = (partition_of(chunk, partitions, salt, in_place=True) - first) % partitions
+        ids[start:start + len(chunk)] = np.minimum(shifted, max_simulated)
+    counts = np.bincount(ids, minlength=max_simulated + 1)[:max_simulated]
+    return Placement(load, partitions, ids, counts, max_simulated, first, salt)
 
 
 def partition_frame(placement: Placement) -> pd.DataFrame:
     """PARTITION_COLUMNS for one index: one row per partition."""
     load = placement.load
     frame = pd.DataFrame({
-        "index": load.index, "partition": np.arange(placement.partitions),
+        "index": load.index, "partition": placement.numbers(np.arange(placement.shown)),
         "key_values": placement.sums(load.key_values), "items": placement.sums(load.items),
         "bytes": placement.sums(load.collection_bytes),
         "read_units_per_second": placement.sums(load.read_units),
@@ -174,28 +219,42 @@ def timeline_frame(placement: Placement, burst: BurstLoad | None, resolution_sec
     """TIMELINE_COLUMNS: each partition's utilisation per time bin, with the excess over 1.0.
 
     The key-level excess is exact for the `watched_rows` rows the burst loads most (all a one-key burst
-    touches); the partition-level sums are exact for every row.
+    touches); the partition-level sums are exact for every row. When partitions x bins exceeds
+    `MAX_TIMELINE_CELLS`, only the partitions with the highest peak are kept (the others are below them).
     """
     load, bins = placement.load, max(1, math.ceil(window_seconds / resolution_seconds - 1e-9))
     per_key = load.per_key
+    base = placement.sums(load.utilisation)
     base_excess = placement.sums(np.clip(per_key - 1, 0, None) * load.key_values)
-    utilisation = np.repeat(placement.sums(load.utilisation)[:, None], bins, axis=1)
-    key_excess = np.repeat(base_excess[:, None], bins, axis=1)
-    burst_part = np.zeros_like(utilisation)
+    fractions = bin_fractions(burst, resolution_seconds, bins) if burst is not None else np.zeros(bins)
+    burst_sums = placement.sums(burst.utilisation) if burst is not None else np.zeros(placement.shown)
+    kept = _busiest_partitions(base + burst_sums * float(fractions.max(initial=0.0)), bins)
+    burst_part = np.outer(burst_sums[kept], fractions)
+    utilisation = base[kept][:, None] + burst_part
+    key_excess = np.repeat(base_excess[kept][:, None], bins, axis=1)
     if burst is not None:
-        fractions = bin_fractions(burst, resolution_seconds, bins)
-        burst_part = np.outer(placement.sums(burst.utilisation), fractions)
-        utilisation += burst_part
+        position = np.full(placement.shown + 1, -1, dtype=np.int64)
+        position[kept] = np.arange(len(kept))
         watched = np.argsort(-burst.utilisation, kind="stable")[:watched_rows]
         watched = watched[burst.utilisation[watched] > 0]
         kv = load.key_values[watched][:, None]
         during = (load.utilisation[watched][:, None] + np.outer(burst.utilisation[watched], fractions)) / kv
         extra = (np.clip(during - 1, 0, None) - np.clip(per_key[watched][:, None] - 1, 0, None)) * kv
-        np.add.at(key_excess, placement.partition[watched], extra)
+        rows = position[placement.partition[watched]]
+        np.add.at(key_excess, rows[rows >= 0], extra[rows >= 0])
+    numbers = placement.numbers(kept)
     frame = pd.DataFrame({
-        "index": load.index, "partition": np.repeat(np.arange(placement.partitions), bins),
-        "time_seconds": np.tile(np.arange(bins) * resolution_seconds, placement.partitions),
+        "index": load.index, "partition": np.repeat(numbers, bins),
+        "time_seconds": np.tile(np.arange(bins) * resolution_seconds, len(numbers)),
         "utilisation": utilisation.ravel(), "burst_utilisation": burst_part.ravel(),
         "excess_utilisation": np.clip(utilisation - 1, 0, None).ravel(),
         "key_excess_utilisation": key_excess.ravel()})
     return frame[list(TIMELINE_COLUMNS)]
+
+
+def _busiest_partitions(peak: np.ndarray, bins: int) -> np.ndarray:
+    """Partitions kept in the timeline: all, or the busiest at peak when partitions x bins exceeds the limit."""
+    keep = max(1, MAX_TIMELINE_CELLS // bins)
+    if len(peak) <= keep:
+        return np.arange(len(peak))
+    return np.sort(np.argsort(-peak, kind="stable")[:keep])

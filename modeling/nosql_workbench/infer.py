@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from modeling.errors import ModelFileError, ModelingError, Problem, errors_only
 from modeling.keys import KeyTemplate, KeyTemplateError
+from modeling.limits import MAX_ITEM_BYTES
 from modeling.model import (
     Attribute,
     AttributeType,
@@ -46,7 +47,7 @@ from modeling.nosql_workbench.document import (
     plain_value,
     read_workbench,
 )
-from modeling.value_generators import MAX_ITEM_BYTES, generator_for
+from modeling.value_generators import generator_for
 
 TYPE_ATTRIBUTES = ("type", "entitytype", "entity_type", "_type", "__typename", "recordtype", "record_type", "_et")
 MAX_TYPE_VALUES = 30

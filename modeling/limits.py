@@ -1,0 +1,106 @@
+"""Every size a model may ask for, in one place, with the reason for each number.
+
+A model is untrusted input (a file, a share link of a few hundred characters): each figure below bounds
+how much work or memory one model can demand, and is enforced when the document is validated
+(`modeling.model` fields, reported by `modeling.model_file` with the path, the value, the limit and the fix).
+The simulations never allocate per item: counts can stay as large as real tables (10^12 items and more)
+because the hot-partition analysis and the cost engine work on sampled or grouped populations (see
+`MAX_SIMULATED_PARTITIONS` and `modeling.hot_partitions.frames.MAX_KEY_VALUES`).
+
+DynamoDB figures cite ../shared/reference/dynamodb-facts.md; the others are product choices, each sized to
+leave real designs far inside it.
+"""
+
+from __future__ import annotations
+
+# --- how much: counts a real table can reach -------------------------------------------------------------
+
+# Items per entity. DynamoDB tables have no item limit; 10^15 items of even 100 bytes is 100 PB, far above any
+# real table (the largest public ones hold ~10^13 items), and still exact as a float64 (below 2^53).
+MAX_ITEM_COUNT = 10**15
+# Requests per second of one access pattern (peak or average). 10^9/s is 25,000x the default table quota of
+# 40,000 units/s (dynamodb-facts §8), room for any quota increase.
+MAX_REQUESTS_PER_SECOND = 1e9
+# Items one request reads or writes (expected_items) and a relationship's children per parent: bounded by the
+# item count, since a request cannot touch more items than exist.
+MAX_ITEMS_PER_REQUEST = 1e9
+MAX_CARDINALITY = MAX_ITEM_COUNT
+
+# --- how much work: what the simulations allocate, whatever the counts above -----------------------------------
+
+# Key values simulated per partition-key template (hot partitions); beyond it the coldest ranks are grouped into
+# rows that each stand for many key values. 10 million rows is ~1 GB of working columns at most.
+MAX_KEY_VALUES = 10_000_000
+# Physical partitions simulated per index. An index needs one partition per 10 GB (dynamodb-facts §7.1), so
+# 10^15 items of 200 B ask for ~20 million; beyond this many, the per-partition figures are a uniform sample of
+# partitions that always holds the busiest key value's partition (each sampled partition exact, the index
+# totals unchanged). 100,000 matches the largest partition count the Hot partitions page accepts.
+MAX_SIMULATED_PARTITIONS = 100_000
+# Cells (partitions x time bins) of the burst timeline: beyond it only the busiest partitions are kept.
+MAX_TIMELINE_CELLS = 2_000_000
+
+# Sample items the cost engine generates to size items, across the whole model: 200 per entity up to 100
+# entities, fewer per entity beyond (never under MIN_SAMPLE_ITEMS_PER_ENTITY), so sizing stays linear in the
+# entities and a 1,500-entity model costs seconds, not minutes.
+MAX_SAMPLE_ITEMS_PER_MODEL = 20_000
+MIN_SAMPLE_ITEMS_PER_ENTITY = 10
+# Filler text up to this length comes from Faker whole; longer text repeats a Faker paragraph of this length
+# (the bytes, not the prose, matter for sizing), so a 400 KB attribute costs what a 2 KB one does.
+MAX_FAKER_TEXT_CHARS = 2_000
+
+# --- how big: sizes DynamoDB itself caps ---------------------------------------------------------------------
+
+# dynamodb-facts §6 (Limits and overheads): an item is at most 400 KB (1 KB = 1,024 B, §0.2), so neither one
+# attribute nor the filler text of a generator can be larger.
+MAX_ITEM_BYTES = 400 * 1024
+MAX_ATTRIBUTE_BYTES = MAX_ITEM_BYTES
+# dynamodb-facts §6: Numbers have at most 38 significant digits; an integer range beyond +-10^38 cannot be
+# stored as a DynamoDB Number (and would overflow the float arithmetic of the simulations).
+MAX_NUMBER_MAGNITUDE = 10**38
+
+# --- how many: the shape of a model --------------------------------------------------------------------------
+
+# Entities in one model. DynamoDB sets no limit; single-table designs hold a few dozen entity types, and the
+# largest enterprise models we know of a few hundred. 2,000 leaves that room while bounding the key-design
+# search and the per-entity checks (the CLI benchmark bench/large_model_bench.py runs at this size).
+MAX_ENTITIES = 2_000
+# Attributes per entity. An item of 400 KB holds at most a few thousand tiny attributes (each costs its name's
+# bytes, §6); real entities have tens. 1,000 bounds the per-attribute work of sizing and checks.
+MAX_ATTRIBUTES_PER_ENTITY = 1_000
+# Relationships and access patterns: a few per entity in real models (every entity read, listed and written).
+MAX_RELATIONSHIPS = 2 * MAX_ENTITIES
+MAX_ACCESS_PATTERNS = 5 * MAX_ENTITIES
+# Values of one enum generator (and its weights): a closed set of statuses or categories, not a column of data.
+MAX_ENUM_VALUES = 10_000
+
+
+def describe(limit: float | int) -> str:
+    """A limit as people read it: 1,000,000,000,000,000 or 409,600."""
+    if isinstance(limit, int):
+        return f"{limit:,}"
+    return f"{limit:,.0f}" if float(limit).is_integer() and abs(limit) < 2**53 else f"{limit:,.6g}"
+
+
+# What to do when a value is over its limit, by the field's name (the last name in its path).
+FIXES = {
+    "item_count": "DynamoDB tables hold at most about 10^15 items in practice; enter the real expected count",
+    "entities": "split the model: one model per table or service",
+    "attributes": "keep the attributes the access patterns and key design use; store the rest as one map (M)",
+    "relationships": "keep the relationships the key design uses",
+    "access_patterns": "keep the distinct access patterns; merge ones that read the same keys the same way",
+    "values": "an enum is a small closed set; use a text or int_range generator for open-ended values",
+    "weights": "give one weight per enum value",
+    "avg_size_bytes": "DynamoDB items are at most 400 KB (dynamodb-facts §6); store larger values in S3 and keep "
+                      "a pointer",
+    "max_size_bytes": "DynamoDB items are at most 400 KB (dynamodb-facts §6); store larger values in S3 and keep "
+                      "a pointer",
+    "length_bytes": "DynamoDB items are at most 400 KB (dynamodb-facts §6)",
+    "peak_requests_per_second": "enter the real rate in requests per second",
+    "average_requests_per_second": "enter the real rate in requests per second",
+    "expected_items": "enter how many items one request really reads or writes",
+    "cardinality.mean": "enter how many children one parent really has",
+    "cardinality.max": "enter the largest number of children one parent really has",
+    "int_range.min": "DynamoDB Numbers have at most 38 significant digits (dynamodb-facts §6)",
+    "int_range.max": "DynamoDB Numbers have at most 38 significant digits (dynamodb-facts §6)",
+    "sequence.start": "DynamoDB Numbers have at most 38 significant digits (dynamodb-facts §6)",
+}
