@@ -46,3 +46,8 @@ def test_costs_prints_json_and_a_usage_error_is_one_line() -> None:
 def test_costs_estimate_gates_a_launch_on_budget_with_exit_3() -> None:
     result = run("-m", "costs", "estimate", str(EXAMPLES_DIR / "chat_messages.yaml"), "--budget-usd", "10")
     assert result.returncode == 3 and "over budget" in result.stderr
+
+
+def test_dds_runs_as_a_module_and_hands_help_to_the_subcommand() -> None:
+    result = run("-m", "dds", "estimate", "--help")
+    assert result.returncode == 0 and "--budget-usd" in result.stdout
