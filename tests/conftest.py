@@ -1,11 +1,20 @@
-"""Shared fixtures: dummy AWS settings, a workspace per test, golden-file updates, browser launch."""
+"""Shared fixtures: dummy AWS settings, a workspace per test, golden-file updates, browser launch; test tiers.
+
+Tiers (README "Tests"): `e2e` drives a real browser; `slow` starts processes, runs pages under AppTest or
+took over about a second when measured. Both are marked here at collection, from where a test lives and
+what it uses, so a new page, browser or subprocess test lands in the right tier without anyone marking it;
+`SLOW_TESTS` lists the other measured ones. `pytest -m "not slow and not e2e"` is the developer's loop.
+"""
 
 from __future__ import annotations
 
+import inspect
 import os
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -15,6 +24,10 @@ os.environ.update({"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "tes
                    "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"})
 for variable in ("AWS_ENDPOINT_URL_DYNAMODB", "DESIGN_STUDIO_ENDPOINT", "AWS_PROFILE"):
     os.environ.pop(variable, None)
+
+# No per-example deadline: a loaded machine turns it into a flaky failure, and timing is bench/'s job.
+settings.register_profile("design-studio", deadline=None)
+settings.load_profile("design-studio")
 
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -43,3 +56,78 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     """Drive Debian's Chromium (never `playwright install`); see shared stack-notes §8.2."""
     return {**browser_type_launch_args, "headless": True, "args": CHROMIUM_ARGS,
             "executable_path": os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")}
+
+
+# --- tiers ----------------------------------------------------------------------------------------
+
+TESTS_DIR = Path(__file__).resolve().parent
+E2E_FOLDERS = {"e2e"}  # a real browser against a real server
+SLOW_FOLDERS = {"pages"}  # Streamlit's AppTest runs whole pages
+# Fixtures that start servers or browsers (pytest-playwright's `page` launches Chromium).
+SLOW_FIXTURES = {"server", "server_factory", "page", "browser", "context"}
+# A test body or module that starts a process or a page run is slow wherever it lives.
+SLOW_SOURCE = re.compile(r"\bsubprocess\b|\bPopen\b|sys\.executable|\bAppTest\b")
+# Tests measured over about a second on a 2-core machine (node ids without parameters; a whole module
+# when every test in it is slow). Re-measure with `pytest -m "not slow and not e2e" --durations=30`:
+# the summary's "not marked slow" section lists the candidates.
+SLOW_TESTS = frozenset(line.split("#")[0].strip() for line in
+                       (TESTS_DIR / "slow_tests.txt").read_text(encoding="utf-8").splitlines()) - {""}
+SLOW_SECONDS = 1.0
+
+
+def _tier_folder(item: pytest.Item) -> str:
+    """The folder under tests/ ("" for tests/*.py and for doctests in the packages)."""
+    path = Path(str(item.path)).resolve()
+    if not path.is_relative_to(TESTS_DIR):
+        return ""
+    relative = path.relative_to(TESTS_DIR)
+    return relative.parts[0] if len(relative.parts) > 1 else ""
+
+
+def _module_runs_pages(item: pytest.Item) -> bool:
+    """A module that imports AppTest runs pages in its helpers, not only in its test bodies."""
+    module = getattr(item, "module", None)
+    return module is not None and "AppTest" in vars(module)
+
+
+def _body_is_slow(item: pytest.Item) -> bool:
+    function = getattr(item, "function", None)
+    try:
+        return function is not None and bool(SLOW_SOURCE.search(inspect.getsource(function)))
+    except (OSError, TypeError):
+        return False
+
+
+def _listed_slow(item: pytest.Item) -> bool:
+    module_id, _, name = item.nodeid.partition("::")
+    return module_id in SLOW_TESTS or f"{module_id}::{name.split('[')[0]}" in SLOW_TESTS
+
+
+def is_slow(item: pytest.Item) -> bool:
+    """A test that starts a process, a page run or a browser, or was measured over about a second."""
+    return (_tier_folder(item) in SLOW_FOLDERS or _module_runs_pages(item) or _body_is_slow(item)
+            or bool(SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))) or _listed_slow(item))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _tier_folder(item) in E2E_FOLDERS:
+            item.add_marker(pytest.mark.e2e)
+        if item.get_closest_marker("e2e") or is_slow(item):
+            item.add_marker(pytest.mark.slow)
+
+
+_unmarked_durations: list[tuple[float, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.duration > SLOW_SECONDS and "slow" not in report.keywords:
+        _unmarked_durations.append((report.duration, report.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """Name the fast-tier tests that took over a second, so the developer's loop stays fast."""
+    if _unmarked_durations:
+        terminalreporter.section("tests not marked slow that took over 1 s (add them to tests/slow_tests.txt)")
+        for seconds, nodeid in sorted(_unmarked_durations, reverse=True)[:30]:
+            terminalreporter.write_line(f"{seconds:6.2f}s {nodeid}")

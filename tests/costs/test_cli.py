@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from costs.__main__ import main
+from modeling.examples import EXAMPLES_DIR
+from tests.cli_runner import CliResult, run_main
 from tests.golden_files import assert_matches_golden
 
-ROOT = Path(__file__).resolve().parents[2]
 MONTHLY = ["monthly", "--region", "us-east-1", "--reads-per-second", "100", "--read-item-bytes", "2000",
            "--read-consistency", "eventual", "--writes-per-second", "10", "--write-item-bytes", "900",
            "--storage-gb", "50"]
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "costs", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60, check=False)
+def run(*args: str) -> CliResult:
+    return run_main(main, args)
 
 
 def test_item_size_of_inline_json() -> None:
@@ -100,15 +99,8 @@ def test_every_command_has_help(command: str) -> None:
     assert result.returncode == 0 and "usage:" in result.stdout
 
 
-def test_estimate_of_a_design_the_model_does_not_have_says_so_instead_of_pricing_another(tmp_path) -> None:
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    model = root / "modeling" / "examples" / "ecommerce_orders.yaml"
-    result = subprocess.run([sys.executable, "-m", "costs", "estimate", str(model), "--design", "Nope"], cwd=root,
-                            capture_output=True, text=True, timeout=120)
+def test_estimate_of_a_design_the_model_does_not_have_says_so_instead_of_pricing_another() -> None:
+    result = run("estimate", str(EXAMPLES_DIR / "ecommerce_orders.yaml"), "--design", "Nope")
     assert result.returncode != 0
     assert "no design of that name" in result.stderr and "Proposed" in result.stderr
     assert "Traceback" not in result.stderr

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
 from costs import charts
+from costs.__main__ import main
 from costs.estimate import (
     EstimateRequest,
     UnknownRegionError,
@@ -23,9 +21,9 @@ from costs.pricing import available_regions
 from costs.report_text import plain
 from modeling.examples import EXAMPLES_DIR, list_examples, load_example
 from modeling.model import TableClass
+from tests.cli_runner import CliResult, run_main
 from tests.golden_files import assert_matches_golden
 
-ROOT = Path(__file__).resolve().parents[2]
 CASES = [(e.slug, r) for e in list_examples() for r in available_regions()]
 
 
@@ -99,9 +97,8 @@ def test_break_even_curve_crosses_near_the_documented_utilisation() -> None:
     assert min(cheaper) == 30  # dynamodb-facts §10: 28.9 % in us-east-1; the grid steps by 5 %
 
 
-def _estimate_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "costs", "estimate", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=False)
+def _estimate_cli(*args: str) -> CliResult:
+    return run_main(main, ["estimate", *args])
 
 
 def test_estimate_cli_gates_a_launch_on_budget() -> None:

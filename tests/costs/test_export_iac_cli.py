@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import hcl2
 
+from costs.__main__ import main
 from modeling.examples import EXAMPLES_DIR
+from tests.cli_runner import CliResult, run_main
 from tests.modeling.test_infrastructure import cfn_lint_problems
 
-ROOT = Path(__file__).resolve().parents[2]
 CRM = str(EXAMPLES_DIR / "crm_single_table.yaml")
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "costs", "export-iac", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=False)
+def run(*args: str) -> CliResult:
+    return run_main(main, ["export-iac", *args])
 
 
 def test_cloudformation_file_of_a_provisioned_model_passes_cfn_lint(tmp_path: Path) -> None:

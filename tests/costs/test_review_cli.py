@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import hashlib
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from costs.__main__ import main
 from costs.estimate import EstimateRequest, estimate_model
 from modeling.model_file import load_model_file
+from tests.cli_runner import ROOT, CliResult, run_main
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "modeling" / "examples" / "crm_single_table.yaml"
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "costs", "report", *args, "--hot-key-values", "10000"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)
+def run(*args: str) -> CliResult:
+    return run_main(main, ["report", *args, "--hot-key-values", "10000"])
 
 
 @pytest.mark.parametrize("name", ["review.html", "review.md"])
@@ -67,6 +64,5 @@ def test_a_bad_model_file_lists_its_problems_and_writes_nothing(tmp_path: Path) 
     ([str(EXAMPLE), "-o", "no-such-folder/r.md"], "cannot write the report"),
 ], ids=["missing-file", "unknown-suffix", "unknown-design", "unwritable-output"])
 def test_bad_input_is_one_clear_error_without_a_traceback(tmp_path: Path, args: list[str], message: str) -> None:
-    result = subprocess.run([sys.executable, "-m", "costs", "report", *args], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=120, check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    result = run_main(main, ["report", *args], cwd=tmp_path)
     assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr

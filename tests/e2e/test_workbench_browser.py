@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server, assert_no_exception, open_page, wait_until_idle
+from tests.fixture_files import workbench_file
 
 pytestmark = pytest.mark.e2e
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "nosql-workbench"
 
 
 def test_a_workbench_file_opens_as_a_new_model_and_downloads_as_3_0(page: Page, server: Server,
@@ -19,7 +19,7 @@ def test_a_workbench_file_opens_as_a_new_model_and_downloads_as_3_0(page: Page, 
     open_page(page, f"{server.url}/model", "Model · Student platform")
     page.get_by_role("tab", name="File").click()
     uploader = page.locator('.st-key-model-nwb_upload [data-testid="stFileUploaderDropzoneInput"]')
-    uploader.set_input_files(str(FIXTURES / "ChatSystemSchema.json"))
+    uploader.set_input_files(str(workbench_file("ChatSystemSchema.json")))
     page.get_by_role("button", name="Import as a new model").click()
     heading = page.get_by_role("heading", level=1)
     expect(heading).to_have_text("Model · Chat", timeout=30_000)

@@ -6,20 +6,17 @@ pass); the command line must report them too, with exit status 1 and never a tra
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from modeling.__main__ import main
 from modeling.errors import ModelFileError, Problem, Severity
 from modeling.model_file import MAX_FILE_BYTES, document_problems, model_from_document, parse_document
+from tests.cli_runner import CliResult, run_main
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 BAD_FILES = Path(__file__).with_name("bad_files")
 EXPECTED_FILE = BAD_FILES / "expected.yaml"
 EXPECTED: dict[str, list[dict[str, str]]] = yaml.safe_load(EXPECTED_FILE.read_text(encoding="utf-8"))
@@ -47,17 +44,9 @@ def reported(expected: dict[str, str], problems: list[Problem]) -> bool:
                for p in problems)
 
 
-def run_validate(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "modeling", "validate", str(path)], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)
-
-
-@pytest.fixture(scope="module")
-def cli_results() -> dict[str, subprocess.CompletedProcess[str]]:
-    """`python -m modeling validate` on each bad file, one process per file, run side by side."""
-    names = sorted(EXPECTED)
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return dict(zip(names, pool.map(run_validate, (BAD_FILES / n for n in names)), strict=True))
+def run_validate(path: Path) -> CliResult:
+    """`python -m modeling validate FILE`, called in this process (tests/test_cli_smoke.py starts the real one)."""
+    return run_main(main, ["validate", path])
 
 
 def test_corpus_and_expectations_list_the_same_files() -> None:
@@ -83,9 +72,8 @@ def test_model_from_document_raises_every_problem_of_a_file_at_once(name: str) -
 
 
 @pytest.mark.parametrize("name", corpus())
-def test_cli_rejects_a_bad_file_with_its_problem_paths_and_no_traceback(
-        name: str, cli_results: dict[str, subprocess.CompletedProcess[str]]) -> None:
-    result = cli_results[name]
+def test_cli_rejects_a_bad_file_with_its_problem_paths_and_no_traceback(name: str) -> None:
+    result = run_validate(BAD_FILES / name)
     assert "Traceback" not in result.stdout + result.stderr
     assert result.returncode == 1
     for expected in EXPECTED[name]:

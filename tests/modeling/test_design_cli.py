@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
+from modeling.__main__ import main
 from modeling.examples import EXAMPLES_DIR
 from modeling.model_file import load_model_file
+from tests.cli_runner import CliResult, run_main
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "modeling", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=False)
+def run(*args: str) -> CliResult:
+    return run_main(main, args)
 
 
 def test_design_prints_the_charts_as_markdown() -> None:

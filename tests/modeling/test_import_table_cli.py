@@ -1,25 +1,22 @@
 """`python -m modeling import-table`: a table on a real endpoint (this process's embedded server, reached
-by a separate process over HTTP) written as a valid model; one clear line for a missing table."""
+over HTTP by the command's own client) written as a valid model; one clear line for a missing table."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from modeling.__main__ import main
 from modeling.endpoint import configured_endpoint, dynamodb_client, embedded_endpoint_url
 from modeling.model_file import load_model_file
+from tests.cli_runner import CliResult, run_main
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "modeling", "import-table", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=False)
+def run(*args: str) -> CliResult:
+    return run_main(main, ["import-table", *args])
 
 
 @pytest.fixture

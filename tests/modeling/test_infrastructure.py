@@ -209,13 +209,3 @@ def test_provisioned_cli_json_sets_the_given_capacities_on_the_endpoint() -> Non
         throughput = index["ProvisionedThroughput"]
         assert (throughput["ReadCapacityUnits"], throughput["WriteCapacityUnits"]) == units[index["IndexName"]]
     assert any("update-continuous-backups" in note for note in code.notes)  # PITR is a separate call
-
-
-@pytest.mark.parametrize("name", ["modeling.infrastructure", "modeling.iac_request", "modeling.iac_terraform",
-                                  "modeling.live_inference", "modeling.value_generators"])
-def test_docstring_examples_hold(name: str) -> None:
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted > 0 and result.failed == 0

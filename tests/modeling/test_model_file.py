@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from modeling.__main__ import main
 from modeling.errors import ModelFileError, Severity, errors_only
 from modeling.model_file import (
     FileFormat,
@@ -21,8 +20,7 @@ from modeling.model_file import (
     parse_document,
     readable_path,
 )
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from tests.cli_runner import CliResult, run_main
 
 SHOP_YAML = """\
 format: dynamodb-design-studio/model
@@ -90,9 +88,8 @@ def at(document: dict[str, Any], location: tuple[Any, ...]) -> Any:
     return document
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "modeling", *args], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=60, check=False)
+def run_cli(*args: str) -> CliResult:
+    return run_main(main, args)
 
 
 # --- formats and round trips ---------------------------------------------------------------------

@@ -1,9 +1,8 @@
-"""NoSQL Workbench import and export against the real files in ../shared/fixtures/nosql-workbench/."""
+"""NoSQL Workbench import and export against the real files in tests/fixtures/nosql-workbench/."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,13 +14,12 @@ from modeling.generator import explicit_design, generate_design
 from modeling.model_file import MAX_FILE_BYTES, document_problems, model_from_document, model_to_document
 from modeling.nosql_workbench import export_workbench, import_workbench, read_workbench, workbench_document
 from modeling.nosql_workbench.document import normalised_value
+from tests.fixture_files import WORKBENCH_DIR, WORKBENCH_FILES, workbench_file
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "nosql-workbench"
-FILES = sorted(p.name for p in FIXTURES.glob("*.json"))
-TABLES = [(f, t.name) for f in FILES for t in read_workbench((FIXTURES / f).read_bytes(), f).tables]
+FILES = WORKBENCH_FILES
+TABLES = [(f, t.name) for f in FILES for t in read_workbench(workbench_file(f).read_bytes(), f).tables]
 
-# A version 1.0 file (no public 1.0 fixture is in the shared folder): no AWSService, no billing,
+# A version 1.0 file (no public 1.0 fixture is among the vendored files): no AWSService, no billing,
 # items only inside facets, written after aws-samples/amazon-dynamodb-design-patterns' AnOnlineShop.
 VERSION_1 = {
     "ModelName": "Shop", "ModelMetadata": {"Author": "", "DateCreated": "Jun 22, 2020, 11:55 PM",
@@ -48,7 +46,7 @@ VERSION_1 = {
 
 
 def _bytes(name: str) -> bytes:
-    return (FIXTURES / name).read_bytes()
+    return workbench_file(name).read_bytes()
 
 
 @pytest.mark.parametrize("name, table", TABLES)
@@ -260,3 +258,8 @@ def test_odd_values_anywhere_in_the_data_import_and_export_or_give_problems(name
         return
     assert errors_only(document_problems(model_to_document(result.model))) == []
     export_workbench(result.model, items_per_entity=2)
+
+
+def test_the_vendored_fixture_folder_holds_exactly_the_listed_files() -> None:
+    """A file added without being listed would never be tested; a listed file missing fails here by name."""
+    assert sorted(p.name for p in WORKBENCH_DIR.glob("*.json")) == sorted(WORKBENCH_FILES)

@@ -3,26 +3,23 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from modeling.__main__ import main
 from modeling.examples import EXAMPLES_DIR
 from modeling.model_file import load_model_file
 from modeling.nosql_workbench import import_workbench
+from tests.cli_runner import CliResult, run_main
+from tests.fixture_files import workbench_file
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "nosql-workbench"
 
-
-def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "modeling", *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=False)
+def run(*args: str | Path) -> CliResult:
+    return run_main(main, args)
 
 
 def test_import_writes_the_chosen_table_as_a_valid_model(tmp_path: Path) -> None:
     output = tmp_path / "bank.yaml"
-    result = run("import-workbench", FIXTURES / "BankModel.json", "--table", "TransactionHistory", "-o", output)
+    result = run("import-workbench", workbench_file("BankModel.json"), "--table", "TransactionHistory", "-o", output)
     assert result.returncode == 0, result.stderr
     model = load_model_file(output)
     assert model.table.name == "TransactionHistory"
@@ -30,7 +27,7 @@ def test_import_writes_the_chosen_table_as_a_valid_model(tmp_path: Path) -> None
 
 
 def test_import_of_an_unknown_table_or_a_broken_file_fails_with_a_message(tmp_path: Path) -> None:
-    result = run("import-workbench", FIXTURES / "BankModel.json", "--table", "Nope", "-o", tmp_path / "x.yaml")
+    result = run("import-workbench", workbench_file("BankModel.json"), "--table", "Nope", "-o", tmp_path / "x.yaml")
     assert result.returncode == 1 and "choose one of: PaymentScheduler, TransactionHistory" in result.stderr
     broken = tmp_path / "broken.json"
     broken.write_text('{"DataModel": [', encoding="utf-8")

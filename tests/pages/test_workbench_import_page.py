@@ -8,9 +8,9 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from modeling.workspace import Workspace
+from tests.fixture_files import workbench_file
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "nosql-workbench"
 
 
 def _model_page() -> AppTest:
@@ -23,7 +23,7 @@ def _model_page() -> AppTest:
 
 def test_importing_a_two_table_file_opens_the_chosen_table_as_a_new_model(workspace_dir: Path) -> None:
     at = _model_page()
-    data = (FIXTURES / "BankModel.json").read_bytes()
+    data = workbench_file("BankModel.json").read_bytes()
     at.file_uploader(key="model.nwb_upload").set_value(("BankModel.json", data, "application/json")).run()
     assert at.selectbox(key="model.nwb_table").options == ["PaymentScheduler", "TransactionHistory"]
     at.selectbox(key="model.nwb_table").select("TransactionHistory").run()

@@ -1,0 +1,334 @@
+"""Command line: `python -m costs item-size | units | monthly | estimate MODEL | export-iac MODEL`.
+
+    python -m costs item-size '{"id": {"S": "A1"}, "n": {"N": "101"}}'      -> {"bytes": 8}
+    python -m costs units --operation Query --item-bytes 1536 --items 10 --consistency strong
+    python -m costs monthly --region us-east-1 --reads-per-second 100 --read-item-bytes 2000 \\
+        --read-consistency eventual --writes-per-second 10 --write-item-bytes 900 --storage-gb 50
+    python -m costs report model.yaml -o review.html       (or -o review.md; the cost-review report)
+    python -m costs export-iac model.yaml --format cloudformation -o template.yaml
+
+Library first: each command parses its arguments, calls one `costs` function and prints JSON (or text).
+This module is an edge like the pages: `report` draws the charts with `costs.charts` and passes them in.
+Bad input prints one line on stderr and exits 2 (usage) or 1 (rejected value); never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, NoReturn
+
+from costs import charts
+from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
+from costs.errors import CostError, ModelInputError, UsageError
+from costs.estimate import EstimateRequest, estimate_model
+from costs.infrastructure import InfrastructureRequest, export_infrastructure
+from costs.item_size import ITEM_SIZE_LIMIT_BYTES, item_size_bytes, parse_item_json
+from costs.monthly import estimate_monthly_cost
+from costs.pricing import available_regions, load_price_sheet
+from costs.report_text import (
+    cost_estimate_json,
+    cost_estimate_text,
+    estimate_csv,
+    estimate_json,
+    estimate_markdown,
+    estimate_text,
+)
+from costs.review_render import review_html, review_markdown
+from costs.review_report import ReviewRequest, build_review_report, load_reviewed_model
+from costs.units import Operation, get_item_units, put_item_units, request_units
+from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceUsage, TableUsage
+from modeling.errors import ModelFileError, ModelingError
+from modeling.hot_partitions.frames import MAX_KEY_VALUES
+from modeling.infrastructure import LABELS, IacFormat, parse_tags
+from modeling.model import Consistency, TableClass
+from modeling.model_file import load_model_file
+
+TABLE_CLASSES = {"standard": TableClass.STANDARD, "standard-ia": TableClass.STANDARD_INFREQUENT_ACCESS}
+QUICK_OPTIONS = (CapacityOption.ON_DEMAND, CapacityOption.PROVISIONED_FIXED, CapacityOption.RESERVED_1Y,
+                 CapacityOption.RESERVED_3Y)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (exit 2) instead of the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        output = args.run(args)
+    except CostError as exc:
+        print(f"python -m costs {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+    output, code = output if isinstance(output, tuple) else (output, 0)
+    print(output)
+    return code
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m costs", description="DynamoDB capacity and cost quick calculator")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    size = commands.add_parser("item-size", help="bytes of an item in DynamoDB JSON (file or inline)")
+    size.add_argument("item", metavar="ITEM", help="a file path, or the item as inline JSON")
+    size.set_defaults(run=_item_size)
+    _add_units(commands.add_parser("units", help="capacity units of one request"))
+    _add_monthly(commands.add_parser("monthly", help="monthly cost of a table with flat traffic"))
+    _add_estimate(commands.add_parser("estimate", help="capacity and monthly cost of a model file; "
+                                                     "--budget-usd exits 3 when the recommendation exceeds it"))
+    _add_report(commands.add_parser("report", help="the cost-review report of a model file, as one self-contained "
+                                                   "HTML file or Markdown, with a sign-off block"))
+    _add_export_iac(commands.add_parser("export-iac", help="the model's table as CloudFormation, Terraform or "
+                                                          "create-table JSON, sized by the cost engine"))
+    return parser
+
+
+def _add_export_iac(export: argparse.ArgumentParser) -> None:
+    export.add_argument("model", type=Path, metavar="MODEL", help="a model file (JSON or YAML)")
+    export.add_argument("--format", required=True, type=_choice({f.value: f for f in IacFormat}, "format"))
+    export.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (default: standard output)")
+    export.add_argument("--design", help="which design to export (default: the model's own, else the first proposal)")
+    export.add_argument("--fixed-capacity", action="store_true",
+                        help="provisioned tables: fixed capacity instead of auto scaling")
+    export.add_argument("--target-utilization", type=_fraction, default=DEFAULT_TARGET_UTILIZATION,
+                        help="auto scaling target, and the utilisation fixed capacity is sized for (default 0.7)")
+    export.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE", help="a table tag (repeatable)")
+    export.set_defaults(run=_export_iac)
+
+
+def _export_iac(args: argparse.Namespace) -> str:
+    model = _load_model(args.model)
+    try:
+        tags = parse_tags("\n".join(args.tag))
+    except ModelingError as exc:
+        raise UsageError("a tag is not allowed", "tag", args.tag, str(exc)) from None
+    result = export_infrastructure(InfrastructureRequest(model, args.format, args.design, not args.fixed_capacity,
+                                                         args.target_utilization, tags=tags))
+    for note in result.code.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.output is None:
+        return result.code.text.rstrip("\n")
+    try:
+        args.output.write_text(result.code.text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError("cannot write the output file", "output", str(args.output), exc.strerror or "") from None
+    return f"{args.output}: wrote {LABELS[args.format]} for the design '{result.design.name}'"
+
+
+def _load_model(path: Path) -> Any:
+    try:
+        return load_model_file(path)
+    except ModelFileError as exc:
+        raise ModelInputError("the model file has problems", "MODEL", str(path),
+                              "; ".join(str(p) for p in exc.problems[:5])) from None
+
+
+def _add_estimate(estimate: argparse.ArgumentParser) -> None:
+    estimate.add_argument("model", type=Path, metavar="MODEL", help="a model file (JSON or YAML)")
+    estimate.add_argument("--region", type=_choice({r: r for r in available_regions()}, "region"),
+                          help="price in this Region (default: the model's table Region)")
+    estimate.add_argument("--design", help="which design to price (default: the model's own, else the first proposal)")
+    estimate.add_argument("--format", choices=("json", "md", "csv", "text"), default="json")
+    estimate.add_argument("--budget-usd", type=_money, metavar="N", help="exit 3 when the recommended option "
+                                                                           "costs more than N USD a month")
+    estimate.add_argument("--target-utilization", type=_fraction, default=DEFAULT_TARGET_UTILIZATION)
+    estimate.add_argument("--free-tier", action="store_true", help="apply the account's always-free allowances")
+    estimate.set_defaults(run=_estimate)
+
+
+def _estimate(args: argparse.Namespace) -> tuple[str, int]:
+    model = _load_model(args.model)
+    result = estimate_model(EstimateRequest(model, args.design, args.region, args.target_utilization, args.free_tier))
+    output = {"json": estimate_json, "md": estimate_markdown, "csv": estimate_csv, "text": estimate_text}[args.format]
+    best = result.cost.recommendation
+    over = args.budget_usd is not None and best is not None and best.monthly_cost_usd > args.budget_usd
+    if over:
+        print(f"python -m costs estimate: over budget: the recommended option costs ${best.monthly_cost_usd:,} "
+              f"a month, more than the budget of ${args.budget_usd:,}", file=sys.stderr)
+    return output(result), 3 if over else 0
+
+
+REPORT_FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
+
+
+def _add_report(report: argparse.ArgumentParser) -> None:
+    report.add_argument("model", type=Path, metavar="MODEL", help="a model file (JSON or YAML)")
+    report.add_argument("-o", "--output", type=Path, metavar="FILE",
+                        help="write the report to FILE (.html or .md); without it, Markdown goes to stdout")
+    report.add_argument("--format", choices=("html", "md"), help="default: from the output file's suffix")
+    report.add_argument("--region", type=_choice({r: r for r in available_regions()}, "region"),
+                        help="price in this Region (default: the model's table Region)")
+    report.add_argument("--design", help="which design to price (default: the model's own, else the first proposal)")
+    report.add_argument("--target-utilization", type=_fraction, default=DEFAULT_TARGET_UTILIZATION)
+    report.add_argument("--free-tier", action="store_true", help="apply the account's always-free allowances")
+    report.add_argument("--hot-key-values", type=_whole(1, MAX_KEY_VALUES), default=1_000_000, metavar="N",
+                        help="key values simulated per key template for the hot-partition findings (<= 10 million)")
+    report.add_argument("--seed", type=_whole(0), default=42, help="seed of the hot-partition simulation")
+    report.set_defaults(run=_report)
+
+
+def _report(args: argparse.Namespace) -> str:
+    fmt = args.format or (REPORT_FORMATS.get(args.output.suffix.lower()) if args.output else "md")
+    if fmt is None:
+        raise UsageError("cannot tell the format from the output file's suffix", "output", str(args.output),
+                         "name it .html or .md, or pass --format html|md")
+    try:
+        model, source = load_reviewed_model(args.model)
+    except ModelFileError as exc:
+        problems = "\n".join(f"  {p}" for p in exc.problems)
+        raise ModelInputError(f"the model file has {len(exc.problems)} problem(s)", "MODEL", str(args.model),
+                              f"fix them and run again:\n{problems}") from None
+    request = ReviewRequest(EstimateRequest(model, args.design, args.region, args.target_utilization,
+                                            args.free_tier), source, datetime.now(UTC), args.hot_key_values,
+                            args.seed)
+    try:
+        report = build_review_report(request)
+    except ModelingError as exc:
+        raise ModelInputError("the report could not be made", "MODEL", str(args.model), str(exc)) from None
+    text = review_html(report, charts.review_chart_html(report)) if fmt == "html" else review_markdown(report)
+    if args.output is None:
+        return text
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError("cannot write the report", "output", str(args.output), exc.strerror or "") from None
+    return (f"wrote {args.output} ({fmt}, {len(text.encode()):,} bytes) for {source.file_name}, "
+            f"SHA-256 {source.sha256}")
+
+
+def _add_units(units: argparse.ArgumentParser) -> None:
+    units.add_argument("--operation", required=True, type=_choice({o.value: o for o in Operation}, "operation"))
+    units.add_argument("--item-bytes", required=True, type=_byte_list, metavar="N[,N...]",
+                       help="item sizes; UpdateItem: before,after; PutItem: new[,replaced]")
+    units.add_argument("--items", type=_whole(1), metavar="K", help="K items of the given size")
+    units.add_argument("--consistency", default="eventual", type=_choice(
+        {c.value: c for c in Consistency}, "consistency"))
+    units.add_argument("--transactional", action="store_true", help="a one-item transaction (2x)")
+    units.add_argument("--gsi-entry-bytes", type=_whole(0), metavar="N", help="maintain one GSI entry of N bytes")
+    units.add_argument("--gsi-key-change", action="store_true", help="the write changes the GSI key (2 writes)")
+    units.set_defaults(run=_units)
+
+
+def _add_monthly(monthly: argparse.ArgumentParser) -> None:
+    monthly.add_argument("--region", required=True, type=_choice({r: r for r in available_regions()}, "region"))
+    monthly.add_argument("--reads-per-second", required=True, type=_rate)
+    monthly.add_argument("--read-item-bytes", required=True, type=_whole(0))
+    monthly.add_argument("--read-consistency", required=True, type=_choice({c.value: c for c in Consistency},
+                                                                             "consistency"))
+    monthly.add_argument("--writes-per-second", required=True, type=_rate)
+    monthly.add_argument("--write-item-bytes", required=True, type=_whole(0))
+    monthly.add_argument("--storage-gb", required=True, type=_rate, help="billed storage, per-item overhead included")
+    monthly.add_argument("--table-class", default="standard", type=_choice(TABLE_CLASSES, "table class"))
+    monthly.add_argument("--target-utilization", type=float, default=DEFAULT_TARGET_UTILIZATION, metavar="U",
+                         help="fraction used to size provisioned capacity: ceil(units/s / U); default 0.7")
+    monthly.add_argument("--free-tier", action="store_true", help="apply the account's always-free allowances")
+    monthly.add_argument("--format", choices=("json", "text"), default="json")
+    monthly.set_defaults(run=_monthly)
+
+
+# --- commands ----------------------------------------------------------------------------------------
+
+
+def _item_size(args: argparse.Namespace) -> str:
+    path = Path(args.item)
+    text = args.item if args.item.lstrip().startswith("{") else _read_file(path)
+    return json.dumps({"bytes": item_size_bytes(parse_item_json(text))})
+
+
+def _units(args: argparse.Namespace) -> str:
+    sizes = args.item_bytes
+    if args.items is not None:
+        if len(sizes) not in (1, args.items):
+            raise UsageError("--items does not match the number of sizes", "items", args.items,
+                             "give one size with --items K, or K sizes without it")
+        sizes = sizes * args.items if len(sizes) == 1 else sizes
+    units = request_units(args.operation, sizes, args.consistency, args.transactional, args.gsi_entry_bytes,
+                          args.gsi_key_change)
+    return json.dumps({"read_units": _number(units.read_units), "write_units": _number(units.write_units)})
+
+
+def _monthly(args: argparse.Namespace) -> str:
+    for size, field in ((args.read_item_bytes, "read_item_bytes"), (args.write_item_bytes, "write_item_bytes")):
+        if size > ITEM_SIZE_LIMIT_BYTES:
+            raise UsageError("item is larger than DynamoDB's 400 KB limit", field, size, "dynamodb-facts §6")
+    read_units = get_item_units(args.read_item_bytes, args.read_consistency).read_units
+    reads = Decimal(repr(args.reads_per_second)) * read_units
+    writes = Decimal(repr(args.writes_per_second)) * put_item_units(args.write_item_bytes).write_units
+    table = ResourceUsage.flat("main", float(reads), float(writes),
+                               storage_bytes=round(Decimal(repr(args.storage_gb)) * BYTES_PER_GB))
+    options = EstimateOptions(capacity_options=QUICK_OPTIONS, table_classes=(args.table_class,),
+                              scaling_policy=ScalingPolicy(target_utilization=args.target_utilization),
+                              reserved_basis=CapacityOption.PROVISIONED_FIXED)
+    estimate = estimate_monthly_cost(TableUsage(table=table, table_class=args.table_class, free_tier=args.free_tier),
+                                     load_price_sheet(args.region), options)
+    header = {"read_units_per_second": _number(reads), "write_units_per_second": _number(writes)}
+    return cost_estimate_text(estimate, header) if args.format == "text" else cost_estimate_json(estimate, header)
+
+
+def _number(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+# --- argument types: each raises ArgumentTypeError, which argparse turns into one line -----------------
+
+
+def _choice(choices: dict[str, Any], what: str) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        if text not in choices:
+            raise argparse.ArgumentTypeError(f"unknown {what} {text!r}; choose one of {', '.join(choices)}")
+        return choices[text]
+    return parse
+
+
+def _whole(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not text.strip().isdigit() or int(text) < minimum or (maximum is not None and int(text) > maximum):
+            bounds = f">= {minimum}" if maximum is None else f"from {minimum:,} to {maximum:,}"
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {bounds}")
+        return int(text)
+    return parse
+
+
+def _byte_list(text: str) -> list[int]:
+    return [_whole(0)(part) for part in text.split(",")]
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number >= 0")
+    return value
+
+
+def _money(text: str) -> Decimal:
+    return Decimal(repr(_rate(text)))
+
+
+def _fraction(text: str) -> float:
+    return _rate(text)  # ScalingPolicy says when it is outside 20-90 % (0.2-0.9)
+
+
+def _read_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError("ITEM is neither inline JSON nor a readable file", "item", str(path),
+                         f"{type(exc).__name__}: pass the JSON in quotes or a path to a .json file") from None
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)

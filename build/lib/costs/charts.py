@@ -1,0 +1,115 @@
+"""Figures for the Capacity & cost page and the report: pure builders from tidy rows to plotly figures.
+
+Nothing in the domain imports this module; pages and the command line call it, and hand the report's
+charts to `costs.review_render` as HTML fragments (`review_chart_html`). Every figure names its axes
+with units, and money is in USD per month.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+import plotly.offline
+
+from costs.review_render import ChartHtml
+from costs.review_report import Chart, ReviewChart, ReviewReport
+
+_COMPONENT_ORDER = ("reads", "writes", "reserved reads", "reserved writes", "storage", "point-in-time recovery")
+
+
+def cost_by_component(rows: list[dict[str, Any]]) -> go.Figure:
+    """Stacked bars: each option's monthly cost split into reads, writes, storage, backups..."""
+    options = list(dict.fromkeys(r["option"] for r in rows))
+    components = sorted({r["component"] for r in rows},
+                        key=lambda c: (_COMPONENT_ORDER.index(c) if c in _COMPONENT_ORDER else 99, c))
+    figure = go.Figure()
+    for component in components:
+        totals = [sum(r["monthly USD"] for r in rows if r["option"] == o and r["component"] == component)
+                  for o in options]
+        figure.add_bar(name=component, x=options, y=totals, hovertemplate="%{x}<br>" + component + ": $%{y:,.2f}")
+    figure.update_layout(barmode="stack", title="Monthly cost by option and component",
+                         yaxis_title="USD per month", xaxis_title="Capacity option (table class)", legend_title="")
+    return figure
+
+
+def cost_by_pattern(rows: list[dict[str, Any]]) -> go.Figure:
+    """Horizontal bars: on-demand monthly cost of each access pattern, largest first."""
+    priced = sorted((r for r in rows if r.get("on-demand USD/month") is not None),
+                    key=lambda r: float(r["on-demand USD/month"]))
+    figure = go.Figure(go.Bar(x=[float(r["on-demand USD/month"]) for r in priced],
+                              y=[r["access pattern"] for r in priced], orientation="h",
+                              hovertemplate="%{y}: $%{x:,.2f} a month<extra></extra>"))
+    figure.update_layout(title="On-demand cost per access pattern", xaxis_title="USD per month",
+                         yaxis_title="", height=max(320, 28 * len(priced) + 120))
+    return figure
+
+
+def units_by_resource(rows: list[dict[str, Any]]) -> go.Figure:
+    """Grouped bars: average read and write units per second of the table and each index."""
+    names = [r["resource"] for r in rows]
+    figure = go.Figure([
+        go.Bar(name="reads", x=names, y=[r["average read units/s"] for r in rows]),
+        go.Bar(name="writes", x=names, y=[r["average write units/s"] for r in rows]),
+    ])
+    figure.update_layout(barmode="group", title="Average capacity units per second, table and indexes",
+                         yaxis_title="units per second (RCU/WCU or RRU/WRU)", xaxis_title="")
+    return figure
+
+
+def autoscaling_curve(rows: list[dict[str, Any]], title: str) -> go.Figure:
+    """Units consumed and capacity provisioned over a day, minute by minute."""
+    hours = [r["hour"] for r in rows]
+    figure = go.Figure([
+        go.Scatter(name="consumed", x=hours, y=[r["consumed units/s"] for r in rows], mode="lines"),
+        go.Scatter(name="provisioned (auto scaling)", x=hours, y=[r["capacity units"] for r in rows],
+                   mode="lines", line={"shape": "hv"}),
+    ])
+    figure.update_layout(title=title, xaxis_title="hour of the day (UTC)", yaxis_title="capacity units per second")
+    return figure
+
+
+def break_even(rows: list[dict[str, Any]], break_even_percent: float | None) -> go.Figure:
+    """On-demand vs provisioned throughput cost as the provisioned utilisation varies."""
+    x = [r["utilisation %"] for r in rows]
+    figure = go.Figure([
+        go.Scatter(name="on-demand", x=x, y=[r["on-demand USD/month"] for r in rows], mode="lines"),
+        go.Scatter(name="provisioned", x=x, y=[r["provisioned USD/month"] for r in rows], mode="lines"),
+    ])
+    if break_even_percent is not None:
+        figure.add_vline(x=break_even_percent, line_dash="dash",
+                         annotation_text=f"break-even {break_even_percent:.1f} %")
+    figure.update_layout(title="Throughput cost: on-demand vs provisioned", yaxis_title="USD per month",
+                         xaxis_title="average utilisation of provisioned capacity (%)")
+    return figure
+
+
+# --- the cost-review report -------------------------------------------------------------------------
+
+REPORT_WIDTH_PX, REPORT_HEIGHT_PX = 680, 380  # fits an A4 page with 14 mm margins, so it prints as drawn
+
+
+def review_figure(chart: Chart) -> go.Figure:
+    """The figure of one report chart, from the rows the report carries."""
+    rows = list(chart.rows)
+    builders = {
+        ReviewChart.COST_BY_OPTION: lambda: cost_by_component(rows),
+        ReviewChart.COST_BY_PATTERN: lambda: cost_by_pattern(rows),
+        ReviewChart.UNITS_BY_RESOURCE: lambda: units_by_resource(rows),
+        ReviewChart.AUTOSCALING_DAY: lambda: autoscaling_curve(rows, chart.title),
+        ReviewChart.BREAK_EVEN: lambda: break_even(rows, chart.marker),
+    }
+    return builders[chart.chart]()
+
+
+def review_chart_html(report: ReviewReport) -> ChartHtml:
+    """Every chart of the report as a static-size `<div>` fragment, and plotly.js to inline once."""
+    fragments = {}
+    for chart in report.charts:
+        figure = review_figure(chart)
+        figure.update_layout(width=REPORT_WIDTH_PX, height=max(REPORT_HEIGHT_PX, figure.layout.height or 0),
+                             margin={"l": 60, "r": 20, "t": 50, "b": 60})
+        fragments[chart.chart] = figure.to_html(
+            full_html=False, include_plotlyjs=False, include_mathjax=False, div_id=f"plot-{chart.chart.value}",
+            config={"displayModeBar": False, "displaylogo": False, "responsive": False})
+    return ChartHtml(plotly.offline.get_plotlyjs(), fragments)

@@ -1,0 +1,271 @@
+"""The whole estimate for a model: one call for the Capacity & cost page, the CLI and the report.
+
+`estimate_model(EstimateRequest(...))` picks the design (the model's own or a proposal), works out
+capacity per access pattern (`costs.capacity`), prices every option and table class
+(`costs.monthly`), and derives the tables a reviewer reads: units and on-demand cost per access
+pattern and per index, and the same estimate for the other candidate designs with deltas per line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from costs.autoscaling import ScalingPolicy
+from costs.capacity import CapacityProfile, UsageExtras, capacity_profile, table_usage
+from costs.errors import CostError, UnknownDesignError
+from costs.monthly import CostEstimate, OptionEstimate, estimate_monthly_cost
+from costs.pricing import (
+    HOURS_PER_MONTH,
+    SECONDS_PER_HOUR,
+    CapacityDimension,
+    PriceItem,
+    PriceSheet,
+    available_regions,
+    load_price_sheet,
+    on_demand_item,
+    provisioned_item,
+    round_to_cent,
+    with_override,
+)
+from costs.usage import CapacityCurves, CapacityOption, EstimateOptions, TableUsage, label, monthly_units
+from modeling.design import Design
+from modeling.generator import propose_designs
+from modeling.model import Model, TableClass
+
+SECONDS_PER_MONTH = HOURS_PER_MONTH * SECONDS_PER_HOUR  # 730 h x 3,600 s (dynamodb-facts §0.2)
+
+
+class UnknownRegionError(CostError):
+    """No price sheet for the Region asked for."""
+
+
+@dataclass(frozen=True)
+class EstimateRequest:
+    model: Model
+    design_name: str | None = None  # None: the model's own design, else the first proposal
+    region: str | None = None  # None: the model's table Region
+    target_utilization: float = 0.7
+    free_tier: bool = False
+    price_overrides: tuple[tuple[PriceItem, TableClass | None, Decimal], ...] = ()
+    compare_designs: bool = True
+    extras: UsageExtras = field(default_factory=UsageExtras)
+
+
+@dataclass(frozen=True)
+class ModelEstimate:
+    design: Design
+    designs: tuple[Design, ...]
+    price_sheet: PriceSheet
+    profile: CapacityProfile
+    usage: TableUsage
+    cost: CostEstimate
+    pattern_rows: tuple[dict[str, Any], ...]
+    resource_rows: tuple[dict[str, Any], ...]
+    comparison: tuple[dict[str, Any], ...] = field(default=())
+    line_deltas: tuple[dict[str, Any], ...] = field(default=())
+
+    @property
+    def recommended(self) -> OptionEstimate | None:
+        best = self.cost.recommendation
+        return self.cost.option(best.option, best.table_class) if best else None
+
+
+def estimate_model(request: EstimateRequest) -> ModelEstimate:
+    """Capacity and monthly cost of a model's design, with the other candidates side by side."""
+    sheet = _price_sheet(request)
+    designs = propose_designs(request.model)
+    design = next((d for d in designs if d.name == request.design_name), designs[0] if request.design_name is None
+                  else None)
+    if design is None:  # never price another design than the one asked for without saying so
+        raise UnknownDesignError("no design of that name", "design", request.design_name,
+                                 f"choose one of: {', '.join(d.name for d in designs)}")
+    profile, usage, cost = _priced(request, design, sheet)
+    comparison, deltas = ((), ())
+    if request.compare_designs and len(designs) > 1:
+        others = {d.name: _priced(request, d, sheet)[2] for d in designs if d.name != design.name}
+        comparison = tuple(_comparison_rows(design.name, cost, others))
+        deltas = tuple(_line_deltas(design.name, cost, others))
+    return ModelEstimate(design, designs, sheet, profile, usage, cost,
+                         tuple(pattern_rows(profile, sheet, request.model.table.table_class)),
+                         tuple(resource_rows(usage)), comparison, deltas)
+
+
+def _price_sheet(request: EstimateRequest) -> PriceSheet:
+    region = request.region or request.model.table.region
+    if region not in available_regions():
+        raise UnknownRegionError("no price sheet for this Region", "region", region,
+                                 f"choose one of: {', '.join(available_regions())}")
+    sheet = load_price_sheet(region)
+    for item, table_class, value in request.price_overrides:
+        sheet = with_override(sheet, item, value, table_class)
+    return sheet
+
+
+def _priced(request: EstimateRequest, design: Design, sheet: PriceSheet) -> tuple[CapacityProfile, TableUsage,
+                                                                                   CostEstimate]:
+    profile = capacity_profile(request.model, design)
+    usage = table_usage(request.model, design, profile, request.free_tier, request.extras)
+    options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=request.target_utilization))
+    return profile, usage, estimate_monthly_cost(usage, sheet, options)
+
+
+# --- per access pattern and per index --------------------------------------------------------------
+
+
+def pattern_rows(profile: CapacityProfile, sheet: PriceSheet, table_class: TableClass) -> list[dict[str, Any]]:
+    """Units per request and per second for each pattern, its share, and its on-demand monthly cost."""
+    read_price = sheet.price(PriceItem.ON_DEMAND_READ_REQUEST_UNITS, table_class)
+    write_price = sheet.price(PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, table_class)
+    total = sum(float(c.units_per_request) * c.average_requests_per_second for c in profile.patterns) or 1.0
+    rows = []
+    for c in profile.patterns:
+        writes = c.write_units_per_request + sum((u for _, u in c.index_write_units_per_request), Decimal(0))
+        average_rps = Decimal(repr(c.average_requests_per_second))
+        monthly = None
+        if read_price.value is not None and write_price.value is not None:
+            read_usd = c.read_units_per_request * read_price.value / read_price.per
+            write_usd = writes * write_price.value / write_price.per
+            monthly = round_to_cent(average_rps * SECONDS_PER_MONTH * (read_usd + write_usd))
+        rows.append({
+            "access pattern": c.pattern, "operation": c.operation.value, "index": c.index,
+            "read units per request": float(c.read_units_per_request), "write units per request": float(writes),
+            "index writes (units per request)": ", ".join(f"{i}: {float(u):g}" for i, u in
+                                                          c.index_write_units_per_request),
+            "peak requests/s": c.peak_requests_per_second, "average requests/s": c.average_requests_per_second,
+            "peak units/s": float(c.units_per_request) * c.peak_requests_per_second,
+            "average units/s": float(c.units_per_request) * c.average_requests_per_second,
+            "share of units": float(c.units_per_request) * c.average_requests_per_second / total,
+            "on-demand USD/month": monthly,
+        })
+    return rows
+
+
+def resource_rows(usage: TableUsage) -> list[dict[str, Any]]:
+    """The table and each index: average and peak units per second, storage."""
+    rows = []
+    for resource in (usage.table, *usage.indexes):
+        kind = "table" if resource is usage.table else ("GSI" if resource.is_gsi else "LSI (uses the table's capacity)")
+        reads, writes = resource.read_units_per_second, resource.write_units_per_second
+        rows.append({"resource": resource.name, "kind": kind,
+                     "average read units/s": sum(reads) / len(reads),
+                     "peak-hour read units/s": resource.peak_read_units_per_second,
+                     "average write units/s": sum(writes) / len(writes),
+                     "peak-hour write units/s": resource.peak_write_units_per_second,
+                     "storage GiB": resource.storage_bytes / 1024**3})
+    return rows
+
+
+# --- design comparison -------------------------------------------------------------------------------
+
+
+def _best_total(cost: CostEstimate) -> tuple[str, Decimal | None]:
+    best = cost.recommendation
+    if best is None:
+        return "no complete option", None
+    return f"{label(best.option)} ({label(best.table_class)})", best.monthly_cost_usd
+
+
+def _comparison_rows(chosen: str, cost: CostEstimate, others: dict[str, CostEstimate]) -> list[dict[str, Any]]:
+    rows = []
+    _base_label, base_total = _best_total(cost)
+    on_demand = cost.option(CapacityOption.ON_DEMAND).monthly_total_usd
+    for name, estimate in [(chosen, cost), *others.items()]:
+        option, total = _best_total(estimate)
+        od = estimate.option(CapacityOption.ON_DEMAND).monthly_total_usd
+        rows.append({"design": name, "cheapest option": option, "cheapest USD/month": total,
+                     "delta vs chosen USD/month": None if total is None or base_total is None else total - base_total,
+                     "on-demand USD/month": od,
+                     "on-demand delta USD/month": None if od is None or on_demand is None else od - on_demand})
+    return rows
+
+
+def _line_deltas(chosen: str, cost: CostEstimate, others: dict[str, CostEstimate]) -> list[dict[str, Any]]:
+    """On-demand (Standard) line items of every design side by side, with the delta to the chosen one."""
+    def lines(estimate: CostEstimate) -> dict[str, Decimal | None]:
+        return {i.name: i.monthly_cost_usd for i in estimate.option(CapacityOption.ON_DEMAND).line_items}
+
+    base = lines(cost)
+    rows = []
+    for name, estimate in others.items():
+        other = lines(estimate)
+        for line in dict.fromkeys([*base, *other]):
+            ours, theirs = base.get(line), other.get(line)
+            delta = None if ours is None and theirs is None else (theirs or Decimal(0)) - (ours or Decimal(0))
+            rows.append({"design": name, "line item (on-demand, Standard)": line, f"{chosen} USD/month": ours,
+                         "this design USD/month": theirs, "delta USD/month": delta})
+    return rows
+
+
+# --- data for the charts --------------------------------------------------------------------------------
+
+
+def cost_components(cost: CostEstimate) -> list[dict[str, Any]]:
+    """Tidy rows (option, component, monthly USD) for a stacked bar; components group line items by kind."""
+    rows = []
+    for option in cost.options:
+        if option.monthly_total_usd is None:
+            continue
+        for item in option.line_items:
+            rows.append({"option": f"{label(option.option)} ({label(option.table_class)})",
+                         "component": _component(item.name), "monthly USD": float(item.monthly_cost_usd or 0)})
+    return rows
+
+
+def _component(line_item_name: str) -> str:
+    """The chart component of a line item: reads, writes, reserved capacity, storage, backups..."""
+    name = line_item_name.lower()
+    for prefix, component in (("reserved rcu", "reserved reads"), ("reserved wcu", "reserved writes"),
+                              ("storage", "storage"), ("point-in-time", "point-in-time recovery")):
+        if name.startswith(prefix):
+            return component
+    if name.startswith(("read", "rcu")):
+        return "reads"
+    if name.startswith(("write", "wcu")):
+        return "writes"
+    return name.split(",")[0].split("(")[0].strip()
+
+
+def autoscaling_day(usage: TableUsage, target_utilization: float, resource: str | None = None,
+                    dimension: CapacityDimension = CapacityDimension.READ) -> list[dict[str, Any]]:
+    """One simulated day per minute: units consumed and capacity provisioned with auto scaling."""
+    options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=target_utilization))
+    curves = CapacityCurves(usage, options).get(CapacityOption.PROVISIONED_AUTOSCALING)
+    scaling = curves[(resource or usage.table.name, dimension)]
+    return [{"minute": minute, "hour": minute / 60, "consumed units/s": float(consumed), "capacity units": float(cap)}
+            for minute, (consumed, cap) in enumerate(zip(scaling.consumed_units, scaling.capacity_units, strict=True))]
+
+
+def break_even_curve(usage: TableUsage, sheet: PriceSheet, table_class: TableClass) -> list[dict[str, Any]]:
+    """Monthly throughput cost of on-demand vs provisioned at 10-100 % average utilisation (same consumption).
+
+    Provisioned capacity-hours = units consumed / (3,600 x utilisation); on-demand pays per unit. The
+    lines cross at the break-even utilisation (dynamodb-facts §10).
+    """
+    units = {d: sum(monthly_units(r) for r in _rates(usage, d)) for d in CapacityDimension}
+    on_demand = sum(_usd(units[d], sheet.price(on_demand_item(d), table_class)) for d in CapacityDimension)
+    rows = []
+    for percent in range(10, 101, 5):
+        hours = {d: units[d] / (SECONDS_PER_HOUR * Decimal(percent) / 100) for d in CapacityDimension}
+        provisioned = sum(_usd(hours[d], sheet.price(provisioned_item(d), table_class)) for d in CapacityDimension)
+        rows.append({"utilisation %": percent, "on-demand USD/month": float(on_demand),
+                     "provisioned USD/month": float(provisioned)})
+    return rows
+
+
+def _rates(usage: TableUsage, dimension: CapacityDimension) -> list[tuple[float, ...]]:
+    resources = (usage.table, *(i for i in usage.indexes if i.is_gsi))
+    return [r.read_units_per_second if dimension is CapacityDimension.READ else r.write_units_per_second
+            for r in resources]
+
+
+def _usd(quantity: Decimal, price: Any) -> Decimal:
+    return Decimal(0) if price.value is None else quantity / price.per * price.value
+
+
+def price_rows(sheet: PriceSheet) -> list[dict[str, Any]]:
+    """Every price of the sheet with its unit, confidence, source and whether it is an assumption."""
+    return [{"price": p.item.value, "table class": p.table_class.value if p.table_class else "",
+             "USD": p.value, "per": p.unit_label, "confidence": p.confidence.value,
+             "assumption": p.is_assumption, "source": p.source, "note": p.note} for p in sheet.prices]

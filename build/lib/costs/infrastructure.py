@@ -1,0 +1,121 @@
+"""Infrastructure as code sized by the cost engine: one call for the Import & export page and the CLI.
+
+`modeling.infrastructure` writes the code; a provisioned table also needs capacities, and those come
+from here: the same capacity profile and per-minute curves the Capacity & cost page prices
+(`costs.capacity`, `costs.usage.CapacityCurves`), so the exported numbers and the estimate agree.
+
+- Fixed capacity: ceil(peak hourly units/s / target), at least 1, for the table and each GSI (LSIs
+  use the table's, dynamodb-facts §4.2).
+- Auto scaling: the initial capacity is the fixed figure (the table serves its peak from the first
+  minute), the minimum is the lowest capacity of the simulated day, the maximum is the fixed figure
+  times `max_capacity_headroom` (room for growth beyond the modelled peak), capped at the default
+  40,000-unit table quota (§8); target tracking at the chosen utilisation (§11.1).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from costs.autoscaling import DEFAULT_MAX_CAPACITY_UNITS, DEFAULT_TARGET_UTILIZATION, MIN_CAPACITY_UNITS, ScalingPolicy
+from costs.capacity import capacity_profile, table_usage
+from costs.errors import UsageError
+from costs.pricing import CapacityDimension
+from costs.usage import CapacityCurves, CapacityOption, EstimateOptions
+from modeling.design import TABLE, Design
+from modeling.generator import propose_designs
+from modeling.infrastructure import (
+    DimensionCapacity,
+    IacCode,
+    IacFormat,
+    ProvisionedCapacity,
+    ResourceCapacity,
+    infrastructure_code,
+)
+from modeling.model import BillingMode, Model
+
+DEFAULT_MAX_CAPACITY_HEADROOM = 2.0
+
+
+@dataclass(frozen=True)
+class InfrastructureRequest:
+    model: Model
+    format: IacFormat
+    design_name: str | None = None  # None: the model's own design, else the first proposal
+    auto_scaling: bool = True  # provisioned tables only
+    target_utilization: float = DEFAULT_TARGET_UTILIZATION
+    max_capacity_headroom: float = DEFAULT_MAX_CAPACITY_HEADROOM
+    tags: tuple[tuple[str, str], ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class InfrastructureExport:
+    code: IacCode
+    design: Design
+    capacity: ProvisionedCapacity | None
+
+    def capacity_rows(self) -> list[dict[str, object]]:
+        """One row per resource and dimension, for a table on the page."""
+        if self.capacity is None:
+            return []
+        rows = []
+        for resource, capacity in self.capacity.resources.items():
+            for dimension, scaling in (("read", capacity.read), ("write", capacity.write)):
+                rows.append({"resource": resource, "dimension": dimension,
+                             "provisioned units": scaling.capacity_units,
+                             "auto scaling min": scaling.min_capacity_units,
+                             "auto scaling max": scaling.max_capacity_units})
+        return rows
+
+
+def export_infrastructure(request: InfrastructureRequest) -> InfrastructureExport:
+    """The model's design as code; provisioned tables get the capacities the cost engine sizes."""
+    designs = propose_designs(request.model)
+    design = next((d for d in designs if d.name == request.design_name), None) if request.design_name else designs[0]
+    if design is None:
+        raise UsageError("no such design", "design", request.design_name,
+                         "choose one of: " + ", ".join(d.name for d in designs))
+    capacity = None
+    if request.model.table.billing_mode is BillingMode.PROVISIONED:
+        capacity = provisioned_capacity(request.model, design, request.auto_scaling, request.target_utilization,
+                                        request.max_capacity_headroom)
+    code = infrastructure_code(request.model, design.key_design, request.format, capacity, request.tags)
+    return InfrastructureExport(code, design, capacity)
+
+
+def provisioned_capacity(model: Model, design: Design, auto_scaling: bool = True,
+                         target_utilization: float = DEFAULT_TARGET_UTILIZATION,
+                         max_capacity_headroom: float = DEFAULT_MAX_CAPACITY_HEADROOM) -> ProvisionedCapacity:
+    """Capacities of the table and each GSI from the model's traffic; see the module docstring."""
+    if not 1.0 <= max_capacity_headroom <= 100.0:
+        raise UsageError("the maximum-capacity headroom is out of range", "max_capacity_headroom",
+                         max_capacity_headroom, "give a factor between 1 and 100, e.g. 2")
+    policy = ScalingPolicy(target_utilization=target_utilization)
+    usage = table_usage(model, design, capacity_profile(model, design))
+    curves = CapacityCurves(usage, EstimateOptions(scaling_policy=policy))
+    fixed = curves.get(CapacityOption.PROVISIONED_FIXED)
+    scaled = curves.get(CapacityOption.PROVISIONED_AUTOSCALING) if auto_scaling else {}
+    resources = {}
+    for demand in curves.demands:
+        name = TABLE if demand.is_table else demand.name
+        resources[name] = ResourceCapacity(*(
+            _dimension(fixed[(demand.name, dim)].capacity_units.max(),
+                       scaled[(demand.name, dim)].capacity_units.min() if auto_scaling else None,
+                       max_capacity_headroom)
+            for dim in (CapacityDimension.READ, CapacityDimension.WRITE)))
+    how = (f"auto scaling with a {target_utilization:.0%} target; initial capacity serves the peak hour, "
+           f"minimum is the lowest of the simulated day, maximum {max_capacity_headroom:g}x the peak figure"
+           if auto_scaling else f"fixed capacity: ceil(peak hourly units/s / {target_utilization:g})")
+    source = (f"Capacities come from the cost engine (the Capacity & cost page's figures for the design "
+              f"'{design.name}'): the access patterns' units at the peak hour of the "
+              f"'{model.traffic_profile.shape}' traffic profile, {how}.")
+    return ProvisionedCapacity(resources, target_utilization * 100 if auto_scaling else None, source)
+
+
+def _dimension(fixed_units: float, lowest_scaled_units: float | None, headroom: float) -> DimensionCapacity:
+    units = max(MIN_CAPACITY_UNITS, math.ceil(fixed_units))
+    if lowest_scaled_units is None:
+        return DimensionCapacity(units)
+    highest = min(DEFAULT_MAX_CAPACITY_UNITS, max(units, math.ceil(units * headroom)))
+    lowest = max(MIN_CAPACITY_UNITS, min(units, math.floor(lowest_scaled_units)))
+    return DimensionCapacity(min(units, highest), lowest, highest)

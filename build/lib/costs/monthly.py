@@ -1,0 +1,418 @@
+"""Monthly cost of one table for each capacity option and table class, as line items.
+
+`estimate_monthly_cost(usage, price_sheet, options)` prices a `TableUsage` on-demand, provisioned at a
+fixed capacity, provisioned with auto scaling, and with 1- or 3-year reserved capacity, for the
+Standard and Standard-IA classes. Every figure is a `CostLineItem` (name, unit, quantity, unit price,
+monthly cost in Decimal USD, source, confidence, assumption flag); totals are sums of line items,
+each rounded to the cent as a bill does. A price that is not available makes its line "not available"
+and the option incomplete, never $0. A month is 730 hours (dynamodb-facts §0.2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal, localcontext
+
+from costs.autoscaling import (
+    CapacityPlan,
+    DimensionScaling,
+    capacity_plan,
+    monthly_unit_hours,
+)
+from costs.pricing import (
+    HOURS_PER_MONTH,
+    RESERVED_BLOCK_UNITS,
+    CapacityDimension,
+    CostLineItem,
+    Price,
+    PriceItem,
+    PriceSheet,
+    block_month_usd,
+    break_even_utilization,
+    line_item,
+    on_demand_item,
+    provisioned_item,
+    reserved_blocks,
+    reserved_items,
+    round_to_cent,
+)
+from costs.usage import (
+    RESERVED_TERM_YEARS,
+    CapacityCurves,
+    CapacityDemand,
+    CapacityOption,
+    EstimateOptions,
+    TableUsage,
+    bytes_to_gb,
+    capacity_demands,
+    describe_assumptions,
+    label,
+    monthly_units,
+)
+from modeling.model import TableClass
+
+MONTHS_PER_YEAR = 12  # reserved upfront fees are spread over 12 x term months (§9.2)
+READ, WRITE = CapacityDimension.READ, CapacityDimension.WRITE
+
+
+@dataclass(frozen=True)
+class OptionEstimate:
+    option: CapacityOption
+    table_class: TableClass
+    line_items: tuple[CostLineItem, ...] = ()
+    unavailable_reason: str = ""
+    upfront_usd: Decimal = Decimal(0)
+    capacity: tuple[CapacityPlan, ...] = ()
+
+    @property
+    def monthly_total_usd(self) -> Decimal | None:
+        """Sum of the line items; None when the option is unavailable or a price is missing (never $0)."""
+        return self.priced_subtotal_usd if self.is_complete else None
+
+    @property
+    def priced_subtotal_usd(self) -> Decimal:
+        """Sum of the line items that have a price (a lower bound when the option is incomplete)."""
+        return sum((i.monthly_cost_usd for i in self.line_items if i.monthly_cost_usd is not None), Decimal(0))
+
+    @property
+    def is_complete(self) -> bool:
+        return not self.unavailable_reason and all(i.monthly_cost_usd is not None for i in self.line_items)
+
+    @property
+    def has_assumptions(self) -> bool:
+        return any(item.is_assumption for item in self.line_items)
+
+
+@dataclass(frozen=True)
+class StorageProjection:
+    table_class: TableClass
+    month: int
+    storage_gb: Decimal
+    monthly_cost_usd: Decimal | None
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    option: CapacityOption
+    table_class: TableClass
+    monthly_cost_usd: Decimal
+    reason: str
+    break_even_read_utilization: Decimal | None
+    break_even_write_utilization: Decimal | None
+    saving_usd: Decimal  # against the runner-up
+    runner_up: str
+    saving_vs_on_demand_usd: Decimal | None
+    excluded_lines: tuple[str, ...] = ()  # unpriced lines common to every option compared (not in the total)
+
+
+@dataclass(frozen=True)
+class CostEstimate:
+    region: str
+    price_sheet_effective_date: date
+    options: tuple[OptionEstimate, ...]
+    recommendation: Recommendation | None
+    storage_projections: tuple[StorageProjection, ...]
+    assumptions: tuple[str, ...]
+
+    def option(self, option: CapacityOption, table_class: TableClass = TableClass.STANDARD) -> OptionEstimate:
+        return next(o for o in self.options if o.option is option and o.table_class is table_class)
+
+
+def estimate_monthly_cost(usage: TableUsage, price_sheet: PriceSheet,
+                          options: EstimateOptions | None = None) -> CostEstimate:
+    """Price `usage` for every option and class in `options`; see the module docstring."""
+    options = options or EstimateOptions()
+    curves = CapacityCurves(usage, options)
+    estimates = tuple(_option_estimate(usage, price_sheet, options, curves, option, table_class)
+                      for table_class in options.table_classes for option in options.capacity_options)
+    return CostEstimate(price_sheet.region, price_sheet.effective_date, estimates,
+                        _recommend(estimates, price_sheet, curves), _projections(usage, price_sheet, options),
+                        describe_assumptions(usage, options))
+
+
+# --- one option ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Pricing:
+    """What the line builders share for one option and class."""
+
+    usage: TableUsage
+    sheet: PriceSheet
+    options: EstimateOptions
+    table_class: TableClass
+    free_unit_hours: dict[CapacityDimension, Decimal] = field(default_factory=dict)
+
+    def price(self, item: PriceItem) -> Price:
+        return self.sheet.price(item, self.table_class)
+
+
+def _option_estimate(usage: TableUsage, sheet: PriceSheet, options: EstimateOptions, curves: CapacityCurves,
+                     option: CapacityOption, table_class: TableClass) -> OptionEstimate:
+    ctx = _Pricing(usage, sheet, options, table_class, _free_unit_hours(usage, sheet, table_class))
+    if option in RESERVED_TERM_YEARS and (reason := _reserved_unavailable(ctx, RESERVED_TERM_YEARS[option])):
+        return OptionEstimate(option, table_class, unavailable_reason=reason)
+    shared = (*storage_lines(ctx), *_extra_lines(ctx))
+    if option is CapacityOption.ON_DEMAND:
+        return OptionEstimate(option, table_class, (*_on_demand_lines(ctx), *shared, *_replica_lines(ctx, None)))
+    basis = options.reserved_basis if option in RESERVED_TERM_YEARS else option
+    curve = curves.get(basis)
+    plans = tuple(capacity_plan(*key, scaling) for key, scaling in curve.items())
+    if option in RESERVED_TERM_YEARS:
+        lines, upfront = _reserved_lines(ctx, curve, RESERVED_TERM_YEARS[option])
+        return OptionEstimate(option, table_class, (*lines, *shared), upfront_usd=upfront, capacity=plans)
+    throughput = _provisioned_lines(ctx, curve)
+    return OptionEstimate(option, table_class, (*throughput, *shared, *_replica_lines(ctx, curve)), capacity=plans)
+
+
+def _reserved_unavailable(ctx: _Pricing, years: int) -> str:
+    # dynamodb-facts §9.2 (Reserved-capacity rules): Standard class, single-Region tables only
+    # https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/HowItWorks.ReadWriteCapacityMode.md
+    if ctx.table_class is not TableClass.STANDARD:
+        return "reserved capacity is not offered for Standard-IA tables (dynamodb-facts §9.2)"
+    if ctx.usage.replica_regions:
+        return "reserved capacity is only for single-Region tables, not global tables (dynamodb-facts §9.2)"
+    items = [item for dim in CapacityDimension for item in (*reserved_items(years, dim), provisioned_item(dim))]
+    if any(ctx.price(item).value is None for item in items):
+        return f"reserved or provisioned prices are not available in the {ctx.sheet.region} price sheet"
+    return ""
+
+
+def _on_demand_lines(ctx: _Pricing) -> list[CostLineItem]:
+    """Request units per month; a global table's base-table writes are rWRU in every Region (§5, W27)."""
+    lines = []
+    for demand in capacity_demands(ctx.usage):
+        what = _resource_label(demand)
+        lines.append(line_item(f"Reads, {what} (RRU)", ctx.price(on_demand_item(READ)),
+                               monthly_units(demand.read_units_per_second)))
+        replicated = demand.is_table and ctx.usage.replica_regions
+        item = PriceItem.REPLICATED_WRITE_REQUEST_UNITS if replicated else on_demand_item(WRITE)
+        name = f"Replicated writes, {what}, {ctx.sheet.region} (rWRU)" if replicated else f"Writes, {what} (WRU)"
+        lines.append(line_item(name, ctx.price(item), monthly_units(demand.write_units_per_second)))
+    return lines
+
+
+def _provisioned_lines(ctx: _Pricing, curve: dict[tuple[str, CapacityDimension], DimensionScaling]
+                       ) -> list[CostLineItem]:
+    lines = []
+    for (name, dim), scaling in curve.items():
+        is_table = name == ctx.usage.table.name
+        what = f"table {name}" if is_table else f"index {name}"
+        if dim is WRITE and is_table and ctx.usage.replica_regions:
+            lines.append(line_item(f"Replicated write capacity, {what}, {ctx.sheet.region} (rWCU-hours)",
+                                   ctx.price(PriceItem.REPLICATED_WRITE_CAPACITY_UNIT_HOURS),
+                                   monthly_unit_hours(scaling)))
+            continue
+        unit = "RCU" if dim is READ else "WCU"
+        lines.append(_free_tier_line(ctx, f"{'Read' if dim is READ else 'Write'} capacity, {what} ({unit}-hours)",
+                                     ctx.price(provisioned_item(dim)), monthly_unit_hours(scaling), dim))
+    return lines
+
+
+def _reserved_lines(ctx: _Pricing, curve: dict[tuple[str, CapacityDimension], DimensionScaling],
+                    years: int) -> tuple[list[CostLineItem], Decimal]:
+    """Blocks of 100 units sized to the cheapest count, upfront amortised over the term, the rest on-rate."""
+    lines, upfront_usd = [], Decimal(0)
+    for dim in CapacityDimension:
+        total = sum(scaling.capacity_units for (_, d), scaling in curve.items() if d is dim)
+        upfront, hourly = (ctx.price(item) for item in reserved_items(years, dim))
+        on_rate = ctx.price(provisioned_item(dim))
+        blocks = reserved_blocks(total, block_month_usd(ctx.sheet, years, dim), on_rate.value)
+        unit = "RCU" if dim is READ else "WCU"
+        months = MONTHS_PER_YEAR * years
+        amortised = dataclasses.replace(upfront, value=upfront.value / months, per=1,
+                                        unit=f"{upfront.unit}-month (upfront / {months} months)")
+        excess = DimensionScaling((total - blocks * RESERVED_BLOCK_UNITS).clip(min=0), total)
+        if blocks:
+            lines += [line_item(f"Reserved {unit}, {years}-year, upfront amortised ({blocks} x 100 {unit})",
+                                amortised, Decimal(blocks)),
+                      line_item(f"Reserved {unit}, {years}-year, hourly ({blocks} x 100 {unit})", hourly,
+                                blocks * HOURS_PER_MONTH)]
+        rest = f"{unit} above the reservation" if blocks else f"{unit} at the provisioned rate, none reserved"
+        lines.append(_free_tier_line(ctx, f"{rest} ({unit}-hours)", on_rate, monthly_unit_hours(excess), dim))
+        upfront_usd += blocks * upfront.value
+    return lines, upfront_usd
+
+
+# --- lines every option shares ---------------------------------------------------------------------
+
+
+def storage_lines(ctx: _Pricing, where: str = "") -> list[CostLineItem]:
+    """Storage of the table and each index at the class's price, after the free tier when it is on (§9.2)."""
+    price, free_left = ctx.price(PriceItem.STORAGE_GB_MONTH), _free_storage_gb(ctx)
+    lines = []
+    for resource in (ctx.usage.table, *ctx.usage.indexes):
+        gb = bytes_to_gb(resource.storage_bytes, ctx.options.bytes_per_gb)
+        free = min(free_left, gb)
+        free_left -= free
+        kind = "table" if resource is ctx.usage.table else ("GSI" if resource.is_gsi else "LSI")
+        note = "no storage given: depends on usage" if not gb else (f"{free} GB free tier deducted" if free else "")
+        lines.append(line_item(f"Storage{where}, {kind} {resource.name} (GB-month)", price, gb - free, note))
+    return lines
+
+
+def _extra_lines(ctx: _Pricing) -> list[CostLineItem]:
+    """PITR, on-demand backups and Streams reads, only when the usage has them."""
+    usage, lines = ctx.usage, []
+    # dynamodb-facts §9.2: PITR is billed on table + LSI size, any retention
+    # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DynamodbDisasterRecoveryStrategy.html
+    if usage.point_in_time_recovery:
+        pitr_bytes = usage.table.storage_bytes + sum(lsi.storage_bytes for lsi in usage.lsis)
+        pitr_gb = bytes_to_gb(pitr_bytes, ctx.options.bytes_per_gb)
+        lines.append(line_item("Point-in-time recovery, table + LSIs (GB-month)",
+                               ctx.price(PriceItem.CONTINUOUS_BACKUP_GB_MONTH), pitr_gb))
+    if usage.on_demand_backup_gb:
+        lines.append(line_item("On-demand backups (GB-month)", ctx.price(PriceItem.ON_DEMAND_BACKUP_GB_MONTH),
+                               Decimal(usage.on_demand_backup_gb)))
+    # dynamodb-facts §9.2 (Streams): 2.5 M free GetRecords a month per account and Region (free tier)
+    # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CostOptimization_StreamsUsage.html
+    if usage.stream_read_requests_per_month:
+        reads = Decimal(usage.stream_read_requests_per_month)
+        allowance = ctx.price(PriceItem.FREE_TIER_STREAMS_READ_REQUEST_UNITS).value or Decimal(0)
+        free = min(allowance, reads) if usage.free_tier else Decimal(0)
+        note = f"{free:,} free-tier reads deducted" if free else "free tier off: the 2.5 M free reads not deducted"
+        streams = ctx.price(PriceItem.STREAMS_READ_REQUEST_UNITS)
+        lines.append(line_item("DynamoDB Streams reads", streams, reads - free, note))
+    return lines
+
+
+def _replica_lines(ctx: _Pricing, curve: dict[tuple[str, CapacityDimension], DimensionScaling] | None
+                   ) -> list[CostLineItem]:
+    """Per replica Region: replicated table writes (rWRU/rWCU), GSI writes (WRU/WCU) and storage (§5)."""
+    lines = []
+    for region in ctx.usage.replica_regions:
+        sheet = ctx.options.replica_price_sheets.get(region)
+        note = "" if sheet else f"priced at {ctx.sheet.region} rates: no price sheet for {region}"
+        replica = dataclasses.replace(ctx, sheet=sheet or ctx.sheet, free_unit_hours={})
+        for demand in capacity_demands(ctx.usage):
+            name, item, units = _replica_write(demand, curve)
+            lines.append(line_item(name.format(what=_resource_label(demand), region=region), replica.price(item),
+                                   units, note, assumed=not sheet))
+        lines += [dataclasses.replace(line, is_assumption=line.is_assumption or not sheet,
+                                      note="; ".join(filter(None, (line.note, note))))
+                  for line in storage_lines(replica, where=f" in {region}")]
+    return lines
+
+
+# dynamodb-facts §5: table writes are replicated write units in every Region; GSI writes are ordinary units
+# https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-understanding-billing.html
+_REPLICA_WRITES = {  # (on-demand, base table) -> (line name, price item)
+    (True, True): ("Replicated writes, {what}, {region} (rWRU)", PriceItem.REPLICATED_WRITE_REQUEST_UNITS),
+    (True, False): ("Writes, {what}, {region} (WRU)", PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS),
+    (False, True): ("Replicated write capacity, {what}, {region} (rWCU-hours)",
+                    PriceItem.REPLICATED_WRITE_CAPACITY_UNIT_HOURS),
+    (False, False): ("Write capacity, {what}, {region} (WCU-hours)", PriceItem.PROVISIONED_WRITE_CAPACITY_UNIT_HOURS),
+}
+
+
+def _replica_write(demand: CapacityDemand, curve: dict[tuple[str, CapacityDimension], DimensionScaling] | None
+                   ) -> tuple[str, PriceItem, Decimal]:
+    units = (monthly_units(demand.write_units_per_second) if curve is None
+             else monthly_unit_hours(curve[(demand.name, WRITE)]))
+    return (*_REPLICA_WRITES[(curve is None, demand.is_table)], units)
+
+
+# --- recommendation ----------------------------------------------------------------------------------
+
+
+def _recommend(estimates: tuple[OptionEstimate, ...], sheet: PriceSheet,
+               curves: CapacityCurves) -> Recommendation | None:
+    """The cheapest complete option (ties: Standard, then the simpler option) and why."""
+    comparable, excluded = _comparable(estimates)
+    ranked = sorted(comparable, key=lambda e: (e.priced_subtotal_usd, e.table_class is not TableClass.STANDARD,
+                                               list(CapacityOption).index(e.option)))
+    if not ranked:
+        return None
+    best, runner = ranked[0], (ranked[1] if len(ranked) > 1 else None)
+    breaks = [break_even_utilization(sheet, best.table_class, d) for d in (READ, WRITE)]
+    on_demand = next((e for e in ranked if e.option is CapacityOption.ON_DEMAND
+                      and e.table_class is best.table_class), None)
+    basis = {CapacityOption.ON_DEMAND: CapacityOption.PROVISIONED_AUTOSCALING,
+             **dict.fromkeys(RESERVED_TERM_YEARS, curves.options.reserved_basis)}.get(best.option, best.option)
+    utilization = curves.utilization(basis, sheet, best.table_class)
+    saving = runner.priced_subtotal_usd - best.priced_subtotal_usd if runner else Decimal(0)
+    runner_label = f"{label(runner.option)} ({label(runner.table_class)})" if runner else ""
+    reason = _reason(best, runner_label, saving, utilization, breaks)
+    if excluded:
+        reason += (f" Not included, because this Region's price sheet has no price for them (the same in every "
+                   f"option compared; enter a negotiated price to include them): {', '.join(excluded)}.")
+    return Recommendation(best.option, best.table_class, best.priced_subtotal_usd, reason, breaks[0], breaks[1],
+                          saving, runner_label,
+                          on_demand.priced_subtotal_usd - best.priced_subtotal_usd if on_demand else None, excluded)
+
+
+def _comparable(estimates: tuple[OptionEstimate, ...]) -> tuple[list[OptionEstimate], tuple[str, ...]]:
+    """Complete options; if there are none, the offered options that all lack the same prices (e.g. a
+    Region without a PITR price), compared on what is priced, and the names of the lines left out."""
+    complete = [e for e in estimates if e.monthly_total_usd is not None]
+    if complete:
+        return complete, ()
+    offered = [e for e in estimates if not e.unavailable_reason]
+    missing = {id(e): tuple(sorted(i.name for i in e.line_items if i.monthly_cost_usd is None)) for e in offered}
+    if not offered:
+        return [], ()
+    fewest = min(missing.values(), key=len)
+    return [e for e in offered if missing[id(e)] == fewest], fewest
+
+
+def _reason(best: OptionEstimate, runner: str, saving: Decimal, utilization: Decimal | None,
+            breaks: list[Decimal | None]) -> str:
+    versus = f", ${saving:,.2f} a month less than {runner}" if runner else ""
+    known = [b for b in breaks if b is not None]
+    even = " / ".join(dict.fromkeys(f"{b:.1%}" for b in known))
+    why = ""
+    if utilization is not None and known:
+        verb = "would be" if best.option is CapacityOption.ON_DEMAND else "is"
+        why = (f"; provisioned capacity {verb} used at {utilization:.1%} on average, and provisioned at list price "
+               f"breaks even with on-demand at {even} utilisation")
+    return (f"{label(best.option)} ({label(best.table_class)}) is the cheapest option at "
+            f"${best.priced_subtotal_usd:,.2f} a month{versus}{why}.")
+
+
+# --- projections and assumptions ---------------------------------------------------------------------
+
+
+def _projections(usage: TableUsage, sheet: PriceSheet, options: EstimateOptions) -> tuple[StorageProjection, ...]:
+    """Storage (table + indexes) and its monthly cost after N months of compound growth."""
+    growth, out = 1 + Decimal(repr(usage.monthly_growth_percent)) / 100, []
+    with localcontext() as context:
+        context.prec = 80  # 11^36 (1,000 % a month for 3 years) x an exabyte still fits
+        for table_class, month in ((c, m) for c in options.table_classes for m in options.projection_months):
+            price = sheet.price(PriceItem.STORAGE_GB_MONTH, table_class)
+            free = _free_storage_gb(_Pricing(usage, sheet, options, table_class))
+            gb = bytes_to_gb(usage.storage_bytes, options.bytes_per_gb) * growth**month
+            cost = None if price.value is None else round_to_cent(max(gb - free, Decimal(0)) * price.value)
+            out.append(StorageProjection(table_class, month, gb.quantize(Decimal("0.000001")), cost))
+    return tuple(out)
+
+
+# --- helpers -------------------------------------------------------------------------------------------
+
+
+def _free_unit_hours(usage: TableUsage, sheet: PriceSheet, table_class: TableClass) -> dict[CapacityDimension, Decimal]:
+    if not usage.free_tier:
+        return {}
+    items = {READ: PriceItem.FREE_TIER_READ_CAPACITY_UNITS, WRITE: PriceItem.FREE_TIER_WRITE_CAPACITY_UNITS}
+    units = {dim: sheet.price(item, table_class).value for dim, item in items.items()}
+    return {dim: value * HOURS_PER_MONTH for dim, value in units.items() if value}
+
+
+def _free_storage_gb(ctx: _Pricing) -> Decimal:
+    if not ctx.usage.free_tier:
+        return Decimal(0)
+    return ctx.price(PriceItem.FREE_TIER_STORAGE_GB).value or Decimal(0)
+
+
+def _free_tier_line(ctx: _Pricing, name: str, price: Price, unit_hours: Decimal,
+                    dim: CapacityDimension) -> CostLineItem:
+    """A provisioned line after the always-free 25 units x 730 h, taken by the first lines that need it."""
+    free = min(ctx.free_unit_hours.get(dim, Decimal(0)), unit_hours)
+    if free:
+        ctx.free_unit_hours[dim] -= free
+    return line_item(name, price, unit_hours - free, f"{free:,} free-tier unit-hours deducted" if free else "")
+
+
+def _resource_label(demand: CapacityDemand) -> str:
+    return f"table {demand.name}" if demand.is_table else f"index {demand.name}"

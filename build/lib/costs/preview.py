@@ -1,0 +1,81 @@
+"""Running the preview's access patterns and measuring what each one consumed.
+
+The one entry point the Preview page calls after loading: executes the chosen patterns on the
+preview table (modeling.preview.runner), checks their answers, and sets the capacity measured from
+the data beside the model's estimate (costs.measured).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from costs.capacity import capacity_profile
+from costs.measured import MeasuredCapacity, measure
+from modeling.endpoint import dynamodb_client
+from modeling.preview.code import cli_command, javascript_code, python_code
+from modeling.preview.dataset import PreviewData
+from modeling.preview.runner import PatternRun, RunContext, run_pattern
+from modeling.preview.session import PreviewSetup
+
+
+@dataclass(frozen=True)
+class PatternResult:
+    run: PatternRun
+    capacity: MeasuredCapacity
+    python: str
+    cli: str
+    javascript: str
+
+
+@dataclass(frozen=True)
+class PreviewReport:
+    results: tuple[PatternResult, ...]
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for r in self.results if r.run.passed)
+
+    @property
+    def failed(self) -> tuple[str, ...]:
+        return tuple(r.run.pattern for r in self.results if not r.run.passed)
+
+    def summary_rows(self) -> list[dict[str, Any]]:
+        return [{"pattern": r.run.pattern, "result": "passed" if r.run.passed else "FAILED",
+                 "operation": str(r.run.operation), "index": r.run.index, "items returned": r.run.returned_count,
+                 "items read": r.capacity.items_read_measured, "pages": r.run.pages,
+                 "measured units": float(r.capacity.measured.read_units + r.capacity.measured.write_units),
+                 "estimated units": float(r.capacity.estimated.read_units + r.capacity.estimated.write_units),
+                 "latency ms": r.run.latency_ms, "why": r.run.verdict} for r in self.results]
+
+
+@dataclass(frozen=True)
+class PreviewRun:
+    setup: PreviewSetup
+    data: PreviewData
+    patterns: tuple[str, ...] = ()  # empty: every pattern
+    inputs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def run_preview(request: PreviewRun, progress: Callable[[int, int], None] | None = None) -> PreviewReport:
+    setup = request.setup
+    client = dynamodb_client(setup.endpoint)
+    context = RunContext(setup.model, setup.design, request.data, setup.table.name, setup.seed, request.inputs)
+    profile = capacity_profile(setup.model, setup.design)
+    names: Sequence[str] = request.patterns or [p.name for p in setup.model.access_patterns]
+    results = []
+    for done, name in enumerate(names, start=1):
+        run = run_pattern(client, context, name)
+        results.append(_result(run, profile, setup))
+        if progress is not None:
+            progress(done, len(names))
+    return PreviewReport(tuple(results))
+
+
+def _result(run: PatternRun, profile: Any, setup: PreviewSetup) -> PatternResult:
+    endpoint_url = setup.endpoint.url if setup.endpoint.url else None
+    if run.request is None:
+        return PatternResult(run, measure(run, profile, setup.endpoint.kind), "", "", "")
+    return PatternResult(run, measure(run, profile, setup.endpoint.kind), python_code(run.request),
+                         cli_command(run.request, endpoint_url), javascript_code(run.request))

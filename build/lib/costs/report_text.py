@@ -1,0 +1,145 @@
+"""Estimates as text: JSON, Markdown, CSV and plain text, for the command line and downloads.
+
+Every format carries the same facts: the design priced, the Region and the price sheet's date, each
+option's line items and total (an option missing a price says so, never $0), the recommendation with
+its reason, capacity per access pattern and per index, and the assumptions.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+from datetime import date
+from decimal import Decimal
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from costs.estimate import ModelEstimate
+from costs.monthly import CostEstimate, OptionEstimate
+from costs.pricing import CostLineItem
+from costs.usage import label
+from modeling.design_report import markdown_table
+
+LINE_ITEM_COLUMNS = ("option", "table class", "line item", "quantity", "unit", "unit price USD",
+                     "monthly USD", "assumption", "confidence", "source")
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready: Decimals as exact strings, enums as their values, dates as ISO text."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return plain(dataclasses.asdict(value))
+    if isinstance(value, dict):
+        return {str(plain(k)): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Decimal | date):
+        return str(value)
+    return value
+
+
+def cost_estimate_document(estimate: CostEstimate, header: dict[str, Any]) -> dict[str, Any]:
+    options = [{**plain(dataclasses.asdict(o)), "monthly_total_usd": plain(o.monthly_total_usd),
+                "priced_subtotal_usd": plain(o.priced_subtotal_usd), "is_complete": o.is_complete}
+               for o in estimate.options]
+    return plain({"region": estimate.region, "price_sheet_effective_date": estimate.price_sheet_effective_date,
+                  **header, "options": options, "recommendation": estimate.recommendation,
+                  "storage_projections": estimate.storage_projections, "assumptions": estimate.assumptions})
+
+
+def cost_estimate_json(estimate: CostEstimate, header: dict[str, Any]) -> str:
+    return json.dumps(cost_estimate_document(estimate, header), indent=2, ensure_ascii=False)
+
+
+def cost_estimate_text(estimate: CostEstimate, header: dict[str, Any]) -> str:
+    lines = [f"Region {estimate.region} (prices effective {estimate.price_sheet_effective_date}); "
+             + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in header.items())]
+    for option in estimate.options:
+        lines += ["", option_title(option)]
+        lines += [_line_text(item) for item in option.line_items]
+    best = estimate.recommendation
+    lines += ["", f"Recommendation: {best.reason}" if best else "No recommendation: no option has every price."]
+    return "\n".join([*lines, "", "Assumptions:", *(f"  - {a}" for a in estimate.assumptions)])
+
+
+def _line_text(item: CostLineItem) -> str:
+    if item.monthly_cost_usd is None:
+        return f"  {item.name}: {item.quantity.normalize():,f} x {item.unit}: price not available"
+    flag = " (assumption)" if item.is_assumption else ""
+    return (f"  {item.name}: {item.quantity.normalize():,f} x {item.unit} @ ${item.unit_price_usd}"
+            f" = ${item.monthly_cost_usd:,}{flag}")
+
+
+def option_title(option: OptionEstimate) -> str:
+    title = f"{label(option.option)} ({label(option.table_class)})"
+    if option.unavailable_reason:
+        return f"{title}: not available, {option.unavailable_reason}"
+    if option.monthly_total_usd is None:
+        return f"{title}: incomplete, some prices not available (priced lines: ${option.priced_subtotal_usd:,})"
+    return f"{title}: ${option.monthly_total_usd:,} a month"
+
+
+# --- a model's estimate --------------------------------------------------------------------------------
+
+
+def _header(result: ModelEstimate) -> dict[str, Any]:
+    return {"design": result.design.name, "price_sheet": Path(result.price_sheet.source_file).name}
+
+
+def estimate_json(result: ModelEstimate) -> str:
+    document = cost_estimate_document(result.cost, _header(result))
+    document.update(plain({"access_patterns": result.pattern_rows, "resources": result.resource_rows,
+                           "design_comparison": result.comparison, "line_item_deltas": result.line_deltas}))
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def estimate_text(result: ModelEstimate) -> str:
+    return cost_estimate_text(result.cost, _header(result))
+
+
+def option_rows(estimate: CostEstimate) -> list[dict[str, Any]]:
+    return [{"option": label(o.option), "table class": label(o.table_class),
+             "monthly USD": o.monthly_total_usd, "upfront USD": o.upfront_usd or None,
+             "note": o.unavailable_reason or ("some prices are assumptions" if o.has_assumptions else "")}
+            for o in estimate.options]
+
+
+def line_item_rows(estimate: CostEstimate) -> list[dict[str, Any]]:
+    return [{"option": label(o.option), "table class": label(o.table_class), "line item": i.name,
+             "quantity": i.quantity, "unit": i.unit, "unit price USD": i.unit_price_usd,
+             "monthly USD": i.monthly_cost_usd, "assumption": i.is_assumption, "confidence": i.confidence,
+             "source": i.source}
+            for o in estimate.options for i in o.line_items]
+
+
+def estimate_csv(result: ModelEstimate) -> str:
+    """Every line item of every option, one row each (totals are the sums per option)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=LINE_ITEM_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in line_item_rows(result.cost):
+        writer.writerow({k: plain(v) for k, v in row.items()})
+    return buffer.getvalue()
+
+
+def estimate_markdown(result: ModelEstimate) -> str:
+    cost, best = result.cost, result.cost.recommendation
+    parts = [f"# Capacity and cost: {result.design.name}\n\n",
+             f"Region {cost.region}, prices effective {cost.price_sheet_effective_date} "
+             f"(costs/price_sheets/{Path(result.price_sheet.source_file).name}).\n\n",
+             f"**Recommendation.** {best.reason}\n\n" if best else
+             "**No recommendation**: no option has every price.\n\n",
+             "## Options\n\n", markdown_table(option_rows(cost), ("option", "table class", "monthly USD", "upfront USD",
+                                                                 "note")),
+             "\n## Capacity per access pattern\n\n",
+             markdown_table(list(result.pattern_rows), tuple(result.pattern_rows[0]) if result.pattern_rows else ()),
+             "\n## Table and indexes\n\n",
+             markdown_table(list(result.resource_rows), tuple(result.resource_rows[0]) if result.resource_rows else ())]
+    if result.comparison:
+        parts += ["\n## Design comparison\n\n", markdown_table(list(result.comparison), tuple(result.comparison[0]))]
+    parts += ["\n## Assumptions\n\n", *(f"- {a}\n" for a in cost.assumptions)]
+    return "".join(parts)

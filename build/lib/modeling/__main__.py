@@ -1,0 +1,235 @@
+"""Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `schema`, `examples`,
+`import-workbench FILE -o MODEL`, `export-workbench MODEL -o FILE`, `import-table --table NAME -o MODEL`.
+
+Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
+status says whether there was any error (1) or the command was misused (2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from modeling.checks import FindingSeverity, check_design
+from modeling.design_report import designs_json, designs_markdown
+from modeling.endpoint import configured_endpoint
+from modeling.errors import EndpointError, ModelFileError, ModelingError, Severity
+from modeling.examples import list_examples
+from modeling.generator import propose_designs, replace_key_design
+from modeling.live_import import DEFAULT_SAMPLE_ITEMS, ImportRequest, import_live_table
+from modeling.model import Model
+from modeling.model_file import (
+    FileFormat,
+    document_problems,
+    dump_document,
+    dump_model,
+    load_model_file,
+    read_document_file,
+)
+from modeling.nosql_workbench import export_workbench, import_workbench_file
+from modeling.nosql_workbench.document import workbench_from_document
+from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
+from modeling.schema import model_json_schema
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m modeling",
+                                     description="DynamoDB Design Studio model tools")
+    commands = parser.add_subparsers(dest="command", required=True)
+    validate = commands.add_parser("validate", help="check a model file and print every problem")
+    validate.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    design = commands.add_parser("design", help="propose key designs for a model and explain every choice")
+    design.add_argument("file", type=Path, metavar="MODEL")
+    design.add_argument("--format", choices=["json", "md"], default="md")
+    design.add_argument("--write", action="store_true",
+                        help="write the first design into the model file (YAML comments are not kept)")
+    check = commands.add_parser("check", help="check a model's key design against the rules that break designs")
+    check.add_argument("file", type=Path, metavar="MODEL")
+    check.add_argument("--format", choices=["json", "text"], default="text")
+    check.add_argument("--design", default=None, help="which design to check (default: the model's own, "
+                                                      "else the first proposal)")
+    import_nwb = commands.add_parser("import-workbench", help="make a model from a NoSQL Workbench model file")
+    import_nwb.add_argument("file", type=Path, metavar="FILE")
+    import_nwb.add_argument("--table", default=None, help="which table of the file (default: the first)")
+    import_nwb.add_argument("-o", "--output", type=Path, required=True, help="the model file to write (.yaml or .json)")
+    export_nwb = commands.add_parser("export-workbench", help="write a model as a NoSQL Workbench 3.0 file")
+    export_nwb.add_argument("file", type=Path, metavar="MODEL")
+    export_nwb.add_argument("-o", "--output", type=Path, required=True, help="the NoSQL Workbench file to write")
+    export_nwb.add_argument("--seed", type=int, default=42, help="sample-data seed (same seed, same items)")
+    export_nwb.add_argument("--items", type=int, default=DEFAULT_ITEMS_PER_ENTITY,
+                            help=f"sample items per entity (0 to {MAX_ITEMS_PER_ENTITY})")
+    imports = commands.add_parser("import-table", help="describe a live table, read a bounded sample and write "
+                                                       "a model with its entities and key design (read-only)")
+    imports.add_argument("--table", required=True, metavar="NAME")
+    imports.add_argument("--endpoint", metavar="URL", help="an endpoint URL, or `aws` (default: the configured "
+                                                           "endpoint, see DESIGN_STUDIO_ENDPOINT; the embedded "
+                                                           "server of a command-line run starts empty)")
+    imports.add_argument("--region", help="the Region (default: DESIGN_STUDIO_REGION, AWS_REGION or the profile's)")
+    imports.add_argument("--sample-items", type=int, default=DEFAULT_SAMPLE_ITEMS, metavar="N",
+                         help=f"read at most N items with Scan (default {DEFAULT_SAMPLE_ITEMS})")
+    imports.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="model file (.yaml or .json)")
+    commands.add_parser("schema", help="print the JSON Schema of the model format")
+    commands.add_parser("examples", help="list the built-in example models")
+    args = parser.parse_args(argv)
+    if args.command == "validate":
+        return max(_validate(path) for path in args.files)
+    if args.command == "design":
+        return _design(args.file, args.format, args.write)
+    if args.command == "check":
+        return _check(args.file, args.format, args.design)
+    if args.command == "import-workbench":
+        return _import_workbench(args.file, args.table, args.output)
+    if args.command == "export-workbench":
+        return _export_workbench(args.file, args.output, args.seed, args.items)
+    if args.command == "import-table":
+        return _import_table(args)
+    if args.command == "schema":
+        print(json.dumps(model_json_schema(), indent=2))
+        return 0
+    for example in list_examples():
+        print(f"{example.slug}\t{example.name}\t{example.path}")
+    return 0
+
+
+def _load(path: Path) -> Model | None:
+    """The valid model in a file, or None after printing every problem."""
+    try:
+        return load_model_file(path)
+    except ModelFileError as exc:
+        for problem in exc.problems:
+            print(f"{path}: {problem}", file=sys.stderr)
+        return None
+
+
+def _design(path: Path, output_format: str, write: bool) -> int:
+    model = _load(path)
+    if model is None:
+        return 1
+    designs = propose_designs(model)
+    print(designs_json(designs) if output_format == "json" else designs_markdown(model, designs), end="")
+    if write:
+        chosen = replace_key_design(model, designs[0].key_design)
+        fmt = FileFormat.from_filename(path.name) or FileFormat.YAML
+        try:
+            path.write_text(dump_model(chosen, fmt), encoding="utf-8")
+        except OSError as exc:
+            print(f"{path}: cannot write the design: {exc.strerror}", file=sys.stderr)
+            return 1
+        print(f"{path}: wrote the design '{designs[0].name}' into key_design", file=sys.stderr)
+    return 0
+
+
+def _check(path: Path, output_format: str, design_name: str | None) -> int:
+    """Print the findings; exit 1 when any has severity error (2 for an unknown design name)."""
+    model = _load(path)
+    if model is None:
+        return 1
+    designs = propose_designs(model)
+    design = next((d for d in designs if d.name == design_name), None) if design_name else designs[0]
+    if design is None:
+        print(f"{path}: no design named {design_name!r}; choose one of: "
+              + ", ".join(d.name for d in designs), file=sys.stderr)
+        return 2
+    findings = check_design(model, design)
+    if output_format == "json":
+        print(json.dumps({"design": design.name, "findings": [asdict(f) for f in findings]}, indent=2))
+    else:
+        print(f"{path}: design '{design.name}': {len(findings)} finding(s)")
+        for f in findings:
+            print(f"{f.severity}: {f.check_id} {f.path}: {f.message}\n  fix: {f.fix}\n  see: {f.doc_url}")
+    return 1 if any(f.severity is FindingSeverity.ERROR for f in findings) else 0
+
+
+def _import_workbench(path: Path, table: str | None, output: Path) -> int:
+    """Write the model of one table; what was inferred goes to stderr. Exit 1 on any problem."""
+    try:
+        result = import_workbench_file(workbench_from_document(read_document_file(path)), table)
+    except ModelFileError as exc:
+        for problem in exc.problems:
+            print(f"{path}: {problem}", file=sys.stderr)
+        return 1
+    fmt = FileFormat.from_filename(output.name) or FileFormat.YAML
+    if not _write(output, dump_model(result.model, fmt)):
+        return 1
+    print(f"{path}: table {result.table} of {', '.join(result.tables)} -> {output}", file=sys.stderr)
+    for note in result.inferred:
+        print(f"inferred: {note}", file=sys.stderr)
+    return 0
+
+
+def _export_workbench(path: Path, output: Path, seed: int, items: int) -> int:
+    if not 0 <= items <= MAX_ITEMS_PER_ENTITY:
+        print(f"--items must be between 0 and {MAX_ITEMS_PER_ENTITY}, not {items}", file=sys.stderr)
+        return 2
+    model = _load(path)
+    if model is None:
+        return 1
+    try:
+        exported = export_workbench(model, seed=seed, items_per_entity=items)
+    except ModelingError as exc:
+        print(f"{path}: cannot export the sample data: {exc}", file=sys.stderr)
+        return 1
+    if not _write(output, json.dumps(exported.document, indent=2, ensure_ascii=False) + "\n"):
+        return 1
+    print(f"{path}: wrote {output} (NoSQL Workbench 3.0, {items} sample items per entity, seed {seed})",
+          file=sys.stderr)
+    for note in exported.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return 0
+
+
+def _write(path: Path, text: str) -> bool:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"{path}: cannot write: {exc.strerror}", file=sys.stderr)
+        return False
+    return True
+def _import_table(args: argparse.Namespace) -> int:
+    """Write the imported model and print what was inferred; exit 1 with one line on any failure."""
+    settings = dict(os.environ)
+    if args.endpoint:
+        settings["DESIGN_STUDIO_ENDPOINT"] = args.endpoint
+    if args.region:
+        settings["DESIGN_STUDIO_REGION"] = args.region
+    try:
+        endpoint = configured_endpoint(settings)
+        result = import_live_table(endpoint, ImportRequest(args.table, args.sample_items))
+    except EndpointError as exc:
+        print(f"python -m modeling import-table: error: {exc}", file=sys.stderr)
+        return 1
+    fmt = FileFormat.from_filename(args.output.name) or FileFormat.YAML
+    try:
+        args.output.write_text(dump_document(result.document, fmt), encoding="utf-8")
+    except OSError as exc:
+        print(f"{args.output}: cannot write the model: {exc.strerror}", file=sys.stderr)
+        return 1
+    for line in result.inferred:
+        print(f"inferred: {line}", file=sys.stderr)
+    print(f"{args.output}: wrote the model of {args.table}; add its access patterns and traffic next")
+    return 0
+
+
+def _validate(path: Path) -> int:
+    try:
+        problems = document_problems(read_document_file(path))
+    except ModelFileError as exc:
+        problems = exc.problems
+    prefix = f"{path}: " if path else ""
+    if not problems:
+        print(f"{prefix}ok")
+        return 0
+    for problem in problems:
+        print(f"{prefix}{problem}")
+    return 1 if any(p.severity is Severity.ERROR for p in problems) else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)

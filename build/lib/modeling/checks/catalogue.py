@@ -1,0 +1,288 @@
+"""The check catalogue: severities, `Check` and `Finding`, every check's text and its AWS doc link.
+
+`CHECKS` maps each check id to its title, explanation, generic fix and documentation URL, so the docs
+and the UI can list them all. `finding` builds one `Finding` from that text and a model-specific
+message; `number`, `percent` and `data_size` write the numbers inside those messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+_DOCS = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+_GUIDE_2023 = ("https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/"
+               "822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/")
+
+
+class FindingSeverity(StrEnum):
+    """How bad a finding is; checks of load pick the level from the estimated traffic."""
+
+    ERROR = "error"  # the design fails or throttles as modelled
+    WARNING = "warning"  # works, but costs more or breaks under growth
+    INFO = "info"  # worth knowing; often a myth worth correcting
+
+
+SEVERITY_RANK = {FindingSeverity.ERROR: 0, FindingSeverity.WARNING: 1, FindingSeverity.INFO: 2}
+ERROR, WARNING, INFO = FindingSeverity.ERROR, FindingSeverity.WARNING, FindingSeverity.INFO
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check as docs and the UI list it; `severity` is the most severe level it reports."""
+
+    check_id: str
+    title: str
+    severity: FindingSeverity
+    explanation: str
+    fix: str
+    doc_url: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem of one model: where (`path`), what (`message`, with this model's names and numbers)."""
+
+    check_id: str
+    severity: FindingSeverity
+    title: str
+    message: str
+    explanation: str
+    fix: str
+    doc_url: str
+    path: str
+    pattern: str | None = None
+    index: str | None = None
+
+
+_CATALOGUE = (
+    # §7.1 (3,000 RCU / 1,000 WCU per partition; adaptive capacity stops at that maximum), §4.1 (GSI back-pressure)
+    Check("DDS101", "Low-cardinality partition key", ERROR,
+          "DynamoDB spreads data over partitions by hashing the partition key, and each partition serves at most "
+          "3,000 read units and 1,000 write units per second. A key with only a handful of values (a status, a "
+          "boolean, a type, a country) can never use more than that handful of partitions, and its most common "
+          "value (ACTIVE, true, US) takes most of the traffic: a hot partition that throttles while the rest of "
+          "the table idles. Adaptive capacity moves capacity to a busy partition, but never past that maximum. "
+          "On a GSI it is worse: a throttled GSI holds back writes to the table itself.",
+          "Lead the key with a high-cardinality attribute (TENANT#{tenantId}#STATUS#{status} instead of "
+          "STATUS#{status}), make the index sparse so only the rare state is indexed, or shard the value "
+          "(STATUS#ACTIVE#0 to #9) and query the shards in parallel.",
+          _GUIDE_2023 + "bp-partition-key-design.md"),
+    # §7.1 (1,000 WCU per partition)
+    Check("DDS102", "Time-bucketed partition key under writes", ERROR,
+          "A partition key built from the current date or time (DAY#2024-05-01, HOUR#13) sends every new item to "
+          "the same key value until the bucket rolls over: the current bucket takes all the writes, up to 1,000 "
+          "write units per second for one partition, while older buckets sit idle. Hashing spreads different key "
+          "values, so a unique id or a sequence number as partition key is fine; the trouble is many writes "
+          "sharing one time bucket.",
+          "Put the time in the sort key under a high-cardinality partition key (DEVICE#{deviceId} with sort key "
+          "READING#{readingTime}), or add a shard suffix to the bucket (DAY#2024-05-01#7) and read every shard.",
+          _GUIDE_2023 + "bp-partition-key-design.md"),
+    # §7.1 (3,000 RCU and 1,000 WCU, linear mix; myth "1,000 RCU" in §14), §1.1-§1.2 units, §2 transactions
+    Check("DDS103", "Busiest key value above one partition's throughput", ERROR,
+          "Each partition serves at most 3,000 RCU and 1,000 WCU per second, or a linear mix of the two; it is a "
+          "myth that a partition supports only 1,000 RCU. This estimate takes each pattern's peak rate, its units "
+          "per request (approximately: reads ceil(item size / 4 KB) x 0.5 eventual or x 1 strong, Query sizes "
+          "added first; writes ceil(item size / 1 KB); transactions x 2) and the share of requests that reach "
+          "the busiest key value, read from the key attributes' sample-data distributions. Above the ceiling, "
+          "requests to that value throttle whatever the table's total capacity or capacity mode. DynamoDB can "
+          "split a busy item collection by sort key, but never one item, and not at all in a table with an LSI.",
+          "Spread the busy value: lead the key with a higher-cardinality attribute, shard it (suffix #0 to #N-1), "
+          "cache hot reads (DAX or the application), or write small changes less often.",
+          _DOCS + "burst-adaptive-capacity.html"),
+    # §14 myth "GSI sort-key range queries only work on Number" (GSI.md, Query.md)
+    Check("DDS104", "Number in a string sort key without zero padding", ERROR,
+          "String keys sort by UTF-8 bytes, character by character, so XP#10 sorts before XP#9 and a condition "
+          "such as >= XP#50 also matches XP#6. It is a myth that sort-key range queries only work on Number "
+          "keys: String and Binary keys support =, <, <=, >, >=, BETWEEN and begins_with too, but a number "
+          "inside a string must be zero-padded to a fixed width (XP#000009 before XP#000010) to sort as a "
+          "number. Negative numbers also need an offset.",
+          "Give the reference a width wide enough for the largest value, e.g. XP#{xp:7} or PRICE#{price:5.2} for "
+          "two decimals, or make the whole sort key a Number attribute.",
+          _GUIDE_2023 + "Query.md"),
+    # no number
+    Check("DDS105", "Table partition key built from a natural attribute", WARNING,
+          "An item's primary key can never be changed in place: changing it means deleting the item and writing a "
+          "copy, and every reference to the old key breaks. Keys built from an entity's identifiers, or from its "
+          "parent's to form an item collection, stay stable. Keys built from natural attributes such as an email "
+          "address, a name or a phone number change when the real world does, may collide across tenants, and "
+          "force every lookup by the real identifier through an extra index.",
+          "Key the table by the entity's identifiers (TENANT#{tenantId} / STUDENT#{studentId}) and add a GSI on "
+          "the natural attribute for the lookups by it.",
+          _DOCS + "WorkingWithItems.html"),
+    # no number
+    Check("DDS106", "Table key does not identify one item", ERROR,
+          "PutItem replaces any item with the same primary key. If the partition and sort key templates together "
+          "do not contain all of an entity's identifiers (or one attribute that is unique), two different items "
+          "render the same key and the second write silently overwrites the first.",
+          "Add the missing identifiers to the sort key (ORDER#{orderId} with sort key ITEM#{productId}).",
+          _DOCS + "WorkingWithItems.html"),
+    # no number
+    Check("DDS107", "Update changes a table key attribute", ERROR,
+          "UpdateItem cannot change an item's primary key attributes. An update that changes an attribute used in "
+          "the table's key has to read the item, delete it and put a copy under the new key, in a transaction if "
+          "nothing may be lost: a read and two writes instead of one write, and every reference to the old key "
+          "breaks.",
+          "Keep the changing attribute out of the table key; put it in a GSI key instead, where DynamoDB moves the "
+          "index entry for you.",
+          _DOCS + "WorkingWithItems.html"),
+    # §1.2 (Scan charged on items evaluated)
+    Check("DDS201", "Access pattern needs a Scan", ERROR,
+          "A Scan reads every item in the table and is charged for everything it evaluates, not for what it "
+          "returns, so its cost and latency grow with the table. A pattern that only a Scan can serve usually "
+          "means no table key or index is built from its inputs. Batch and transactional reads take full table "
+          "keys only, so they cannot use an index.",
+          "Add a GSI keyed on the pattern's inputs, or change the table keys so the inputs form the primary key.",
+          _DOCS + "read-write-operations.html"),
+    # §1.2 FilterExpression, §8 1 MB page; §14 myth "filter expressions save capacity"
+    Check("DDS202", "Filter discards most of what is read", WARNING,
+          "A FilterExpression runs inside DynamoDB after the items are read and before they are returned: it "
+          "saves network bytes, not capacity. It is a myth that filters save read units: you pay for every item "
+          "the key condition matched, and the 1 MB page limit applies before the filter, so a selective filter "
+          "also means many nearly empty pages.",
+          "Make the filtered attribute part of the key (a sort-key prefix such as STATUS#OPEN#..., or a composite "
+          "GSI partition key), or use a sparse index that holds only the wanted items.",
+          _GUIDE_2023 + "Query.md"),
+    # §4.1, §4.2; §14 myth "strongly consistent reads are available on GSIs"
+    Check("DDS203", "Strongly consistent read on a GSI", ERROR,
+          "Global secondary indexes are eventually consistent only; a strongly consistent query on a GSI is "
+          "rejected. It is a myth that strongly consistent reads are available on GSIs: only the table and local "
+          "secondary indexes (which share the table's partition key) offer them.",
+          "Serve the pattern from the table or from an LSI (same partition key, another sort key), or accept "
+          "eventual consistency for it.",
+          _DOCS + "GSI.html"),
+    # §1.2 BatchGetItem; §14 myth "BatchGetItem of 10 small items costs 1 RCU"
+    Check("DDS204", "BatchGetItem rounds every item up to 4 KB", INFO,
+          "It is a myth that a BatchGetItem of 10 small items costs one read unit: each item counts as its own "
+          "GetItem and is rounded up to 4 KB separately, so 10 items of 1 KB cost 10 x 0.5 = 5 RCU eventually "
+          "consistent (10 strong). Only Query and Scan add item sizes before rounding. A batch saves round "
+          "trips, not capacity.",
+          "Keep the batch for latency; when the items share a partition key, one Query over the item collection "
+          "reads them for less.",
+          _DOCS + "read-write-operations.html"),
+    # §4.1 (GSI cannot fetch), §4.2 (LSI fetch: whole base item, 4 KB each)
+    Check("DDS205", "Index does not project what the pattern reads", ERROR,
+          "An index stores only the attributes it projects. A GSI query cannot fetch the others from the table: "
+          "the application needs a second read per item. An LSI query can fetch them, but pays for the index "
+          "read plus a read of each whole base item, each rounded up to 4 KB separately.",
+          "Project what the pattern uses (INCLUDE those attributes, or ALL), or list in the pattern's `returns` "
+          "only the attributes it really needs.",
+          _DOCS + "GSI.html"),
+    # §4.1 (a key change is a delete plus a put: 2 index writes)
+    Check("DDS301", "Index key built from an attribute that changes", WARNING,
+          "When an update changes an attribute that is part of an index key, DynamoDB deletes the old index entry "
+          "and puts a new one: 2 index writes per update on top of the table write, each sized on the index "
+          "entry. A frequently changing key (a score, a last-seen time, a status) multiplies write cost, and if "
+          "the new values gather on few key values it also makes a hot index partition.",
+          "Keep the attribute out of the index key unless a pattern sorts or looks up by it; otherwise accept the "
+          "cost, project fewer attributes so each index write stays small, or update less often.",
+          _DOCS + "GSI.html"),
+    # §14 myth "SET counter = counter + :v is not atomic" (WorkingWithItems.md, atomic counters)
+    Check("DDS302", "Counter update: atomic, but not idempotent", INFO,
+          "UpdateItem with SET n = n + :v or ADD n :v is applied atomically to the item, in the order the requests "
+          "arrive: no read first and no lost updates. It is a myth that it is not atomic. It is not idempotent, "
+          "though: an SDK retry after a timeout increments again.",
+          "Update the counter in place without reading it first; add a ConditionExpression on a version "
+          "attribute (or record a request id) where a retry must not count twice.",
+          _GUIDE_2023 + "WorkingWithItems.md"),
+    # §4.2 (10 GB with an LSI; no splitting), §7.1
+    Check("DDS303", "Item collection grows without bound", WARNING,
+          "Children that share their parent's partition key form an item collection that one Query reads. When "
+          "nothing caps the number of children, one key value keeps collecting data and traffic. Without an LSI "
+          "DynamoDB can spread a large collection over partitions; with an LSI it cannot, and the whole "
+          "collection (table items plus LSI entries) must stay at or below 10 GB.",
+          "Give the relationship a realistic maximum, expire old children (TTL), or give the children a partition "
+          "key of their own (PARENT#{id}#MONTH#{month}) if an LSI is needed.",
+          _GUIDE_2023 + "LSI.md"),
+    # §6 (400 KB incl. names; 4 KB read / 1 KB write blocks), §4.2 (LSI entries count)
+    Check("DDS401", "Item can exceed 400 KB", ERROR,
+          "An item may be at most 400 KB, attribute names included, and with an LSI the item plus its LSI entries. "
+          "Every read and write also grows with item size: one read unit per 4 KB, one write unit per 1 KB.",
+          "Store large values (documents, images, long text) in S3 and keep the object key in the item, compress "
+          "them, or split the item into several items under one partition key.",
+          _DOCS + "ServiceQuotas.html"),
+    # §6 (partition key 2,048 bytes, sort key 1,024 bytes)
+    Check("DDS402", "Key value can exceed its size limit", ERROR,
+          "A partition key value may be at most 2,048 bytes and a sort key value at most 1,024 bytes. A template "
+          "that joins long attributes (descriptions, URLs, names) can exceed that for the longest values, and the "
+          "write is rejected.",
+          "Build keys from short identifiers; keep long text in ordinary attributes.",
+          _DOCS + "ServiceQuotas.html"),
+    # §4.2 (10 GB, ItemCollectionSizeLimitExceededException)
+    Check("DDS403", "Item collection over 10 GB with an LSI", ERROR,
+          "With at least one local secondary index, all items sharing a partition key value (table items plus "
+          "their LSI entries) must stay at or below 10 GB; past that, writes fail with "
+          "ItemCollectionSizeLimitExceededException, and adaptive capacity will not split such collections.",
+          "Replace the LSI with a GSI (no size limit, eventually consistent), or spread the collection over more "
+          "partition key values.",
+          _GUIDE_2023 + "LSI.md"),
+    # §8 (20 GSIs adjustable, 5 LSIs fixed)
+    Check("DDS404", "Too many indexes", ERROR,
+          "A table can have 20 GSIs (a quota you can ask to raise) and at most 5 LSIs (fixed, and created only "
+          "with the table). Every index also adds write cost to each write that touches it.",
+          "Overload indexes: let several entities and patterns share GSI1PK/GSI1SK with different key prefixes.",
+          _DOCS + "ServiceQuotas.html"),
+    # §8 (100 projected non-key attributes across all indexes)
+    Check("DDS405", "Too many projected attributes", ERROR,
+          "INCLUDE projections may list at most 100 non-key attributes in total across all of a table's indexes; "
+          "an attribute projected into two indexes counts twice.",
+          "Project ALL where an index needs most attributes, or shorten the INCLUDE lists.",
+          _DOCS + "ServiceQuotas.html"),
+    # §2 (100 actions, 4 MB, 2x units); §14 myth "transactions are limited to 10 (or 25) items"
+    Check("DDS406", "Transaction over 100 items or 4 MB", ERROR,
+          "A transaction may hold up to 100 actions on 100 distinct items with an aggregate size of at most 4 MB; "
+          "the old limits of 10 or 25 items are outdated. Each item in a transaction costs two units (prepare, "
+          "then commit).",
+          "Split the work into several transactions with idempotent steps, or move bulk work out of the "
+          "transaction.",
+          _GUIDE_2023 + "transaction-apis.md"),
+    # §8 (BatchWriteItem 25, BatchGetItem 100, 16 MB)
+    Check("DDS407", "Batch over its size limit", ERROR,
+          "BatchWriteItem takes at most 25 puts or deletes (no updates) and 16 MB per request, BatchGetItem at "
+          "most 100 keys; larger requests are rejected. A BatchGetItem whose items add up to more than 16 MB "
+          "returns the rest as UnprocessedKeys to request again.",
+          "Send the work in chunks (25 writes or 100 reads per call) and retry unprocessed items with backoff.",
+          "https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html"),
+    # no number (the list itself is modeling/data/reserved_words.txt)
+    Check("DDS501", "Attribute name is a reserved word", INFO,
+          "DynamoDB reserves several hundred words (NAME, STATUS, LEVEL, DATE, COUNT ...) in expressions, "
+          "ignoring case. An attribute with such a name works, but every expression that mentions it (key "
+          "condition, filter, update, projection) must use an expression attribute name such as #status, "
+          "mapped in ExpressionAttributeNames, or DynamoDB rejects the request.",
+          "Use placeholders for these names in every expression (most SDK expression builders do), or rename the "
+          "attribute.",
+          _DOCS + "ReservedWords.html"),
+)
+CHECKS: dict[str, Check] = {c.check_id: c for c in _CATALOGUE}
+
+
+def finding(check_id: str, path: str, message: str, *, severity: FindingSeverity | None = None,
+            fix: str | None = None, pattern: str | None = None, index: str | None = None) -> Finding:
+    """A finding with its check's title, explanation and doc link; `fix` overrides the generic fix."""
+    check = CHECKS[check_id]
+    return Finding(check_id, severity or check.severity, check.title, message, check.explanation,
+                   fix or check.fix, check.doc_url, path, pattern, index)
+
+
+def number(value: float) -> str:
+    """A number for messages: 58,500 / 12.5 / 0.25."""
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 1:
+        return f"{value:,.1f}".removesuffix(".0")
+    return f"{value:.2g}"
+
+
+def percent(share: float) -> str:
+    """78% / 2,666% / 99.9% / 0.25%: whole percent unless that would round to 0 or 100."""
+    if 0.01 <= share <= 0.99 or share >= 1:
+        return f"{share:,.0%}"
+    return f"{share:.1%}" if share >= 0.001 else f"{share * 100:.2g}%"
+
+
+def data_size(size_bytes: float) -> str:
+    """Binary units as DynamoDB uses them (dynamodb-facts §0.2: 1 KB = 1,024 B)."""
+    for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
+        if size_bytes >= scale:
+            return f"{number(size_bytes / scale)} {unit}"
+    return f"{size_bytes:,.0f} B"

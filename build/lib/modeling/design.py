@@ -1,0 +1,123 @@
+"""What a key design does for each access pattern: the plan types shared by the generator, the checks,
+the Layout page and the cost engine.
+
+A `Design` is a `KeyDesign` (the key attributes, indexes and per-entity templates of `modeling.model`)
+plus one `PatternPlan` per access pattern: the DynamoDB operation, the index it uses, its key
+condition, how many items it reads, which indexes a write touches, and one sentence on why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from modeling.model import KeyDesign
+
+
+class Operation(StrEnum):
+    """DynamoDB API operations, spelled as AWS spells them."""
+
+    GET_ITEM = "GetItem"
+    QUERY = "Query"
+    SCAN = "Scan"
+    BATCH_GET_ITEM = "BatchGetItem"
+    TRANSACT_GET_ITEMS = "TransactGetItems"
+    PUT_ITEM = "PutItem"
+    UPDATE_ITEM = "UpdateItem"
+    DELETE_ITEM = "DeleteItem"
+    BATCH_WRITE_ITEM = "BatchWriteItem"
+    TRANSACT_WRITE_ITEMS = "TransactWriteItems"
+
+    @property
+    def is_write(self) -> bool:
+        return self in _WRITES
+
+
+_WRITES = frozenset({Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM,
+                     Operation.BATCH_WRITE_ITEM, Operation.TRANSACT_WRITE_ITEMS})
+
+TABLE = "table"  # the access path name of the base table
+
+
+class IndexChange(StrEnum):
+    """What a base-table write does to one index's entry (dynamodb-facts §4.1)."""
+
+    ENTERS = "enters"  # new item, or an update that adds the index keys: 1 put
+    KEY_CHANGES = "key_changes"  # index key value A -> B: delete the old entry + put the new = 2 writes
+    LEAVES = "leaves"  # an update removes an index key, or the item is deleted: 1 delete
+    PROJECTED_ONLY = "projected_only"  # an update touches only projected non-key attributes: 1 write
+    ABSENT = "absent"  # the item lacks the index keys before and after (sparse index): 0 writes
+
+    @property
+    def writes(self) -> int:
+        return {IndexChange.KEY_CHANGES: 2, IndexChange.ABSENT: 0}.get(self, 1)
+
+
+@dataclass(frozen=True)
+class IndexWrite:
+    """Writes one request causes in one secondary index, per affected item."""
+
+    index: str
+    kind: IndexChange
+    share_of_items: float = 1.0  # below 1 for sparse indexes: the share of items that are in the index
+    reason: str = ""
+
+    @property
+    def writes_per_item(self) -> float:
+        return self.kind.writes * self.share_of_items
+
+
+@dataclass(frozen=True)
+class PatternPlan:
+    """How one access pattern runs against a design."""
+
+    pattern: str
+    operation: Operation
+    index: str  # TABLE or an index name
+    entities: tuple[str, ...]
+    key_condition: str  # KeyConditionExpression with placeholders, "" for GetItem/Scan/writes by key
+    filter_expression: str
+    scan_index_forward: bool
+    consistent_read: bool
+    items_read_per_request: float
+    items_returned_per_request: float
+    items_written_per_request: float
+    index_writes: tuple[IndexWrite, ...]
+    reason: str
+    served: bool = True  # False when only a Scan (or nothing) can serve it
+
+    @property
+    def index_writes_per_request(self) -> float:
+        return sum(w.writes_per_item for w in self.index_writes) * self.items_written_per_request
+
+
+@dataclass(frozen=True)
+class IndexChoice:
+    """Why an index exists (one sentence) and which patterns use it."""
+
+    index: str
+    reason: str
+    patterns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Design:
+    """A candidate key design with its per-pattern plans and the reasons behind it."""
+
+    name: str
+    summary: str
+    key_design: KeyDesign
+    plans: tuple[PatternPlan, ...]
+    entity_reasons: tuple[tuple[str, str], ...]  # (entity, why its table keys are what they are)
+    index_reasons: tuple[IndexChoice, ...]
+
+    def plan(self, pattern: str) -> PatternPlan | None:
+        return next((p for p in self.plans if p.pattern == pattern), None)
+
+    @property
+    def index_count(self) -> int:
+        return len(self.key_design.global_secondary_indexes) + len(self.key_design.local_secondary_indexes)
+
+    @property
+    def scan_patterns(self) -> tuple[str, ...]:
+        return tuple(p.pattern for p in self.plans if p.operation is Operation.SCAN)

@@ -1,0 +1,541 @@
+"""Editing a model document through tables: sections flattened to rows and edits applied back.
+
+The Model page shows entities, attributes, relationships and access patterns as editable tables.
+These functions turn a section of the document into rows (one flat dict per row, the columns the
+table shows) and apply a table's edits (`edited_rows`, `added_rows`, `deleted_rows`, the shape
+Streamlit's data editor reports) back onto the document. They work on plain documents, valid or
+not, so a value that fails validation is kept and shown with its problem, never dropped.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Callable
+from typing import Any
+
+from modeling.model import FORMAT_NAME, FORMAT_VERSION
+
+Row = dict[str, Any]
+Document = dict[str, Any]
+
+ENTITY_COLUMNS = ("name", "description", "item_count", "monthly_growth_percent")
+ATTRIBUTE_COLUMNS = ("name", "type", "identifier", "required", "unique", "avg_size_bytes",
+                     "max_size_bytes", "generator", "description")
+RELATIONSHIP_COLUMNS = ("name", "kind", "parent", "child", "child_attributes", "cardinality_mean",
+                        "cardinality_max", "cardinality_distribution", "distribution_parameter")
+PATTERN_COLUMNS = ("name", "kind", "entities", "inputs", "range_attribute", "range_operator",
+                   "sort_order", "filters", "page_size", "consistency", "expected_items",
+                   "changed_attributes", "peak_requests_per_second", "average_requests_per_second",
+                   "description")
+
+
+def new_document(name: str, table_name: str) -> Document:
+    """The smallest valid model: a name and a table."""
+    return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "name": name,
+            "table": {"name": table_name, "region": "us-east-1"}, "entities": [],
+            "relationships": [], "access_patterns": []}
+
+
+# --- cell values ---------------------------------------------------------------------------------
+
+
+def clean_cell(value: Any) -> Any:
+    """None for empty cells (None, NaN, blank text); whole floats become ints; text is stripped."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, str):
+        return value.strip() or None
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if hasattr(value, "tolist"):  # numpy scalars and arrays from the data editor
+        return clean_cell(value.tolist())
+    if isinstance(value, list | tuple):
+        return [v for v in (clean_cell(item) for item in value) if v is not None]
+    return value
+
+
+def _set(target: dict[str, Any], key: str, value: Any) -> None:
+    """Set a field, or remove it when the cell is empty (so the default applies)."""
+    value = clean_cell(value)
+    if value is None or value == []:
+        target.pop(key, None)
+    else:
+        target[key] = value
+
+
+# --- applying table edits ------------------------------------------------------------------------
+
+
+def apply_table_edits(items: list[dict[str, Any]], edits: dict[str, Any],
+                      to_row: Callable[[dict[str, Any]], Row],
+                      from_row: Callable[[Row, dict[str, Any]], dict[str, Any]]) -> list[dict[str, Any]]:
+    """Apply data-editor edits to a list of document items.
+
+    `edited_rows` maps a row position to changed cells, `deleted_rows` lists positions and
+    `added_rows` lists new rows. Fields a table does not show (an entity's attributes) survive.
+    """
+    result = [copy.deepcopy(item) for item in items]
+    for position, changes in (edits.get("edited_rows") or {}).items():
+        index = int(position)
+        if 0 <= index < len(result):
+            result[index] = from_row({**to_row(result[index]), **changes}, result[index])
+    deleted = {int(p) for p in edits.get("deleted_rows") or []}
+    result = [item for index, item in enumerate(result) if index not in deleted]
+    for added in edits.get("added_rows") or []:
+        if any(clean_cell(v) not in (None, []) for v in added.values()):
+            result.append(from_row(dict(added), {}))
+    return result
+
+
+def edit_section(document: Document, section: str, edits: dict[str, Any],
+                 to_row: Callable[[dict[str, Any]], Row],
+                 from_row: Callable[[Row, dict[str, Any]], dict[str, Any]]) -> Document:
+    """A new document whose list `section` has the edits applied."""
+    updated = copy.deepcopy(document)
+    items = [i for i in updated.get(section) or [] if isinstance(i, dict)]
+    updated[section] = apply_table_edits(items, edits, to_row, from_row)
+    return updated
+
+
+# --- entities ------------------------------------------------------------------------------------
+
+
+def entity_to_row(entity: dict[str, Any]) -> Row:
+    return {column: entity.get(column) for column in ENTITY_COLUMNS}
+
+
+def entity_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
+    entity = copy.deepcopy(original)
+    entity.setdefault("attributes", [])
+    for column in ENTITY_COLUMNS:
+        _set(entity, column, row.get(column))
+    return entity
+
+
+def edit_entities(document: Document, edits: dict[str, Any]) -> Document:
+    return edit_section(document, "entities", edits, entity_to_row, entity_from_row)
+
+
+def entity_names(document: Document) -> list[str]:
+    return [str(e["name"]) for e in _items(document, "entities") if e.get("name")]
+
+
+def attribute_names(document: Document, entities: list[str] | None = None) -> list[str]:
+    """Attribute names of the given entities (all when None), in order, without repeats."""
+    names: list[str] = []
+    for entity in _items(document, "entities"):
+        if entities is None or entity.get("name") in entities:
+            for attribute in entity.get("attributes") or []:
+                if isinstance(attribute, dict) and attribute.get("name") and attribute["name"] not in names:
+                    names.append(str(attribute["name"]))
+    return names
+
+
+# --- attributes ----------------------------------------------------------------------------------
+
+
+def attribute_rows(document: Document, entity_name: str) -> list[Row]:
+    entity = _entity(document, entity_name)
+    identifiers = set(entity.get("identifiers") or []) if entity else set()
+    return [attribute_to_row(a, identifiers) for a in _attributes(entity)]
+
+
+def attribute_to_row(attribute: dict[str, Any], identifiers: set[str] | None = None) -> Row:
+    row = {column: attribute.get(column) for column in ATTRIBUTE_COLUMNS}
+    row["type"] = attribute.get("type", "S")
+    row["required"] = attribute.get("required", True)
+    row["unique"] = attribute.get("unique", False)
+    row["identifier"] = attribute.get("name") in (identifiers or set())
+    row["generator"] = describe_generator(attribute.get("generator"))
+    return row
+
+
+def attribute_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
+    attribute = copy.deepcopy(original)
+    for column in ("name", "type", "avg_size_bytes", "max_size_bytes", "description"):
+        _set(attribute, column, row.get(column))
+    for column, default in (("required", True), ("unique", False)):
+        value = clean_cell(row.get(column))
+        if value is None or bool(value) == default:
+            attribute.pop(column, None)
+        else:
+            attribute[column] = bool(value)
+    return attribute
+
+
+def edit_attributes(document: Document, entity_name: str, edits: dict[str, Any]) -> Document:
+    """Apply attribute-table edits to one entity, including its identifier checkboxes."""
+    updated = copy.deepcopy(document)
+    entity = _entity(updated, entity_name)
+    if entity is None:
+        return updated
+    identifiers = set(entity.get("identifiers") or [])
+    old = _attributes(entity)
+    rows_before = [attribute_to_row(a, identifiers) for a in old]
+    entity["attributes"] = apply_table_edits(old, edits, lambda a: attribute_to_row(a, identifiers),
+                                             attribute_from_row)
+    rows_after = _rows_after(rows_before, edits)
+    chosen = [r.get("name") for r in rows_after if clean_cell(r.get("identifier")) and clean_cell(r.get("name"))]
+    _set(entity, "identifiers", [clean_cell(n) for n in chosen])
+    return updated
+
+
+def _rows_after(rows: list[Row], edits: dict[str, Any]) -> list[Row]:
+    result = [dict(r) for r in rows]
+    for position, changes in (edits.get("edited_rows") or {}).items():
+        if 0 <= int(position) < len(result):
+            result[int(position)].update(changes)
+    deleted = {int(p) for p in edits.get("deleted_rows") or []}
+    return [r for i, r in enumerate(result) if i not in deleted] + list(edits.get("added_rows") or [])
+
+
+def set_generator(document: Document, entity_name: str, attribute_name: str,
+                  generator: dict[str, Any] | None) -> Document:
+    updated = copy.deepcopy(document)
+    for attribute in _attributes(_entity(updated, entity_name)):
+        if attribute.get("name") == attribute_name:
+            _set(attribute, "generator", generator)
+    return updated
+
+
+def describe_generator(spec: Any) -> str:
+    """One line for a generator spec, e.g. `enum(OPEN, CLOSED; zipf 1.2)`."""
+    if not isinstance(spec, dict):
+        return ""
+    kind = str(spec.get("kind", "?"))
+    details = [f"{k}={v}" for k, v in spec.items() if k not in ("kind", "distribution", "values")]
+    if isinstance(spec.get("values"), list):
+        details.insert(0, ", ".join(map(str, spec["values"][:6])) + (" ..." if len(spec["values"]) > 6 else ""))
+    distribution = spec.get("distribution")
+    if isinstance(distribution, dict) and distribution.get("kind", "uniform") != "uniform":
+        parameter = distribution.get("exponent", distribution.get("share", ""))
+        details.append(f"{distribution['kind']} {parameter}".strip())
+    return f"{kind}({'; '.join(details)})" if details else kind
+
+
+# --- relationships -------------------------------------------------------------------------------
+
+
+def relationship_to_row(relationship: dict[str, Any]) -> Row:
+    cardinality = relationship.get("cardinality") or {}
+    distribution = cardinality.get("distribution") or {}
+    return {
+        "name": relationship.get("name"), "kind": relationship.get("kind"),
+        "parent": relationship.get("parent"), "child": relationship.get("child"),
+        "child_attributes": list(relationship.get("child_attributes") or []),
+        "cardinality_mean": cardinality.get("mean"), "cardinality_max": cardinality.get("max"),
+        "cardinality_distribution": distribution.get("kind", "uniform"),
+        "distribution_parameter": distribution.get("exponent", distribution.get("share")),
+    }
+
+
+def relationship_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
+    relationship = copy.deepcopy(original)
+    for column in ("name", "kind", "parent", "child", "child_attributes"):
+        _set(relationship, column, row.get(column))
+    cardinality = dict(relationship.get("cardinality") or {})
+    _set(cardinality, "mean", row.get("cardinality_mean"))
+    _set(cardinality, "max", row.get("cardinality_max"))
+    _set(cardinality, "distribution", distribution_from_cells(
+        row.get("cardinality_distribution"), row.get("distribution_parameter")))
+    _set(relationship, "cardinality", cardinality or None)
+    return relationship
+
+
+def distribution_from_cells(kind: Any, parameter: Any) -> dict[str, Any] | None:
+    """(`zipf`, 1.2) -> {kind: zipf, exponent: 1.2}; uniform or empty -> None (the default)."""
+    kind, parameter = clean_cell(kind), clean_cell(parameter)
+    if kind in (None, "uniform"):
+        return None
+    field = {"zipf": "exponent", "hot_value": "share"}.get(str(kind))
+    if isinstance(parameter, str):
+        parameter = _typed(parameter)
+    return {"kind": kind, field: parameter} if field and parameter is not None else {"kind": kind}
+
+
+def edit_relationships(document: Document, edits: dict[str, Any]) -> Document:
+    return edit_section(document, "relationships", edits, relationship_to_row, relationship_from_row)
+
+
+# --- access patterns -----------------------------------------------------------------------------
+
+
+def pattern_to_row(pattern: dict[str, Any]) -> Row:
+    traffic = pattern.get("traffic") or {}
+    condition = pattern.get("range_condition") or {}
+    return {
+        "name": pattern.get("name"), "kind": pattern.get("kind"),
+        "entities": list(pattern.get("entities") or []), "inputs": list(pattern.get("inputs") or []),
+        "range_attribute": condition.get("attribute"), "range_operator": condition.get("operator"),
+        "sort_order": pattern.get("sort_order", "ascending"),
+        "filters": format_filters(pattern.get("filters") or []),
+        "page_size": pattern.get("page_size"), "consistency": pattern.get("consistency", "eventual"),
+        "expected_items": pattern.get("expected_items", 1),
+        "changed_attributes": list(pattern.get("changed_attributes") or []),
+        "peak_requests_per_second": traffic.get("peak_requests_per_second"),
+        "average_requests_per_second": traffic.get("average_requests_per_second"),
+        "description": pattern.get("description"),
+    }
+
+
+def pattern_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
+    pattern = copy.deepcopy(original)
+    for column in ("name", "kind", "entities", "inputs", "page_size", "changed_attributes", "description"):
+        _set(pattern, column, row.get(column))
+    for column, default in (("sort_order", "ascending"), ("consistency", "eventual"), ("expected_items", 1)):
+        value = clean_cell(row.get(column))
+        # a default shown in the table is not written back unless the document had it already
+        _set(pattern, column, None if value == default and column not in original else value)
+    condition = {"attribute": row.get("range_attribute"), "operator": row.get("range_operator")}
+    # a half-filled condition is kept, so validation says what is missing
+    _set(pattern, "range_condition", {k: v for k, v in condition.items() if clean_cell(v)} or None)
+    _set(pattern, "filters", parse_filters(row.get("filters")))
+    traffic = dict(pattern.get("traffic") or {})
+    _set(traffic, "peak_requests_per_second", row.get("peak_requests_per_second"))
+    _set(traffic, "average_requests_per_second", row.get("average_requests_per_second"))
+    pattern["traffic"] = traffic
+    return pattern
+
+
+def edit_patterns(document: Document, edits: dict[str, Any]) -> Document:
+    return edit_section(document, "access_patterns", edits, pattern_to_row, pattern_from_row)
+
+
+def format_filters(filters: list[dict[str, Any]]) -> str:
+    """[{attribute: status, equals: UNPAID}] -> 'status=UNPAID'."""
+    return "; ".join(f"{f.get('attribute')}={f.get('equals')}" for f in filters if isinstance(f, dict))
+
+
+def parse_filters(text: Any) -> list[dict[str, Any]]:
+    """'status=UNPAID; archived=false' -> filters; numbers and booleans keep their type."""
+    text = clean_cell(text)
+    if not isinstance(text, str):
+        return []
+    filters = []
+    for part in (p.strip() for p in text.split(";")):
+        if part:
+            attribute, _, value = part.partition("=")
+            filters.append({"attribute": attribute.strip(), "equals": _typed(value.strip())})
+    return filters
+
+
+def _typed(value: str) -> Any:
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    return number if math.isfinite(number) else value
+
+
+# --- whole-document settings ---------------------------------------------------------------------
+
+
+def with_fields(document: Document, section: str | None, fields: dict[str, Any]) -> Document:
+    """Set top-level fields (section None) or fields of a mapping section such as `table`."""
+    updated = copy.deepcopy(document)
+    target = updated if section is None else updated.setdefault(section, {})
+    if not isinstance(target, dict):
+        target = updated[section] = {}
+    for key, value in fields.items():
+        _set(target, key, value)
+    return updated
+
+
+def _items(document: Document, section: str) -> list[dict[str, Any]]:
+    items = document.get(section) or []
+    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+
+def _entity(document: Document, name: str) -> dict[str, Any] | None:
+    return next((e for e in _items(document, "entities") if e.get("name") == name), None)
+
+
+def _attributes(entity: dict[str, Any] | None) -> list[dict[str, Any]]:
+    if entity is None or not isinstance(entity.get("attributes"), list):
+        return []
+    return [a for a in entity["attributes"] if isinstance(a, dict)]
+
+
+# --- generator specs from a form -----------------------------------------------------------------
+
+# Which form fields each generator kind uses, in display order.
+GENERATOR_FORM_FIELDS: dict[str, tuple[str, ...]] = {
+    "uuid": ("prefix",),
+    "sequence": ("prefix", "start", "width"),
+    "faker": ("provider",),
+    "enum": ("values", "weights", "distribution", "distribution_parameter"),
+    "int_range": ("min", "max", "distribution", "distribution_parameter"),
+    "float_range": ("min", "max", "decimals", "distribution", "distribution_parameter"),
+    "timestamp_range": ("start", "end", "format", "recent_bias"),
+    "text": ("length_bytes",),
+    "boolean": ("true_share",),
+    "constant": ("value",),
+    "reference": ("entity", "attribute", "distribution", "distribution_parameter"),
+}
+
+
+def generator_from_form(kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """A generator spec from form fields; lists are typed as comma-separated text."""
+    spec: dict[str, Any] = {"kind": kind}
+    for field in GENERATOR_FORM_FIELDS.get(kind, ()):
+        value = clean_cell(fields.get(field))
+        if field in ("distribution", "distribution_parameter"):
+            continue
+        if field in ("values", "weights") and isinstance(value, str):
+            items = [item.strip() for item in value.split(",") if item.strip()]
+            value = items if field == "values" else [_typed(item) for item in items]
+        elif isinstance(value, str) and _is_numeric_field(kind, field):
+            value = _typed(value)  # typed text stays text when it is not a number: validation says so
+        _set(spec, field, value)
+    if "distribution" in GENERATOR_FORM_FIELDS.get(kind, ()):
+        _set(spec, "distribution", distribution_from_cells(fields.get("distribution"),
+                                                           fields.get("distribution_parameter")))
+    return spec
+
+
+_NUMERIC_FORM_FIELDS = {"min", "max", "width", "decimals", "length_bytes", "true_share", "recent_bias",
+                        "value"}
+
+
+def _is_numeric_field(kind: str, field: str) -> bool:
+    return field in _NUMERIC_FORM_FIELDS or (kind == "sequence" and field == "start")
+
+
+def attribute_generator(document: Document, entity_name: str, attribute_name: str) -> Any:
+    return next((a.get("generator") for a in _attributes(_entity(document, entity_name))
+                 if a.get("name") == attribute_name), None)
+
+
+def traffic_profile_fields(shape: str, hourly_weights_text: str) -> dict[str, Any]:
+    """Fields of `traffic_profile` from the form; weights are typed as comma-separated numbers."""
+    weights = [_typed(w.strip()) for w in hourly_weights_text.split(",") if w.strip()]
+    return {"shape": shape, "hourly_weights": weights if shape == "custom" else None}
+
+
+def generator_form_values(spec: Any) -> dict[str, Any]:
+    """The form fields that show an existing spec (the inverse of generator_from_form)."""
+    if not isinstance(spec, dict):
+        return {"kind": "uuid"}
+    values = {k: v for k, v in spec.items() if k != "distribution"}
+    for field in ("values", "weights"):
+        if isinstance(values.get(field), list):
+            values[field] = ", ".join(str(v) for v in values[field])
+    distribution = spec.get("distribution") or {}
+    values["distribution"] = distribution.get("kind", "uniform")
+    values["distribution_parameter"] = distribution.get("exponent", distribution.get("share"))
+    return values
+
+
+# --- key design overrides ------------------------------------------------------------------------
+
+TEMPLATE_COLUMNS = ("entity", "index", "partition_key", "sort_key", "only_when")
+INDEX_COLUMNS = ("name", "kind", "partition_key", "sort_key", "projection", "non_key_attributes")
+TABLE_PATH = "table"
+
+
+def adopt_key_design(document: Document, key_design: dict[str, Any]) -> Document:
+    """The document with this key design as its own (the user then overrides what they like)."""
+    updated = copy.deepcopy(document)
+    updated["key_design"] = copy.deepcopy(key_design)
+    return updated
+
+
+def drop_key_design(document: Document) -> Document:
+    updated = copy.deepcopy(document)
+    updated.pop("key_design", None)
+    return updated
+
+
+def _key_design(document: Document) -> dict[str, Any]:
+    design = document.get("key_design")
+    return design if isinstance(design, dict) else {}
+
+
+def key_template_rows(document: Document) -> list[Row]:
+    rows = []
+    for keys in _key_design(document).get("entities") or []:
+        if not isinstance(keys, dict):
+            continue
+        table = keys.get("table") if isinstance(keys.get("table"), dict) else {}
+        rows.append({"entity": keys.get("entity"), "index": TABLE_PATH, "partition_key": table.get("partition_key"),
+                     "sort_key": table.get("sort_key"), "only_when": ""})
+        for index, templates in (keys.get("indexes") or {}).items():
+            templates = templates if isinstance(templates, dict) else {}
+            rows.append({"entity": keys.get("entity"), "index": index,
+                         "partition_key": templates.get("partition_key"), "sort_key": templates.get("sort_key"),
+                         "only_when": format_filters(templates.get("only_when") or [])})
+    return rows
+
+
+def edit_key_templates(document: Document, edits: dict[str, Any]) -> Document:
+    """Apply template-table edits and rebuild `key_design.entities` from the rows (lossless)."""
+    rows = apply_table_edits(key_template_rows(document), edits, dict, lambda row, original: {**original, **row})
+    entities: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        entity = clean_cell(row.get("entity"))
+        if entity is None:
+            continue
+        keys = entities.setdefault(entity, {"entity": entity, "table": {}})
+        templates: dict[str, Any] = {}
+        _set(templates, "partition_key", row.get("partition_key"))
+        _set(templates, "sort_key", row.get("sort_key"))
+        _set(templates, "only_when", parse_filters(row.get("only_when")))
+        index = clean_cell(row.get("index")) or TABLE_PATH
+        if index == TABLE_PATH:
+            keys["table"] = templates
+        else:
+            keys.setdefault("indexes", {})[index] = templates
+    updated = copy.deepcopy(document)
+    updated.setdefault("key_design", {})["entities"] = list(entities.values())
+    return updated
+
+
+def index_definition_rows(document: Document) -> list[Row]:
+    design = _key_design(document)
+    rows = []
+    for kind, section in (("GSI", "global_secondary_indexes"), ("LSI", "local_secondary_indexes")):
+        for index in design.get(section) or []:
+            if not isinstance(index, dict):
+                continue
+            projection = index.get("projection") if isinstance(index.get("projection"), dict) else {}
+            rows.append({"name": index.get("name"), "kind": kind,
+                         "partition_key": (index.get("partition_key") or {}).get("name"),
+                         "sort_key": (index.get("sort_key") or {}).get("name"),
+                         "projection": projection.get("type", "ALL"),
+                         "non_key_attributes": list(projection.get("non_key_attributes") or [])})
+    return rows
+
+
+def edit_index_definitions(document: Document, edits: dict[str, Any]) -> Document:
+    """Apply index-table edits; key attribute types are kept from before (S for new indexes)."""
+    before = {str(i.get("name")): i for section in ("global_secondary_indexes", "local_secondary_indexes")
+              for i in _key_design(document).get(section) or [] if isinstance(i, dict)}
+    rows = apply_table_edits(index_definition_rows(document), edits, dict, lambda row, original: {**original, **row})
+    sections: dict[str, list[dict[str, Any]]] = {"global_secondary_indexes": [], "local_secondary_indexes": []}
+    for row in rows:
+        name = clean_cell(row.get("name"))
+        if name is None:
+            continue
+        old = before.get(name, {})
+        index: dict[str, Any] = {"name": name}
+        for key in ("partition_key", "sort_key"):
+            attribute = clean_cell(row.get(key))
+            if attribute is not None:
+                index[key] = {**(old.get(key) or {}), "name": attribute}
+        projection: dict[str, Any] = {"type": clean_cell(row.get("projection")) or "ALL"}
+        _set(projection, "non_key_attributes", row.get("non_key_attributes"))
+        index["projection"] = projection
+        section = "local_secondary_indexes" if clean_cell(row.get("kind")) == "LSI" else "global_secondary_indexes"
+        sections[section].append(index)
+    updated = copy.deepcopy(document)
+    design = updated.setdefault("key_design", {})
+    for section, indexes in sections.items():
+        _set(design, section, indexes)
+    return updated

@@ -1,0 +1,60 @@
+"""Problems found in a model, and the typed errors the domain raises.
+
+Every problem has one shape: where (a readable path such as `entities[Order].attributes[total]`),
+what is wrong, and how to fix it. Pages and the CLI translate these errors once, at their edge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    message: str
+    suggestion: str = ""
+    severity: Severity = Severity.ERROR
+
+    def __str__(self) -> str:
+        text = f"{self.severity}: {self.path or '(file)'}: {self.message}"
+        return f"{text} ({self.suggestion})" if self.suggestion else text
+
+
+def errors_only(problems: list[Problem]) -> list[Problem]:
+    return [p for p in problems if p.severity is Severity.ERROR]
+
+
+def problems_under(problems: list[Problem], prefix: str) -> list[Problem]:
+    """Problems whose path is `prefix` or lies inside it (`entities[Order]` covers its attributes)."""
+    return [p for p in problems
+            if p.path == prefix or p.path.startswith(prefix + ".") or p.path.startswith(prefix + "[")]
+
+
+class ModelingError(ValueError):
+    """Base class of the errors this package raises for bad input."""
+
+
+class ModelFileError(ModelingError):
+    """A model file or document could not be turned into a valid model."""
+
+    def __init__(self, problems: list[Problem], source: str = "") -> None:
+        self.problems = problems
+        self.source = source
+        first = problems[0] if problems else Problem("", "unknown problem")
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        super().__init__(f"{source + ': ' if source else ''}{first}{more}")
+
+
+class WorkspaceError(ModelingError):
+    """The workspace folder cannot be read or written."""
+
+
+class EndpointError(ModelingError):
+    """The DynamoDB endpoint cannot be reached or refused a request."""

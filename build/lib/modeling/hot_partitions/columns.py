@@ -1,0 +1,77 @@
+"""Per-row columns that may be constant: one value repeated over millions of rows, stored as a zero-stride view.
+
+A population of one key value per item spread evenly (ids, unique attributes) has the same items, bytes and
+units on every row. Such a column is `np.broadcast_to(value, (rows,))`: read-only, no memory, and the sums,
+maxima and ratios below take it in O(1) instead of touching every row. Every other array passes through.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def constant(value: float, rows: int) -> np.ndarray:
+    """A read-only column holding `value` on each of `rows` rows (no memory)."""
+    return np.broadcast_to(np.float64(value), (rows,))
+
+
+def constant_value(column: np.ndarray) -> float | None:
+    """The value of a constant (zero-stride) column, else None."""
+    if column.ndim == 1 and len(column) and column.strides[0] == 0:
+        return float(column[0])
+    return None
+
+
+def total(column: np.ndarray) -> float:
+    """Sum of a column (rows x value when constant)."""
+    value = constant_value(column)
+    return value * len(column) if value is not None else float(column.sum())
+
+
+def largest(column: np.ndarray) -> float:
+    """Maximum of a non-empty column."""
+    value = constant_value(column)
+    return value if value is not None else float(column.max())
+
+
+def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """Row-wise numerator / denominator, constant when both are."""
+    top, bottom = constant_value(numerator), constant_value(denominator)
+    if top is not None and bottom is not None:
+        return constant(top / bottom, len(numerator))
+    if bottom == 1.0:
+        return numerator
+    return numerator / denominator
+
+
+def scaled(column: np.ndarray, factor: float, reuse: bool = False) -> np.ndarray:
+    """column x factor, constant when the column is; `reuse` writes into a writable column the caller owns."""
+    value = constant_value(column)
+    if value is not None:
+        return constant(value * factor, len(column))
+    return np.multiply(column, factor, out=column if reuse and column.flags.writeable else None)
+
+
+class Accumulator:
+    """Named float columns over `rows` rows built by adding windows: stays constant while every addition is a
+    constant over all rows, materialised (zeros, then in-place adds) on the first one that is not."""
+
+    def __init__(self, rows: int) -> None:
+        self.rows = rows
+        self._columns: dict[str, float | np.ndarray] = {}
+
+    def add(self, name: str, window: slice, values: np.ndarray) -> None:
+        current = self._columns.get(name, 0.0)
+        value = constant_value(values)
+        whole = window.indices(self.rows)[:2] == (0, self.rows) and len(values) == self.rows
+        if isinstance(current, float) and value is not None and whole:
+            self._columns[name] = current + value
+            return
+        if isinstance(current, float):
+            current = np.zeros(self.rows) if current == 0.0 else np.full(self.rows, current)
+            self._columns[name] = current
+        current[window] += value if value is not None else values
+
+    def column(self, name: str) -> np.ndarray:
+        current = self._columns.get(name, 0.0)
+        return constant(current, self.rows) if isinstance(current, float) else current

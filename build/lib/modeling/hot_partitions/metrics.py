@@ -1,0 +1,104 @@
+"""Skew metrics of one index: top-1 and top-10 shares, max/mean partition, Gini, largest item collection.
+
+Rows may group several cold key values (`IndexLoad.key_values`); every metric is per real key value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from modeling.hot_partitions.columns import constant_value, largest, ratio, total
+from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES
+from modeling.hot_partitions.partitions import Placement
+
+_GINI_SAMPLE_ROWS = 200_000  # beyond this, Gini is estimated on a seeded sample of rows
+
+HEALTHY, SKEWED, HOT, THROTTLES, TOO_LARGE = "healthy", "skewed but fits", "hot", "throttles", "collection over 10 GB"
+
+
+def top_shares(row_totals: np.ndarray, key_values: np.ndarray, keys: tuple[int, ...] = (1, 10)) -> tuple[float, ...]:
+    """Shares of the total held by the 1, 10 ... busiest key values (rows ranked by their per-key value)."""
+    whole = total(row_totals)
+    if whole <= 0 or not len(row_totals):
+        return tuple(0.0 for _ in keys)
+    per_key = ratio(row_totals, key_values)
+    count = min(max(keys), len(per_key))
+    if constant_value(per_key) is not None and constant_value(key_values) is not None:
+        top = np.arange(count)  # every row alike: any `count` rows are the busiest
+    else:
+        top = np.argpartition(-per_key, count - 1)[:count]
+        top = top[np.argsort(-per_key[top], kind="stable")]
+    before = np.cumsum(key_values[top]) - key_values[top]
+    return tuple(float((per_key[top] * np.minimum(key_values[top], np.clip(n - before, 0, None))).sum() / whole)
+                 for n in keys)
+
+
+def top_share(row_totals: np.ndarray, key_values: np.ndarray, keys: int) -> float:
+    """Share of the total held by the `keys` busiest key values."""
+    return top_shares(row_totals, key_values, (keys,))[0]
+
+
+def gini(row_totals: np.ndarray, key_values: np.ndarray, rng: np.random.Generator) -> float:
+    """Gini coefficient of the per-key values (0 = every key equal, towards 1 = one key has everything).
+
+    Above `_GINI_SAMPLE_ROWS` rows the busiest 1,000 rows are kept exactly and the rest estimated from a
+    seeded sample, reweighted to the key values it stands for.
+    """
+    per_key = ratio(row_totals, key_values)
+    if len(per_key) < 2 or constant_value(per_key) is not None or total(per_key) <= 0 or np.ptp(per_key) == 0:
+        return 0.0
+    weights = key_values
+    if len(per_key) > _GINI_SAMPLE_ROWS:
+        per_key, weights = _sampled(per_key, key_values, rng)
+    ranked = bool(np.all(per_key[1:] <= per_key[:-1]))  # already ranked (one zipf dimension): no sort needed
+    order = np.arange(len(per_key))[::-1] if ranked else np.argsort(per_key, kind="stable")
+    x, w = per_key[order], weights[order]
+    population = np.concatenate([[0.0], np.cumsum(w) / w.sum()])
+    lorenz = np.concatenate([[0.0], np.cumsum(x * w) / (x * w).sum()])
+    return float(np.clip(1 - np.sum(np.diff(population) * (lorenz[1:] + lorenz[:-1])), 0.0, 1.0))
+
+
+def _sampled(per_key: np.ndarray, key_values: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The 1,000 busiest rows exactly, plus a reweighted sample of the others."""
+    top = np.argpartition(-per_key, 999)[:1000]
+    rest = np.ones(len(per_key), dtype=bool)
+    rest[top] = False
+    others = np.flatnonzero(rest)
+    chosen = np.sort(others[rng.integers(0, len(others), _GINI_SAMPLE_ROWS)])
+    scale = key_values[others].sum() / key_values[chosen].sum()
+    rows = np.concatenate([np.sort(top), chosen])
+    weights = np.concatenate([key_values[np.sort(top)], key_values[chosen] * scale])
+    return per_key[rows], weights
+
+
+def skew_row(placement: Placement, rng: np.random.Generator) -> dict[str, object]:
+    """One SKEW_COLUMNS row for an index (or a what-if variant of it)."""
+    load = placement.load
+    utilisation = load.utilisation
+    partition_load = placement.sums(utilisation)
+    busiest = largest(ratio(utilisation, load.key_values)) if len(utilisation) else 0.0
+    biggest = largest(ratio(load.collection_bytes, load.key_values)) if len(utilisation) else 0.0
+    mean = float(partition_load.mean())
+    traffic, items = top_shares(utilisation, load.key_values), top_shares(load.items, load.key_values)
+    return {
+        "index": load.index, "key_values": total(load.key_values), "items": total(load.items),
+        "partitions": placement.partitions,
+        "top1_traffic_share": traffic[0], "top10_traffic_share": traffic[1],
+        "top1_item_share": items[0], "top10_item_share": items[1],
+        "max_to_mean_partition": float(partition_load.max() / mean) if mean > 0 else 1.0,
+        "gini": gini(utilisation, load.key_values, rng),
+        "largest_collection_bytes": biggest, "largest_collection_share_of_10gb": biggest / PARTITION_BYTES,
+        "busiest_key_utilisation": busiest,
+        "verdict": verdict(busiest, float(partition_load.max()), biggest),
+    }
+
+
+def verdict(busiest_key: float, busiest_partition: float, largest_collection_bytes: float) -> str:
+    """One word on an index: throttles (a key above one partition, §7.1), hot, skewed but fits, healthy."""
+    if busiest_key > 1:
+        return THROTTLES
+    if largest_collection_bytes > PARTITION_BYTES:
+        return TOO_LARGE
+    if busiest_key >= HOT_UTILISATION:
+        return HOT
+    return SKEWED if busiest_partition > 1 else HEALTHY

@@ -1,0 +1,234 @@
+"""Key populations: how an entity's items and requests spread over the values of a partition-key template.
+
+Each attribute of a template becomes a `Dimension` (how many distinct values, and how skewed, following
+the sample-data generators: `modeling.sample_data.pick_indices` semantics, index 0 the hottest value).
+A `Layout` enumerates key values as integer rows: the product of small closed dimensions, or else the
+dimension with the most values alone (a composite `TENANT#{t}#STUDENT#{s}` is as many keys as students).
+Beyond `cap` rows the coldest ranks are grouped, each row then standing for `key_values[row]` keys.
+No strings are rendered except labels of the few keys shown.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from modeling.checks.estimates import COUNTRY_CODES, COUNTRY_PROVIDERS, parse_template, time_bucket_seconds
+from modeling.hot_partitions.columns import constant, constant_value
+from modeling.model import (
+    BooleanGenerator,
+    ConstantGenerator,
+    Distribution,
+    Entity,
+    EnumGenerator,
+    FakerGenerator,
+    FloatRangeGenerator,
+    HotValueDistribution,
+    IntRangeGenerator,
+    Model,
+    ReferenceGenerator,
+    TimestampRangeGenerator,
+    UniformDistribution,
+    ZipfDistribution,
+)
+
+_UNIFORM = UniformDistribution(kind="uniform")
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """The distinct values of one key attribute and how items and requests pick them."""
+
+    attribute: str
+    values: float  # distinct values (may exceed the simulation cap)
+    distribution: Distribution = _UNIFORM
+    weights: tuple[float, ...] | None = None  # explicit weights (enums, booleans) in `labels` order
+    labels: tuple[str, ...] = ()  # value names of a small closed set
+    is_time: bool = False  # a time bucket: new items and writes go to the newest value (index 0)
+    per_item: bool = False  # about one value per item (identifier, unique or free-form attribute)
+
+
+def dimension(model: Model, entity: Entity, name: str) -> Dimension:
+    """The dimension of one attribute of an entity, read from its generator (or relationship)."""
+    items = float(max(entity.item_count, 1))
+    attribute = entity.attribute(name)
+    generator = attribute.generator if attribute is not None else None
+    bucket = time_bucket_seconds(entity, name)
+    if bucket is not None and bucket >= 1:  # dynamodb-facts §7.1: the "now" bucket takes every write
+        return Dimension(name, _time_values(generator, bucket, items), is_time=True)
+    if isinstance(generator, ConstantGenerator):
+        return Dimension(name, 1.0, labels=(str(generator.value),))
+    if isinstance(generator, EnumGenerator):
+        return Dimension(name, float(len(generator.values)), generator.distribution, generator.weights,
+                         generator.values)
+    if isinstance(generator, BooleanGenerator):
+        return Dimension(name, 2.0, weights=(generator.true_share, 1 - generator.true_share),
+                         labels=("true", "false"))
+    if isinstance(generator, ReferenceGenerator):
+        return _reference(model, entity, name, generator)
+    if isinstance(generator, FakerGenerator) and generator.provider in COUNTRY_PROVIDERS:
+        return Dimension(name, float(COUNTRY_CODES))
+    if isinstance(generator, IntRangeGenerator | FloatRangeGenerator) and not (attribute and attribute.unique):
+        scale = 10 ** generator.decimals if isinstance(generator, FloatRangeGenerator) else 1
+        return Dimension(name, min(float((generator.max - generator.min) * scale + 1), items), generator.distribution)
+    return _from_relationship(model, entity, name) or Dimension(name, items, per_item=True)
+
+
+def _time_values(generator: object, bucket_seconds: float, items: float) -> float:
+    """Buckets in a timestamp generator's range (uniform over it), at most one per item."""
+    if not isinstance(generator, TimestampRangeGenerator):
+        return items
+    start, end = (datetime.fromisoformat(t.replace("Z", "+00:00")) for t in (generator.start, generator.end))
+    return float(min(max(1.0, math.ceil((end - start).total_seconds() / bucket_seconds)), items))
+
+
+def _reference(model: Model, entity: Entity, name: str, generator: ReferenceGenerator) -> Dimension:
+    """A foreign key: one value per parent item, skewed by the generator or the relationship cardinality."""
+    parent = model.entity(generator.entity)
+    values = float(max(parent.item_count, 1)) if parent is not None else float(max(entity.item_count, 1))
+    related = _from_relationship(model, entity, name)
+    if isinstance(generator.distribution, UniformDistribution) and related is not None:
+        return related
+    return Dimension(name, values, generator.distribution)
+
+
+def _from_relationship(model: Model, entity: Entity, name: str) -> Dimension | None:
+    """A child attribute holding its parent's identifier: parents' count, the cardinality's skew."""
+    for relationship in model.relationships:
+        parent = model.entity(relationship.parent)
+        if relationship.child == entity.name and name in relationship.child_attributes and parent is not None:
+            return Dimension(name, float(max(parent.item_count, 1)), relationship.cardinality.distribution)
+    return None
+
+
+# --- layouts ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How key values of one (entity, template) map to rows: `dims` enumerated as a product (row-major)."""
+
+    template: str
+    dims: tuple[Dimension, ...]
+    key_values: np.ndarray  # real key values per row (1.0 unless the row groups cold ranks)
+
+    @property
+    def rows(self) -> int:
+        return len(self.key_values)
+
+
+def layout(model: Model, entity: Entity, template: str, cap: int) -> Layout:
+    """The row layout of a template for an entity; at most `cap` rows."""
+    dims = tuple(dimension(model, entity, n) for n in dict.fromkeys(parse_template(template).attribute_names))
+    if not dims:
+        return Layout(template, (), constant(1.0, 1))
+    if all(not d.per_item for d in dims) and math.prod(d.values for d in dims) <= cap:
+        rows = round(math.prod(d.values for d in dims))
+        return Layout(template, dims, constant(1.0, rows))
+    dominant = max(dims, key=lambda d: (d.values, d.per_item))
+    return Layout(template, (dominant,), _grouped_key_values(dominant.values, cap))
+
+
+def _grouped_key_values(values: float, cap: int) -> np.ndarray:
+    """Key values per row: one each up to `cap`; beyond, cap/2 single ranks then even groups of the rest."""
+    if values <= cap:
+        return constant(1.0, max(1, round(values)))
+    exact = cap // 2
+    edges = np.linspace(exact, values, cap - exact + 1)
+    return np.concatenate([np.ones(exact), np.diff(edges)])
+
+
+def _rank_edges(key_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First and last 1-based rank each row covers."""
+    if constant_value(key_values) == 1.0:  # one key value per row: ranks 1..rows
+        ranks = np.arange(1, len(key_values) + 1, dtype=float)
+        return ranks, ranks
+    last = np.cumsum(key_values)
+    return last - key_values + 1, last
+
+
+def dimension_weights(dim: Dimension, key_values: np.ndarray) -> np.ndarray:
+    """Share of items (and requests) per row of one dimension; sums to 1."""
+    if dim.weights is not None:
+        weights = np.asarray(dim.weights, dtype=float)
+    elif isinstance(dim.distribution, ZipfDistribution):
+        weights = _zipf_rows(dim.distribution.exponent, key_values)
+    elif constant_value(key_values) is not None and not isinstance(dim.distribution, HotValueDistribution):
+        return constant(1.0 / len(key_values), len(key_values))  # even: every row the same share
+    else:
+        weights = key_values / key_values.sum()
+        if isinstance(dim.distribution, HotValueDistribution):  # pick_indices: share to 0, rest uniform
+            weights = weights * (1 - dim.distribution.share)
+            weights[0] += dim.distribution.share
+    return weights / weights.sum()
+
+
+def _zipf_rows(exponent: float, key_values: np.ndarray) -> np.ndarray:
+    """Zipf weight of each row: k^-s for single ranks, the integral of x^-s over grouped ranks."""
+    first, last = _rank_edges(key_values)
+    weights = first ** -exponent
+    grouped = key_values > 1 if constant_value(key_values) != 1.0 else np.zeros(0, dtype=bool)
+    if grouped.any():
+        low, high = first[grouped] - 0.5, last[grouped] + 0.5
+        weights[grouped] = (np.log(high / low) if exponent == 1
+                            else (high ** (1 - exponent) - low ** (1 - exponent)) / (1 - exponent))
+    return weights
+
+
+def row_shares(rows: Layout, fixed: dict[str, str], new_items: bool) -> np.ndarray:
+    """Share of a pattern's requests per row: the dimensions' weights, one value where the pattern fixes it.
+
+    Filters and sparse-index conditions (`fixed`) pin one value; writing new items pins the newest time bucket.
+    """
+    shares = np.ones(1)
+    for dim in rows.dims:
+        key_values = rows.key_values if len(rows.dims) == 1 else np.ones(round(dim.values))
+        weights = dimension_weights(dim, key_values)
+        if dim.attribute in fixed or (new_items and dim.is_time):
+            pinned = np.zeros(len(weights))
+            pinned[_value_index(dim, fixed.get(dim.attribute))] = 1.0
+            weights = pinned
+        shares = np.kron(shares, weights) if len(rows.dims) > 1 else weights
+    return shares
+
+
+def _value_index(dim: Dimension, value: str | None) -> int:
+    """Row of a fixed value in a dimension: its label's position, else the hottest (0)."""
+    return dim.labels.index(value) if value is not None and value in dim.labels else 0
+
+
+def row_items(rows: Layout, items: float, rng: np.random.Generator) -> np.ndarray:
+    """Items per row: exact for one-per-item keys, a seeded multinomial draw over the weights otherwise."""
+    if len(rows.dims) == 1 and rows.dims[0].per_item:
+        each = constant_value(rows.key_values)
+        if each is not None:  # one key value per row: the same items on every row (no memory)
+            return constant(each * (items / (each * rows.rows)), rows.rows)
+        return rows.key_values * (items / rows.key_values.sum())
+    shares = row_shares(rows, {}, new_items=False)
+    return rng.multinomial(int(items), shares / shares.sum()).astype(float)
+
+
+def row_label(rows: Layout, row: int) -> str:
+    """Readable key value of one row: enum values as they are, other values by rank (`<rank 3>`)."""
+    if not rows.dims:
+        return rows.template
+    sizes = [round(d.values) for d in rows.dims] if len(rows.dims) > 1 else [rows.rows]
+    positions = np.unravel_index(row, sizes)
+    texts = {d.attribute: _value_text(d, int(p), rows if len(rows.dims) == 1 else None)
+             for d, p in zip(rows.dims, positions, strict=True)}
+    return "".join(texts.get(s.text, f"<{s.text}>") if s.is_attribute else s.text
+                   for s in parse_template(rows.template).segments)
+
+
+def _value_text(dim: Dimension, position: int, grouped: Layout | None) -> str:
+    if dim.labels:
+        return dim.labels[position]
+    if dim.is_time:
+        return "<newest>" if position == 0 else f"<{position} buckets back>"
+    if grouped is not None and grouped.key_values[position] > 1:
+        start = int(np.sum(grouped.key_values[:position])) + 1
+        return f"<ranks {start:,}-{start + int(grouped.key_values[position]) - 1:,}>"
+    return f"<rank {position + 1:,}>"

@@ -1,0 +1,571 @@
+"""The model a user edits: entities, relationships, access patterns, table settings, key design.
+
+Types are frozen pydantic models so that one definition gives parsing with every problem reported
+at once, a JSON Schema for editors (`docs/model.schema.json`) and immutable values for the rest of
+the product. Enum values are AWS's strings where AWS has one (`PAY_PER_REQUEST`, `KEYS_ONLY`).
+Cross-references (an access pattern naming an entity, a template naming an attribute) are checked
+in `modeling.validation`, which reports them with readable paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+FORMAT_NAME = "dynamodb-design-studio/model"
+FORMAT_VERSION = 1
+
+Name = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[A-Za-z_][A-Za-z0-9_.\-]*$")]
+PatternName = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[a-z][a-z0-9_]*$")]
+# dynamodb-facts §8; table names per the CreateTable API: 3-255 of [a-zA-Z0-9_.-]
+TableName = Annotated[str, Field(min_length=3, max_length=255, pattern=r"^[A-Za-z0-9_.\-]+$")]
+RegionName = Annotated[str, Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$")]
+Share = Annotated[float, Field(ge=0.0, le=1.0)]
+# ISO-8601 date or date-time, optionally with a zone: 2024-01-31, 2024-01-31T08:00:00Z
+IsoTimestamp = Annotated[str, Field(
+    pattern=r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$")]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+
+# --- enums ---------------------------------------------------------------------------------------
+
+
+class AttributeType(StrEnum):
+    """DynamoDB attribute types, spelled as in DynamoDB JSON."""
+
+    S = "S"
+    N = "N"
+    B = "B"
+    BOOL = "BOOL"
+    NULL = "NULL"
+    L = "L"
+    M = "M"
+    SS = "SS"
+    NS = "NS"
+    BS = "BS"
+
+
+class KeyAttributeType(StrEnum):
+    """Types a key attribute may have (CreateTable AttributeDefinitions)."""
+
+    S = "S"
+    N = "N"
+    B = "B"
+
+
+class BillingMode(StrEnum):
+    PAY_PER_REQUEST = "PAY_PER_REQUEST"
+    PROVISIONED = "PROVISIONED"
+
+
+class TableClass(StrEnum):
+    STANDARD = "STANDARD"
+    STANDARD_INFREQUENT_ACCESS = "STANDARD_INFREQUENT_ACCESS"
+
+
+class StreamViewType(StrEnum):
+    KEYS_ONLY = "KEYS_ONLY"
+    NEW_IMAGE = "NEW_IMAGE"
+    OLD_IMAGE = "OLD_IMAGE"
+    NEW_AND_OLD_IMAGES = "NEW_AND_OLD_IMAGES"
+
+
+class ProjectionType(StrEnum):
+    ALL = "ALL"
+    KEYS_ONLY = "KEYS_ONLY"
+    INCLUDE = "INCLUDE"
+
+
+class RelationshipKind(StrEnum):
+    ONE_TO_ONE = "one_to_one"
+    ONE_TO_MANY = "one_to_many"
+    MANY_TO_MANY = "many_to_many"
+
+
+class PatternKind(StrEnum):
+    """What an access pattern does; the key-design step maps each to a DynamoDB operation."""
+
+    READ_ONE = "read_one"
+    READ_MANY = "read_many"
+    WRITE = "write"
+    UPDATE = "update"
+    DELETE = "delete"
+    TRANSACT_WRITE = "transact_write"
+    TRANSACT_READ = "transact_read"
+    BATCH_READ = "batch_read"
+    BATCH_WRITE = "batch_write"
+
+    @property
+    def is_read(self) -> bool:
+        return self in _READ_KINDS
+
+
+_READ_KINDS = frozenset({PatternKind.READ_ONE, PatternKind.READ_MANY, PatternKind.TRANSACT_READ,
+                         PatternKind.BATCH_READ})
+
+
+class Consistency(StrEnum):
+    EVENTUAL = "eventual"
+    STRONG = "strong"
+
+
+class SortOrder(StrEnum):
+    ASCENDING = "ascending"
+    DESCENDING = "descending"
+
+
+class RangeOperator(StrEnum):
+    """Sort-key conditions a Query can express (KeyConditionExpression)."""
+
+    EQUALS = "equals"
+    BEGINS_WITH = "begins_with"
+    BETWEEN = "between"
+    LESS_THAN = "less_than"
+    LESS_THAN_OR_EQUAL = "less_than_or_equal"
+    GREATER_THAN = "greater_than"
+    GREATER_THAN_OR_EQUAL = "greater_than_or_equal"
+
+
+class TrafficShape(StrEnum):
+    FLAT = "flat"
+    BUSINESS_HOURS = "business_hours"
+    EVENING_PEAK = "evening_peak"
+    CUSTOM = "custom"
+
+
+class FakerProvider(StrEnum):
+    """Faker providers the sample-data generator may call (a fixed list, never a user string)."""
+
+    PERSON_NAME = "name"
+    FIRST_NAME = "first_name"
+    LAST_NAME = "last_name"
+    EMAIL = "email"
+    USER_NAME = "user_name"
+    PHONE_NUMBER = "phone_number"
+    COMPANY = "company"
+    JOB = "job"
+    STREET_ADDRESS = "street_address"
+    CITY = "city"
+    COUNTRY = "country"
+    COUNTRY_CODE = "country_code"
+    POSTCODE = "postcode"
+    URL = "url"
+    IPV4 = "ipv4"
+    WORD = "word"
+    SENTENCE = "sentence"
+    CATCH_PHRASE = "catch_phrase"
+    PRODUCT_NAME = "ecommerce_name"
+    COLOR_NAME = "color_name"
+
+
+# --- distributions -------------------------------------------------------------------------------
+
+
+class UniformDistribution(_Frozen):
+    """Every value equally likely."""
+
+    kind: Literal["uniform"]
+
+
+class ZipfDistribution(_Frozen):
+    """Rank-frequency skew: the k-th most popular value has weight 1/k^exponent."""
+
+    kind: Literal["zipf"]
+    exponent: Annotated[float, Field(gt=0.0, le=10.0)] = 1.1
+
+
+class HotValueDistribution(_Frozen):
+    """One value takes `share` of all occurrences; the rest are uniform."""
+
+    kind: Literal["hot_value"]
+    share: Share = 0.5
+
+
+Distribution = Annotated[
+    UniformDistribution | ZipfDistribution | HotValueDistribution, Field(discriminator="kind")
+]
+
+
+# --- sample-data generator specs -----------------------------------------------------------------
+
+
+class UuidGenerator(_Frozen):
+    kind: Literal["uuid"]
+    prefix: str = ""
+
+
+class SequenceGenerator(_Frozen):
+    """1, 2, 3 ... optionally zero-padded to `width` digits."""
+
+    kind: Literal["sequence"]
+    start: int = 1
+    width: Annotated[int, Field(ge=0, le=38)] = 0
+    prefix: str = ""
+
+
+class FakerGenerator(_Frozen):
+    """A realistic value from Faker (names, emails, addresses ...)."""
+
+    kind: Literal["faker"]
+    provider: FakerProvider
+
+
+class EnumGenerator(_Frozen):
+    """One of `values`; `weights` (same length) or `distribution` decide how often."""
+
+    kind: Literal["enum"]
+    values: Annotated[tuple[str, ...], Field(min_length=1)]
+    weights: tuple[Annotated[float, Field(ge=0.0)], ...] | None = None
+    distribution: Distribution = UniformDistribution(kind="uniform")
+
+    @model_validator(mode="after")
+    def _weights_match_values(self) -> EnumGenerator:
+        if self.weights is not None:
+            if len(self.weights) != len(self.values):
+                raise ValueError(
+                    f"weights has {len(self.weights)} entries but values has {len(self.values)}; "
+                    "give one weight per value")
+            if sum(self.weights) <= 0:
+                raise ValueError("weights must not all be zero")
+        return self
+
+
+class IntRangeGenerator(_Frozen):
+    kind: Literal["int_range"]
+    min: int
+    max: int
+    distribution: Distribution = UniformDistribution(kind="uniform")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> IntRangeGenerator:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max}); swap them")
+        return self
+
+
+class FloatRangeGenerator(_Frozen):
+    kind: Literal["float_range"]
+    min: float
+    max: float
+    decimals: Annotated[int, Field(ge=0, le=10)] = 2
+    distribution: Distribution = UniformDistribution(kind="uniform")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> FloatRangeGenerator:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max}); swap them")
+        return self
+
+
+class TimestampFormat(StrEnum):
+    ISO_8601 = "iso8601"
+    EPOCH_SECONDS = "epoch_seconds"
+    EPOCH_MILLISECONDS = "epoch_milliseconds"
+    DATE = "date"
+
+
+class TimestampRangeGenerator(_Frozen):
+    """A timestamp between `start` and `end` (ISO-8601, UTC); `recent_bias` skews towards `end`."""
+
+    kind: Literal["timestamp_range"]
+    start: IsoTimestamp
+    end: IsoTimestamp
+    format: TimestampFormat = TimestampFormat.ISO_8601
+    recent_bias: Share = 0.0
+
+    @model_validator(mode="after")
+    def _ordered(self) -> TimestampRangeGenerator:
+        if _comparable(self.start) > _comparable(self.end):
+            raise ValueError(f"start ({self.start}) is after end ({self.end}); swap them")
+        return self
+
+
+def _comparable(timestamp: str) -> str:
+    """Dates and datetimes in the same zone compare as strings once the separator is unified."""
+    return timestamp.replace(" ", "T")
+
+
+class TextGenerator(_Frozen):
+    """Filler text of about `length_bytes` UTF-8 bytes."""
+
+    kind: Literal["text"]
+    length_bytes: Annotated[int, Field(ge=1, le=400 * 1024)]
+
+
+class BooleanGenerator(_Frozen):
+    kind: Literal["boolean"]
+    true_share: Share = 0.5
+
+
+class ConstantGenerator(_Frozen):
+    kind: Literal["constant"]
+    value: str | int | float | bool
+
+
+class ReferenceGenerator(_Frozen):
+    """The value of `attribute` of an existing `entity` item (a foreign key)."""
+
+    kind: Literal["reference"]
+    entity: Name
+    attribute: Name
+    distribution: Distribution = UniformDistribution(kind="uniform")
+
+
+GeneratorSpec = Annotated[
+    UuidGenerator | SequenceGenerator | FakerGenerator | EnumGenerator | IntRangeGenerator
+    | FloatRangeGenerator | TimestampRangeGenerator | TextGenerator | BooleanGenerator
+    | ConstantGenerator | ReferenceGenerator,
+    Field(discriminator="kind"),
+]
+
+GENERATOR_KINDS: tuple[str, ...] = (
+    "uuid", "sequence", "faker", "enum", "int_range", "float_range", "timestamp_range", "text",
+    "boolean", "constant", "reference",
+)
+
+# --- entities and relationships ------------------------------------------------------------------
+
+
+class Attribute(_Frozen):
+    name: Name
+    type: AttributeType = AttributeType.S
+    required: bool = True
+    unique: bool = False
+    avg_size_bytes: Annotated[int, Field(ge=0, le=400 * 1024)] | None = None
+    max_size_bytes: Annotated[int, Field(ge=0, le=400 * 1024)] | None = None
+    generator: GeneratorSpec | None = None
+    description: str = ""
+
+    @model_validator(mode="after")
+    def _sizes_ordered(self) -> Attribute:
+        if (self.avg_size_bytes is not None and self.max_size_bytes is not None
+                and self.avg_size_bytes > self.max_size_bytes):
+            raise ValueError(
+                f"avg_size_bytes ({self.avg_size_bytes}) is larger than max_size_bytes "
+                f"({self.max_size_bytes}); the average cannot exceed the maximum")
+        return self
+
+
+class Entity(_Frozen):
+    name: Name
+    description: str = ""
+    item_count: Annotated[int, Field(ge=0, le=10**15)]
+    monthly_growth_percent: Annotated[float, Field(ge=-100.0, le=1000.0)] = 0.0
+    identifiers: tuple[Name, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
+
+    def attribute(self, name: str) -> Attribute | None:
+        return next((a for a in self.attributes if a.name == name), None)
+
+
+class Cardinality(_Frozen):
+    """How many children one parent has (or partners, for many-to-many)."""
+
+    mean: Annotated[float, Field(ge=0.0)]
+    max: Annotated[int, Field(ge=0)] | None = None
+    distribution: Distribution = UniformDistribution(kind="uniform")
+
+    @model_validator(mode="after")
+    def _max_covers_mean(self) -> Cardinality:
+        if self.max is not None and self.max < self.mean:
+            raise ValueError(f"max ({self.max}) is below mean ({self.mean})")
+        return self
+
+
+class Relationship(_Frozen):
+    name: Name
+    kind: RelationshipKind
+    parent: Name
+    child: Name
+    child_attributes: tuple[Name, ...] = Field(
+        default=(), description="Attributes of the child that hold the parent's identifiers.")
+    cardinality: Cardinality = Cardinality(mean=1.0)
+
+
+# --- access patterns -----------------------------------------------------------------------------
+
+
+class RangeCondition(_Frozen):
+    attribute: Name
+    operator: RangeOperator
+
+
+class AttributeFilter(_Frozen):
+    """'Only items where attribute = value', e.g. status = UNPAID (a sparse-index candidate)."""
+
+    attribute: Name
+    equals: str | int | float | bool
+
+
+class Traffic(_Frozen):
+    peak_requests_per_second: Annotated[float, Field(ge=0.0, le=1e9)]
+    average_requests_per_second: Annotated[float, Field(ge=0.0, le=1e9)]
+
+    @model_validator(mode="after")
+    def _average_below_peak(self) -> Traffic:
+        if self.average_requests_per_second > self.peak_requests_per_second:
+            raise ValueError(
+                f"average_requests_per_second ({self.average_requests_per_second:g}) is above "
+                f"peak_requests_per_second ({self.peak_requests_per_second:g}); the peak is the "
+                "highest rate, so raise it or lower the average")
+        return self
+
+
+class AccessPattern(_Frozen):
+    name: PatternName
+    description: str = ""
+    kind: PatternKind
+    entities: Annotated[tuple[Name, ...], Field(min_length=1)]
+    inputs: tuple[Name, ...] = ()
+    range_condition: RangeCondition | None = None
+    sort_order: SortOrder = SortOrder.ASCENDING
+    filters: tuple[AttributeFilter, ...] = ()
+    page_size: Annotated[int, Field(ge=1, le=10_000)] | None = None
+    consistency: Consistency = Consistency.EVENTUAL
+    expected_items: Annotated[float, Field(ge=0.0, le=1e9)] = 1.0
+    changed_attributes: tuple[Name, ...] = Field(
+        default=(), description="For updates: the attributes that change (decides index writes).")
+    returns: tuple[Name, ...] = Field(
+        default=(), description="Attributes the application uses from each item; empty means the whole "
+                                "item. Decides index projections.")
+    traffic: Traffic
+
+
+# --- table settings and traffic shape ------------------------------------------------------------
+
+
+class TrafficProfile(_Frozen):
+    """How traffic spreads over a day (UTC hours). Peak rates apply at the heaviest hour."""
+
+    shape: TrafficShape = TrafficShape.FLAT
+    hourly_weights: Annotated[tuple[Annotated[float, Field(ge=0.0)], ...], Field(
+        min_length=24, max_length=24)] | None = None
+
+    @model_validator(mode="after")
+    def _custom_needs_weights(self) -> TrafficProfile:
+        if self.shape is TrafficShape.CUSTOM and self.hourly_weights is None:
+            raise ValueError("a custom traffic profile needs 24 hourly_weights (hour 0 to 23, UTC)")
+        if self.shape is not TrafficShape.CUSTOM and self.hourly_weights is not None:
+            raise ValueError(f"hourly_weights are only used with shape 'custom', not '{self.shape}'")
+        if self.hourly_weights is not None and sum(self.hourly_weights) <= 0:
+            raise ValueError("hourly_weights must not all be zero")
+        return self
+
+
+class TableSettings(_Frozen):
+    name: TableName
+    region: RegionName = "us-east-1"
+    billing_mode: BillingMode = BillingMode.PAY_PER_REQUEST
+    table_class: TableClass = TableClass.STANDARD
+    point_in_time_recovery: bool = False
+    stream_view_type: StreamViewType | None = None
+    ttl_attribute: Name | None = None
+    replica_regions: tuple[RegionName, ...] = ()
+    deletion_protection: bool = False
+
+
+# --- optional explicit key design ----------------------------------------------------------------
+
+
+class KeyAttribute(_Frozen):
+    name: Name
+    type: KeyAttributeType = KeyAttributeType.S
+
+
+class Projection(_Frozen):
+    type: ProjectionType = ProjectionType.ALL
+    non_key_attributes: tuple[Name, ...] = ()
+
+    @model_validator(mode="after")
+    def _include_lists_attributes(self) -> Projection:
+        if self.type is ProjectionType.INCLUDE and not self.non_key_attributes:
+            raise ValueError("an INCLUDE projection needs non_key_attributes")
+        if self.type is not ProjectionType.INCLUDE and self.non_key_attributes:
+            raise ValueError(f"non_key_attributes are only allowed with INCLUDE, not {self.type}")
+        return self
+
+
+class SecondaryIndex(_Frozen):
+    name: Annotated[str, Field(min_length=3, max_length=255, pattern=r"^[A-Za-z0-9_.\-]+$")]
+    partition_key: KeyAttribute
+    sort_key: KeyAttribute | None = None
+    projection: Projection = Projection()
+
+
+class KeyTemplates(_Frozen):
+    """Templates such as `CUSTOMER#{customerId}`: constants and `{attribute}` references."""
+
+    partition_key: Annotated[str, Field(min_length=1)]
+    sort_key: str | None = None
+    only_when: tuple[AttributeFilter, ...] = Field(
+        default=(), description="The item has these index keys only when every condition holds "
+                                "(a sparse index). Only for index templates.")
+
+
+class EntityKeys(_Frozen):
+    entity: Name
+    table: KeyTemplates
+    indexes: dict[str, KeyTemplates] = Field(
+        default_factory=dict,
+        description="Index name -> templates for that index's key attributes. "
+                    "An entity absent from an index does not appear in it (sparse index).")
+
+
+class KeyDesign(_Frozen):
+    partition_key: KeyAttribute = KeyAttribute(name="PK")
+    sort_key: KeyAttribute | None = KeyAttribute(name="SK")
+    global_secondary_indexes: tuple[SecondaryIndex, ...] = ()
+    local_secondary_indexes: tuple[SecondaryIndex, ...] = ()
+    entities: tuple[EntityKeys, ...] = ()
+
+
+# --- the model -----------------------------------------------------------------------------------
+
+
+class Model(_Frozen):
+    """A DynamoDB design: what is stored, how it is read and written, and how much."""
+
+    format: Literal["dynamodb-design-studio/model"] = FORMAT_NAME
+    version: Literal[1] = FORMAT_VERSION
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    description: str = ""
+    table: TableSettings
+    traffic_profile: TrafficProfile = TrafficProfile()
+    entities: tuple[Entity, ...] = ()
+    relationships: tuple[Relationship, ...] = ()
+    access_patterns: tuple[AccessPattern, ...] = ()
+    key_design: KeyDesign | None = None
+
+    def entity(self, name: str) -> Entity | None:
+        return next((e for e in self.entities if e.name == name), None)
+
+    def access_pattern(self, name: str) -> AccessPattern | None:
+        return next((p for p in self.access_patterns if p.name == name), None)
+
+
+def parents_first(entities: tuple[Entity, ...], parents_of: Callable[[Entity], list[str]]) -> list[Entity]:
+    """Entities in model order, except that every entity comes after the ones it depends on.
+
+    `parents_of` names the entities one depends on (relationship parents, referenced entities);
+    cycles are broken where they close, so every entity appears exactly once.
+    """
+    by_name = {e.name: e for e in entities}
+    ordered: list[Entity] = []
+
+    def visit(entity: Entity, path: tuple[str, ...]) -> None:
+        if entity in ordered or entity.name in path:
+            return
+        for name in parents_of(entity):
+            if name in by_name and name != entity.name:
+                visit(by_name[name], (*path, entity.name))
+        ordered.append(entity)
+
+    for entity in entities:
+        visit(entity, ())
+    return ordered

@@ -1,0 +1,181 @@
+"""A Design Studio model -> a NoSQL Workbench 3.0 file with seeded sample data.
+
+One table; one facet per entity, whose key aliases are the entity's key templates
+(`CUSTOMER#{customerId}`: NoSQL Workbench shows them as column titles, and the importer reads them
+back as templates); the items of every facet are the model's sample data with the keys rendered through
+the design (the model's own key design, else the first proposal). What the format has no place for
+(LSIs, access patterns, traffic, TTL, streams, table class, sparse-index conditions) is listed in the
+export's notes.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+from modeling.generator import explicit_design, generate_design
+from modeling.model import (
+    FakerGenerator,
+    FakerProvider,
+    KeyDesign,
+    Model,
+    TimestampFormat,
+    TimestampRangeGenerator,
+)
+from modeling.nosql_workbench.document import (
+    Facet,
+    Index,
+    KeyAttr,
+    Table,
+    WorkbenchFile,
+    typed_from_plain,
+    workbench_date,
+    workbench_document,
+)
+from modeling.sample_data import generate_items, item_keys
+
+DEFAULT_ITEMS_PER_ENTITY = 5
+MAX_ITEMS_PER_ENTITY = 1000  # a Workbench model is for looking at data, not for load tests
+
+
+@dataclass(frozen=True)
+class WorkbenchExport:
+    document: dict[str, Any]  # the 3.0 file as JSON-ready data
+    notes: tuple[str, ...]  # what the format could not hold
+
+
+def export_workbench(model: Model, seed: int = 42, items_per_entity: int = DEFAULT_ITEMS_PER_ENTITY,
+                     now: datetime | None = None) -> WorkbenchExport:
+    """The model as a NoSQL Workbench 3.0 document, with `items_per_entity` seeded sample items each."""
+    items_per_entity = max(0, min(items_per_entity, MAX_ITEMS_PER_ENTITY))
+    design = explicit_design(model) or generate_design(model)
+    key_design = design.key_design
+    notes = [] if model.key_design else [f"The model has no key design of its own; the proposal "
+                                         f"'{design.name}' was used."]
+    date = workbench_date(now or datetime.now(UTC))
+    table = _table(model, key_design, generate_items(model, items_per_entity, seed))
+    workbench = WorkbenchFile(name=model.name, version="3.0", tables=(table,), metadata={
+        "Author": "", "DateCreated": date, "DateLastModified": date, "Description": model.description})
+    notes += _losses(model, key_design)
+    return WorkbenchExport(workbench_document(workbench), tuple(notes))
+
+
+def _table(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]]]) -> Table:
+    types = _attribute_types(model)
+    index_keys = [k for i in design.global_secondary_indexes for k in (i.partition_key, i.sort_key) if k]
+    table_keys = {design.partition_key.name, *(k.name for k in (design.sort_key,) if k)}
+    non_key: dict[str, str] = {}
+    for name, kind in [*types.items(), *((k.name, k.type.value) for k in index_keys)]:
+        if name not in table_keys:
+            non_key.setdefault(name, kind)
+    facets = []
+    for entity in model.entities:
+        keys = next((k for k in design.entities if k.entity == entity.name), None)
+        if keys is None:
+            continue
+        gsi_attributes = [k.name for i in design.global_secondary_indexes if i.name in keys.indexes
+                          for k in (i.partition_key, i.sort_key) if k]
+        rows = tuple(_typed_item({**item, **item_keys(design, entity.name, item)}, types, design)
+                     for item in items.get(entity.name, []))
+        facets.append(Facet(name=entity.name, partition_key_alias=keys.table.partition_key,
+                            sort_key_alias=keys.table.sort_key if design.sort_key else None,
+                            non_key_attributes=tuple(dict.fromkeys([*(a.name for a in entity.attributes
+                                                                      if a.name not in table_keys),
+                                                                    *gsi_attributes])),
+                            items=rows))
+    return Table(
+        name=model.table.name, partition_key=KeyAttr(design.partition_key.name, design.partition_key.type.value),
+        sort_key=KeyAttr(design.sort_key.name, design.sort_key.type.value) if design.sort_key else None,
+        non_key_attributes=tuple(KeyAttr(n, k) for n, k in non_key.items()),
+        indexes=tuple(Index(i.name, KeyAttr(i.partition_key.name, i.partition_key.type.value),
+                            KeyAttr(i.sort_key.name, i.sort_key.type.value) if i.sort_key else None,
+                            i.projection.type.value, tuple(i.projection.non_key_attributes))
+                      for i in design.global_secondary_indexes),
+        facets=tuple(facets), billing_mode=model.table.billing_mode.value,
+        sample_data_formats=_sample_data_formats(model) or None)
+
+
+def _sample_data_formats(model: Model) -> dict[str, list[str]]:
+    """NoSQL Workbench's own sample-data formats for the generators that have one (as NWB 3.8+ writes them)."""
+    formats: dict[str, list[str]] = {}
+    for entity in model.entities:
+        for attribute in entity.attributes:
+            generator = attribute.generator
+            if isinstance(generator, FakerGenerator) and generator.provider is FakerProvider.EMAIL:
+                formats.setdefault(attribute.name, ["identifiers", "Email"])
+            elif isinstance(generator, TimestampRangeGenerator) and generator.format is TimestampFormat.ISO_8601:
+                formats.setdefault(attribute.name, ["date", "ISO 8601 date and time"])
+    return formats
+
+
+def _attribute_types(model: Model) -> dict[str, str]:
+    types: dict[str, str] = {}
+    for entity in model.entities:
+        for attribute in entity.attributes:
+            types.setdefault(attribute.name, attribute.type.value)
+    return types
+
+
+def _typed_item(item: dict[str, Any], types: dict[str, str], design: KeyDesign) -> dict[str, Any]:
+    key_types = {k.name: k.type.value for k in (design.partition_key, design.sort_key,
+                                                 *(x for i in design.global_secondary_indexes
+                                                   for x in (i.partition_key, i.sort_key))) if k}
+    return {name: _typed(value, key_types.get(name) or types.get(name)) for name, value in item.items()
+            if not name.startswith("_")}
+
+
+def _typed(value: Any, kind: str | None) -> Any:
+    """DynamoDB JSON for a sample value in the attribute's declared type, so items agree with NonKeyAttributes.
+
+    An attribute without a generator gets placeholder text (`value-3`) from the sample data; for maps,
+    lists and sets it is wrapped in the declared type.
+    """
+    is_number = isinstance(value, Decimal | int | float) and not isinstance(value, bool)
+    if kind == "S" and is_number:
+        return {"S": str(value)}
+    if kind == "N" and isinstance(value, str):
+        try:
+            return {"N": str(Decimal(value))}
+        except ArithmeticError:
+            return {"S": value}
+    if kind == "M" and not isinstance(value, dict):
+        return {"M": {"value": typed_from_plain(value)}}
+    if kind == "L" and not isinstance(value, list | tuple):
+        return {"L": [typed_from_plain(value)]}
+    if kind in ("SS", "BS") and not isinstance(value, list | tuple | set):
+        return {kind: [str(value)]}
+    if kind == "NS" and is_number:
+        return {"NS": [str(value)]}
+    if kind == "NULL":
+        return {"NULL": True}
+    if kind == "B" and isinstance(value, str):
+        return {"B": base64.b64encode(value.encode()).decode()}
+    return typed_from_plain(value)
+
+
+def _losses(model: Model, design: KeyDesign) -> list[str]:
+    losses = []
+    if design.local_secondary_indexes:
+        losses.append("NoSQL Workbench models have no LSIs: "
+                      + ", ".join(i.name for i in design.local_secondary_indexes) + " are left out.")
+    if model.access_patterns:
+        losses.append(f"The {len(model.access_patterns)} access patterns and their traffic are not in the file "
+                      "(NoSQL Workbench's JSON has no place for them).")
+    settings = model.table
+    dropped = [name for name, present in (
+        ("time to live", settings.ttl_attribute), ("streams", settings.stream_view_type),
+        ("table class", settings.table_class.value != "STANDARD"), ("point-in-time recovery",
+                                                                    settings.point_in_time_recovery),
+        ("replicas", settings.replica_regions), ("deletion protection", settings.deletion_protection)) if present]
+    if dropped:
+        losses.append("Not in the NoSQL Workbench format: " + ", ".join(dropped) + ".")
+    if any(t.only_when for k in design.entities for t in k.indexes.values()):
+        losses.append("Sparse-index conditions (only_when) are not in the file; the sample items simply have "
+                      "or lack the index keys.")
+    if model.table.billing_mode.value == "PROVISIONED":
+        losses.append("Provisioned capacity is written as NoSQL Workbench's defaults (5 RCU / 5 WCU, auto "
+                      "scaling 1-10 at 70%); a model has no capacity figures of its own.")
+    return losses

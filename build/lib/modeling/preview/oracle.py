@@ -1,0 +1,208 @@
+"""The answer a read pattern should give, computed from the generated items in plain Python.
+
+The oracle knows nothing about keys, indexes or DynamoDB: it selects the items of the pattern's
+entities whose attributes equal the inputs and filter constants and satisfy the range condition,
+and keeps the attributes the pattern returns. If the design's keys cannot find exactly these items
+(an unpadded number in a sort key, a sparse index that leaves items out, a begins_with prefix that
+catches another entity), the comparison shows the difference.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+from itertools import pairwise
+from typing import Any
+
+from modeling.design import Operation
+from modeling.model import Model, RangeOperator
+from modeling.preview.dataset import PreviewData, StoredItem, json_value
+from modeling.preview.requests import ReadShape, filter_values
+from modeling.sample_data import Item
+
+
+@dataclass(frozen=True)
+class Comparison:
+    expected_count: int
+    returned_count: int
+    missing: tuple[Item, ...]  # expected but not returned (at most a few shown)
+    unexpected: tuple[Item, ...]  # returned but not expected
+    order_problem: str  # "" when the order is right or not checkable
+    missing_count: int = 0
+    unexpected_count: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return not self.missing and not self.unexpected and not self.order_problem
+
+
+def choose_inputs(model: Model, shape: ReadShape, data: PreviewData, seed: int) -> list[dict[str, Any]]:
+    """Realistic inputs taken from the loaded items: an item that has the answer's attributes."""
+    pattern = shape.pattern
+    rng = random.Random(f"{seed}/{pattern.name}")  # noqa: S311 - sample choice, not security
+    constants = filter_values(model, pattern)
+    needed = [*pattern.inputs, *([shape.range_attribute] if shape.range_attribute else [])]
+    items = [item for entity in pattern.entities for item in data.of(entity)]
+    candidates = [item for item in items
+                  if all(item.attributes.get(n) is not None for n in needed)
+                  and all(item.attributes.get(a) == v for a, v in constants.items())]
+    candidates = candidates or [i for i in items if all(i.attributes.get(n) is not None for n in pattern.inputs)]
+    if not candidates:
+        return [{}]
+    if shape.plan.operation in (Operation.BATCH_GET_ITEM, Operation.TRANSACT_GET_ITEMS):
+        count = max(1, min(round(pattern.expected_items), 100, len(candidates)))
+        chosen = rng.sample(candidates, count)
+        return [{n: item.attributes[n] for n in pattern.inputs} for item in chosen]
+    item = rng.choice(candidates)
+    values = {n: item.attributes[n] for n in pattern.inputs}
+    if shape.range_attribute:
+        values[shape.range_attribute] = _range_value(pattern.range_condition.operator, shape, item, data)
+    return [values]
+
+
+def _range_value(operator: RangeOperator, shape: ReadShape, chosen: StoredItem, data: PreviewData) -> Any:
+    """Bounds that cut the chosen item's collection in a telling place (quartiles, median, a prefix)."""
+    attribute = shape.range_attribute
+    siblings = sorted(v for i in data.of(chosen.entity)
+                      if all(i.attributes.get(n) == chosen.attributes.get(n) for n in shape.pattern.inputs)
+                      and (v := i.attributes.get(attribute)) is not None)
+    if not siblings:
+        return None
+    value = chosen.attributes.get(attribute, siblings[len(siblings) // 2])
+    if operator is RangeOperator.BETWEEN:
+        return (siblings[len(siblings) // 4], siblings[(3 * len(siblings)) // 4])
+    if operator is RangeOperator.BEGINS_WITH:
+        text = str(value)
+        return text[: max(1, (len(text) + 1) // 2)]
+    if operator is RangeOperator.EQUALS:
+        return value
+    return siblings[len(siblings) // 2]
+
+
+def expected_items(model: Model, shape: ReadShape, data: PreviewData, inputs: list[dict[str, Any]]) -> list[Item]:
+    """The items the pattern asks for, each with the attributes it returns."""
+    pattern = shape.pattern
+    wanted = returned_attributes(model, shape)
+    constants = filter_values(model, pattern)
+    if shape.plan.operation in (Operation.BATCH_GET_ITEM, Operation.TRANSACT_GET_ITEMS, Operation.GET_ITEM):
+        found = [item for values in inputs for item in data.of(pattern.entities[0])
+                 if all(item.attributes.get(n) == v for n, v in values.items())]
+        return [project(item.attributes, wanted) for item in found]
+    values = {**inputs[0], **constants}
+    equal = {n: values[n] for n in shape.equal_attributes if n in values}
+    result = []
+    for item in data.items:
+        if item.entity not in pattern.entities:
+            continue
+        if not all(item.attributes.get(n) == v for n, v in equal.items()):
+            continue
+        if shape.range_attribute and not _in_range(pattern.range_condition.operator,
+                                                    item.attributes.get(shape.range_attribute),
+                                                    values.get(shape.range_attribute)):
+            continue
+        result.append(project(item.attributes, wanted))
+    return result
+
+
+def _in_range(operator: RangeOperator, value: Any, bound: Any) -> bool:
+    if value is None or bound is None:
+        return False
+    try:
+        if operator is RangeOperator.BETWEEN:
+            return bound[0] <= value <= bound[1]
+        if operator is RangeOperator.BEGINS_WITH:
+            return isinstance(value, str) and value.startswith(str(bound))
+        return {RangeOperator.EQUALS: value == bound, RangeOperator.LESS_THAN: value < bound,
+                RangeOperator.LESS_THAN_OR_EQUAL: value <= bound, RangeOperator.GREATER_THAN: value > bound,
+                RangeOperator.GREATER_THAN_OR_EQUAL: value >= bound}[operator]
+    except TypeError:  # a number compared with text: not in range
+        return False
+
+
+def returned_attributes(model: Model, shape: ReadShape) -> tuple[str, ...]:
+    """What the pattern returns: its `returns`, else whole items (as the design checks read it, DDS205).
+
+    An index that projects less than the pattern returns cannot answer it: the comparison shows the
+    attributes missing from every item.
+    """
+    if shape.pattern.returns:
+        return shape.pattern.returns
+    names: dict[str, None] = {}
+    for entity_name in shape.pattern.entities:
+        entity = model.entity(entity_name)
+        for attribute in entity.attributes if entity else ():
+            names[attribute.name] = None
+    return tuple(names)
+
+
+def project(item: Item, attributes: tuple[str, ...]) -> Item:
+    return {name: item[name] for name in attributes if name in item}
+
+
+def compare(expected: list[Item], returned: list[Item], attributes: tuple[str, ...], shape: ReadShape,
+            shown: int = 5) -> Comparison:
+    """Expected and returned items as multisets, plus the order a sorted pattern promises."""
+    returned_projected = [project(item, attributes) for item in returned]
+    want, got = Counter(map(_canonical, expected)), Counter(map(_canonical, returned_projected))
+    missing = [json.loads(text) for text in (want - got).elements()]
+    unexpected = [json.loads(text) for text in (got - want).elements()]
+    return Comparison(len(expected), len(returned), tuple(missing[:shown]), tuple(unexpected[:shown]),
+                      _order_problem(shape, returned_projected), len(missing), len(unexpected))
+
+
+def first_page_answers(shape: ReadShape, attributes: tuple[str, ...]) -> bool:
+    """A paged Query ordered by its range attribute answers with its first page: "the latest 20"."""
+    return (shape.plan.operation is Operation.QUERY and shape.pattern.page_size is not None
+            and shape.range_attribute is not None and shape.range_attribute in attributes
+            and not shape.filter_attributes and len(shape.pattern.entities) == 1)
+
+
+def compare_first_page(expected: list[Item], returned: list[Item], attributes: tuple[str, ...], shape: ReadShape,
+                       shown: int = 5) -> Comparison:
+    """The first page must hold the top `page_size` items by the range attribute, in order.
+
+    Items that tie on the range attribute may come in any order, so the page is compared by its range
+    values, and each returned item must be one of the expected items.
+    """
+    attribute, forward = shape.range_attribute, shape.plan.scan_index_forward
+    ordered = sorted(expected, key=lambda item: _sort_value(item.get(attribute)), reverse=not forward)
+    top = ordered[: shape.pattern.page_size]
+    returned_projected = [project(item, attributes) for item in returned]
+    unexpected = list((Counter(map(_canonical, returned_projected)) - Counter(map(_canonical, expected))).elements())
+    want = Counter(_canonical(item.get(attribute)) for item in top)
+    got = Counter(_canonical(item.get(attribute)) for item in returned_projected)
+    missing = [item for item in top if _canonical(item.get(attribute)) in (want - got)]
+    return Comparison(len(top), len(returned), tuple(missing[:shown]), tuple(json.loads(t) for t in unexpected[:shown]),
+                      _order_problem(shape, returned_projected), len(missing), len(unexpected))
+
+
+def _sort_value(value: Any) -> tuple[int, Any]:
+    """Numbers before text, each in its own order (a mixed column cannot be compared directly)."""
+    return (0, value) if isinstance(value, Decimal | int | float) else (1, str(value))
+
+
+def _order_problem(shape: ReadShape, returned: list[Item]) -> str:
+    attribute = shape.range_attribute
+    if shape.plan.operation is not Operation.QUERY or attribute is None or len(shape.pattern.entities) > 1:
+        return ""
+    values = [item[attribute] for item in returned if attribute in item]
+    if len(values) < 2 or len(values) != len(returned):
+        return ""
+    forward = shape.plan.scan_index_forward
+    for first, second in pairwise(values):
+        try:
+            wrong = first > second if forward else first < second
+        except TypeError:
+            wrong = True
+        if wrong:
+            direction = "ascending" if forward else "descending"
+            return (f"the items are not in {direction} {attribute} order ({first} came before {second}): "
+                    "the sort key does not sort like the attribute (pad numbers to a fixed width)")
+    return ""
+
+
+def _canonical(item: Item) -> str:
+    return json.dumps(item, sort_keys=True, default=json_value)

@@ -1,0 +1,377 @@
+"""Each access pattern as the exact request a developer would send, built from the design.
+
+Reads follow the planner's choice of operation and access path (modeling.planner); the key condition
+is rebuilt from the path's templates so that range conditions stay correct when more key text
+follows the range attribute (`ORDER#{orderDate}#{orderId}`: `<= :d` becomes `< 'ORDER#d#' + HIGH`).
+Every attribute name goes through ExpressionAttributeNames, so reserved words (dynamodb-facts §6,
+reserved words) never break a request. Values are plain Python here; `typed_params` turns them into
+DynamoDB JSON with boto3's TypeSerializer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from boto3.dynamodb.types import TypeSerializer
+
+from modeling.design import TABLE, Operation, PatternPlan
+from modeling.errors import ModelingError
+from modeling.keys import KeyTemplate, KeyTemplateError, Segment, render_segments, render_value
+from modeling.model import AccessPattern, AttributeType, KeyDesign, Model, PatternKind, RangeOperator
+from modeling.planner import AccessPath, access_paths
+
+# Appended to an upper bound so that every key starting with the bound sorts below it (UTF-8 order).
+HIGH = "\uffff"
+MAX_BATCH_GET_KEYS = 100  # dynamodb-facts §8
+_SERIALIZER = TypeSerializer()
+
+
+class RequestBuildError(ModelingError):
+    """A pattern cannot be turned into a request with the given input values."""
+
+
+@dataclass(frozen=True)
+class PatternRequest:
+    """One request: the operation, its parameters with plain values, and the inputs behind them."""
+
+    pattern: str
+    operation: Operation
+    params: dict[str, Any]  # boto3 client parameter names; plain values (typed_params converts them)
+    inputs: tuple[dict[str, Any], ...]  # one input set per item for batch and transaction reads
+
+    @property
+    def index(self) -> str:
+        return self.params.get("IndexName", TABLE)
+
+
+def typed_params(request: PatternRequest) -> dict[str, Any]:
+    """The parameters as the low-level client sends them: every value in DynamoDB JSON."""
+    return _typed(request.operation, request.params)
+
+
+def _typed(operation: Operation, params: dict[str, Any]) -> dict[str, Any]:
+    result = dict(params)
+    if "Key" in result:
+        result["Key"] = _typed_item(result["Key"])
+    if "Item" in result:
+        result["Item"] = _typed_item(result["Item"])
+    if "ExpressionAttributeValues" in result:
+        result["ExpressionAttributeValues"] = _typed_item(result["ExpressionAttributeValues"])
+    if operation is Operation.BATCH_GET_ITEM:
+        result["RequestItems"] = {table: {**spec, "Keys": [_typed_item(k) for k in spec["Keys"]]}
+                                  for table, spec in result["RequestItems"].items()}
+    if operation is Operation.BATCH_WRITE_ITEM:
+        result["RequestItems"] = {table: [_typed_write(w) for w in writes]
+                                  for table, writes in result["RequestItems"].items()}
+    if operation in (Operation.TRANSACT_GET_ITEMS, Operation.TRANSACT_WRITE_ITEMS):
+        result["TransactItems"] = [{kind: _typed(Operation.GET_ITEM, body) for kind, body in entry.items()}
+                                   for entry in result["TransactItems"]]
+    return result
+
+
+def _typed_write(write: dict[str, Any]) -> dict[str, Any]:
+    if "PutRequest" in write:
+        return {"PutRequest": {"Item": _typed_item(write["PutRequest"]["Item"])}}
+    return {"DeleteRequest": {"Key": _typed_item(write["DeleteRequest"]["Key"])}}
+
+
+def _typed_item(values: dict[str, Any]) -> dict[str, Any]:
+    return {name: _SERIALIZER.serialize(value) for name, value in values.items()}
+
+
+# --- names -----------------------------------------------------------------------------------------
+
+
+class _Names:
+    """ExpressionAttributeNames: `#name` for every attribute, letters, digits and _ only."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def __call__(self, attribute: str) -> str:
+        for placeholder, name in self.names.items():
+            if name == attribute:
+                return placeholder
+        base = "#" + (re.sub(r"[^A-Za-z0-9_]", "_", attribute) or "a")
+        placeholder, n = base, 1
+        while placeholder in self.names:
+            n += 1
+            placeholder = f"{base}{n}"
+        self.names[placeholder] = attribute
+        return placeholder
+
+
+# --- read specs ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReadShape:
+    """What a read pattern's request is made of, before any input value is known."""
+
+    pattern: AccessPattern
+    plan: PatternPlan
+    path: AccessPath
+    equal_attributes: tuple[str, ...]  # inputs and filter constants compared with =
+    range_attribute: str | None
+    filter_attributes: tuple[str, ...]  # attributes the keys do not cover (a FilterExpression)
+    constants: dict[str, Any]  # the pattern's constant filters, typed (`status = OPEN`)
+
+
+def read_shape(model: Model, key_design: KeyDesign, plan: PatternPlan) -> ReadShape:
+    pattern = model.access_pattern(plan.pattern)
+    if pattern is None:
+        raise RequestBuildError(f"the model has no access pattern {plan.pattern!r}")
+    path = next((p for p in access_paths(key_design) if p.name == plan.index), access_paths(key_design)[0])
+    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    equal = tuple(dict.fromkeys(n for n in (*pattern.inputs, *(f.attribute for f in pattern.filters))
+                                if n != range_attribute))
+    filters = tuple(re.findall(r"(\S+) = :", plan.filter_expression))
+    return ReadShape(pattern, plan, path, equal, range_attribute, filters, filter_values(model, pattern))
+
+
+def build_read_request(shape: ReadShape, table_name: str, inputs: list[dict[str, Any]]) -> PatternRequest:
+    """The request for a read pattern; `inputs` holds one value set (several for batch/transact gets)."""
+    if not inputs:
+        raise RequestBuildError(f"{shape.pattern.name} needs input values")
+    try:
+        return _build(shape, table_name, [{**shape.constants, **values} for values in inputs])
+    except KeyTemplateError as exc:
+        raise RequestBuildError(f"{shape.pattern.name}: {exc}; give a value for every input") from None
+
+
+def _build(shape: ReadShape, table_name: str, inputs: list[dict[str, Any]]) -> PatternRequest:
+    operation = shape.plan.operation
+    names = _Names()
+    if operation in (Operation.GET_ITEM, Operation.BATCH_GET_ITEM, Operation.TRANSACT_GET_ITEMS):
+        return _by_key(shape, table_name, inputs, names)
+    values: dict[str, Any] = {}
+    params: dict[str, Any] = {"TableName": table_name}
+    if operation is Operation.QUERY:
+        if shape.path.name != TABLE:
+            params["IndexName"] = shape.path.name
+        params["KeyConditionExpression"] = _key_condition(shape, inputs[0], names, values)
+        params["ScanIndexForward"] = shape.plan.scan_index_forward
+    filter_expression = _filter(shape, inputs[0], names, values)
+    if filter_expression:
+        params["FilterExpression"] = filter_expression
+    _projection(shape, params, names)
+    if shape.pattern.page_size and operation is Operation.QUERY:
+        params["Limit"] = shape.pattern.page_size
+    if shape.plan.consistent_read:
+        params["ConsistentRead"] = True
+    params["ExpressionAttributeNames"] = dict(names.names)
+    if values:
+        params["ExpressionAttributeValues"] = values
+    return PatternRequest(shape.pattern.name, operation, params, (dict(inputs[0]),))
+
+
+def _by_key(shape: ReadShape, table_name: str, inputs: list[dict[str, Any]], names: _Names) -> PatternRequest:
+    keys = [primary_key_of(shape, values) for values in inputs]
+    body: dict[str, Any] = {}
+    _projection(shape, body, names)
+    if names.names:
+        body["ExpressionAttributeNames"] = dict(names.names)
+    operation = shape.plan.operation
+    if operation is Operation.GET_ITEM:
+        params = {"TableName": table_name, "Key": keys[0], **body}
+        if shape.plan.consistent_read:
+            params["ConsistentRead"] = True
+        return PatternRequest(shape.pattern.name, operation, params, (dict(inputs[0]),))
+    if operation is Operation.BATCH_GET_ITEM:
+        spec = {"Keys": keys[:MAX_BATCH_GET_KEYS], **body}
+        if shape.plan.consistent_read:
+            spec["ConsistentRead"] = True
+        return PatternRequest(shape.pattern.name, operation, {"RequestItems": {table_name: spec}},
+                              tuple(dict(v) for v in inputs[:MAX_BATCH_GET_KEYS]))
+    entries = [{"Get": {"TableName": table_name, "Key": key, **body}} for key in keys[:MAX_BATCH_GET_KEYS]]
+    return PatternRequest(shape.pattern.name, operation, {"TransactItems": entries},
+                          tuple(dict(v) for v in inputs[:MAX_BATCH_GET_KEYS]))
+
+
+def primary_key_of(shape: ReadShape, values: dict[str, Any]) -> dict[str, Any]:
+    """The table key of the item the input values name (the pattern's first entity's templates)."""
+    templates = shape.path.templates[shape.pattern.entities[0]]
+    try:
+        key = {shape.path.partition_key: _render(templates.partition_key, values)}
+        if shape.path.sort_key and templates.sort_key is not None:
+            key[shape.path.sort_key] = _render(templates.sort_key, values)
+    except KeyTemplateError as exc:
+        raise RequestBuildError(f"{shape.pattern.name}: {exc}; give a value for every input") from None
+    return key
+
+
+def _render(template: str, values: dict[str, Any]) -> str:
+    return render_segments(KeyTemplate.parse(template).segments, values, template)
+
+
+def _key_condition(shape: ReadShape, values: dict[str, Any], names: _Names, expression_values: dict[str, Any]) -> str:
+    templates = [shape.path.templates[e] for e in shape.pattern.entities]
+    try:
+        expression_values[":pk"] = _render(templates[0].partition_key, values)
+    except KeyTemplateError as exc:
+        raise RequestBuildError(f"{shape.pattern.name}: {exc}; give a value for every input") from None
+    condition = f"{names(shape.path.partition_key)} = :pk"
+    sort_source = templates[0].sort_key if len(templates) == 1 else None
+    if sort_source is None or shape.path.sort_key is None:
+        return condition
+    sort = KeyTemplate.parse(sort_source)
+    sk = names(shape.path.sort_key)
+    attributes = sort.attribute_names
+    known = 0
+    while known < len(attributes) and attributes[known] in shape.equal_attributes:
+        known += 1
+    references = [i for i, s in enumerate(sort.segments) if s.is_attribute]
+    if known == len(attributes):
+        expression_values[":sk"] = render_segments(sort.segments, values, sort_source)
+        return f"{condition} AND {sk} = :sk"
+    before = render_segments(sort.segments[:references[known]], values, sort_source)
+    if shape.range_attribute == attributes[known]:
+        segment = sort.segments[references[known]]
+        tail = sort.segments[references[known] + 1:]
+        return f"{condition} AND " + _range_condition(shape, sk, before, segment, tail, values, expression_values)
+    if before:
+        expression_values[":sk_prefix"] = before
+        return f"{condition} AND begins_with({sk}, :sk_prefix)"
+    return condition
+
+
+def _range_condition(shape: ReadShape, sk: str, before: str, segment: Segment, tail: tuple[Segment, ...],
+                     values: dict[str, Any], expression_values: dict[str, Any]) -> str:
+    """The sort-key condition for a range on one key part; text after the part widens the bounds."""
+    operator = shape.pattern.range_condition.operator
+    value = values.get(segment.text)
+    if value is None:
+        raise RequestBuildError(f"{shape.pattern.name}: give a value for {segment.text}")
+    if operator is RangeOperator.BEGINS_WITH:
+        expression_values[":sk"] = before + str(value)
+        return f"begins_with({sk}, :sk)"
+    following = tail[0].text if tail and not tail[0].is_attribute else ""
+    if operator is RangeOperator.BETWEEN:
+        low, high = value
+        expression_values[":sk_from"] = before + _part(segment, low)
+        expression_values[":sk_to"] = before + _part(segment, high) + (following + HIGH if tail else "")
+        return f"{sk} BETWEEN :sk_from AND :sk_to"
+    bound = before + _part(segment, value)
+    if operator is RangeOperator.EQUALS:
+        expression_values[":sk"] = bound + following if tail else bound
+        return f"begins_with({sk}, :sk)" if tail else f"{sk} = :sk"
+    # the keys of the bound value itself: `bound` exactly (no tail) or up to bound + following + HIGH
+    lowest, highest = bound, (bound + following + HIGH if tail else bound)
+    if before:  # bound the open side by the prefix too, or other entities of the collection come back
+        if operator in (RangeOperator.LESS_THAN, RangeOperator.LESS_THAN_OR_EQUAL):
+            top = highest if operator is RangeOperator.LESS_THAN_OR_EQUAL else _just_below(lowest)
+            expression_values[":sk_from"], expression_values[":sk_to"] = before, top
+        else:
+            bottom = lowest if operator is RangeOperator.GREATER_THAN_OR_EQUAL else highest + "\x00"
+            expression_values[":sk_from"], expression_values[":sk_to"] = bottom, before + HIGH
+        return f"{sk} BETWEEN :sk_from AND :sk_to"
+    if operator in (RangeOperator.LESS_THAN, RangeOperator.GREATER_THAN_OR_EQUAL):
+        expression_values[":sk"] = lowest
+        return f"{sk} {_SYMBOL[operator]} :sk"
+    expression_values[":sk"] = highest
+    return f"{sk} {_SYMBOL[operator]} :sk"
+
+
+def _just_below(text: str) -> str:
+    """The greatest key text below `text` that any real key could have: its last character minus one, then HIGH."""
+    if not text or text[-1] == "\x00":
+        return text[:-1]
+    return text[:-1] + chr(ord(text[-1]) - 1) + HIGH
+
+
+_SYMBOL = {RangeOperator.EQUALS: "=", RangeOperator.LESS_THAN: "<", RangeOperator.LESS_THAN_OR_EQUAL: "<=",
+           RangeOperator.GREATER_THAN: ">", RangeOperator.GREATER_THAN_OR_EQUAL: ">="}
+
+
+def _part(segment: Segment, value: Any) -> str:
+    try:
+        return render_value(value, segment.width, segment.decimals)
+    except KeyTemplateError as exc:
+        raise RequestBuildError(str(exc)) from None
+
+
+def _filter(shape: ReadShape, values: dict[str, Any], names: _Names, expression_values: dict[str, Any]) -> str:
+    parts = []
+    for attribute in shape.filter_attributes:
+        placeholder = ":" + re.sub(r"[^A-Za-z0-9_]", "_", attribute)
+        if attribute == shape.range_attribute and shape.pattern.range_condition is not None:
+            parts.append(_range_filter(shape, names(attribute), placeholder, values, expression_values))
+            continue
+        if attribute not in values:
+            raise RequestBuildError(f"{shape.pattern.name}: give a value for {attribute}")
+        expression_values[placeholder] = values[attribute]
+        parts.append(f"{names(attribute)} = {placeholder}")
+    return " AND ".join(parts)
+
+
+def _range_filter(shape: ReadShape, name: str, placeholder: str, values: dict[str, Any],
+                  expression_values: dict[str, Any]) -> str:
+    operator = shape.pattern.range_condition.operator
+    value = values.get(shape.range_attribute)
+    if value is None:
+        raise RequestBuildError(f"{shape.pattern.name}: give a value for {shape.range_attribute}")
+    if operator is RangeOperator.BETWEEN:
+        expression_values[placeholder + "_from"], expression_values[placeholder + "_to"] = value
+        return f"{name} BETWEEN {placeholder}_from AND {placeholder}_to"
+    expression_values[placeholder] = value
+    if operator is RangeOperator.BEGINS_WITH:
+        return f"begins_with({name}, {placeholder})"
+    return f"{name} {_SYMBOL[operator]} {placeholder}"
+
+
+def _projection(shape: ReadShape, params: dict[str, Any], names: _Names) -> None:
+    if shape.pattern.returns:
+        params["ProjectionExpression"] = ", ".join(names(a) for a in shape.pattern.returns)
+
+
+# --- input values --------------------------------------------------------------------------------
+
+
+def input_attributes(pattern: AccessPattern) -> tuple[str, ...]:
+    """The attributes a user gives values for: the inputs, then the range attribute."""
+    names = list(pattern.inputs)
+    if pattern.range_condition and pattern.range_condition.attribute not in names:
+        names.append(pattern.range_condition.attribute)
+    return tuple(names)
+
+
+def parse_input_value(model: Model, pattern: AccessPattern, attribute: str, text: str) -> Any:
+    """A typed value from what a user typed: numbers as Decimal, true/false as booleans."""
+    kind = _attribute_type(model, pattern, attribute)
+    text = text.strip()
+    if kind is AttributeType.N:
+        try:
+            return Decimal(text)
+        except InvalidOperation:
+            raise RequestBuildError(f"{attribute} is a number; {text!r} is not one") from None
+    if kind is AttributeType.BOOL:
+        if text.lower() not in ("true", "false"):
+            raise RequestBuildError(f"{attribute} is true or false, not {text!r}")
+        return text.lower() == "true"
+    return text
+
+
+def _attribute_type(model: Model, pattern: AccessPattern, attribute: str) -> AttributeType:
+    for entity_name in pattern.entities:
+        entity = model.entity(entity_name)
+        found = entity.attribute(attribute) if entity else None
+        if found is not None:
+            return found.type
+    return AttributeType.S
+
+
+def filter_values(model: Model, pattern: AccessPattern) -> dict[str, Any]:
+    """The pattern's constant filters as typed values (`status = UNPAID`)."""
+    values: dict[str, Any] = {}
+    for condition in pattern.filters:
+        values[condition.attribute] = parse_input_value(model, pattern, condition.attribute, str(condition.equals)) \
+            if not isinstance(condition.equals, bool) else condition.equals
+    return values
+
+
+def is_read(pattern: AccessPattern) -> bool:
+    return pattern.kind in (PatternKind.READ_ONE, PatternKind.READ_MANY, PatternKind.BATCH_READ,
+                            PatternKind.TRANSACT_READ)

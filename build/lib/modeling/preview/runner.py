@@ -1,0 +1,499 @@
+"""Executing every access pattern on the preview table and checking what it did.
+
+Reads are executed page by page and compared with the oracle (modeling.preview.oracle). The same
+request without its filter and projection is sent once more to see what the request *read*: the
+items (or index entries) the key condition matched, page by page, which is what DynamoDB charges
+for (dynamodb-facts §1.2). Writes put, update or delete real items, are checked by reading them
+back (and through each index they belong to), and are then undone, so the table always holds the
+generated data the oracle knows.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from modeling.design import TABLE, Design, IndexChange, Operation, PatternPlan
+from modeling.errors import ModelingError
+from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
+from modeling.preview.dataset import PreviewData, StoredItem, from_dynamodb_json, primary_key_names, to_dynamodb_json
+from modeling.preview.oracle import (
+    Comparison,
+    choose_inputs,
+    compare,
+    compare_first_page,
+    expected_items,
+    first_page_answers,
+    returned_attributes,
+)
+from modeling.preview.requests import (
+    PatternRequest,
+    ReadShape,
+    RequestBuildError,
+    build_read_request,
+    is_read,
+    read_shape,
+    typed_params,
+)
+from modeling.sample_data import Item, item_keys
+
+MAX_PAGES = 100
+MAX_SHOWN_ITEMS = 50
+MAX_WRITE_ITEMS = 25
+
+
+@dataclass(frozen=True)
+class IndexEntryChange:
+    """What a write did to one index entry (dynamodb-facts §4.1), with the entry before and after."""
+
+    index: str
+    change: IndexChange
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class WrittenItem:
+    """One item a write changed: before and after (DynamoDB JSON), and each index entry before/after."""
+
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    index_entries: tuple[IndexEntryChange, ...] = ()
+
+
+@dataclass(frozen=True)
+class PatternRun:
+    pattern: str
+    operation: Operation
+    index: str
+    consistent_read: bool
+    request: PatternRequest | None
+    passed: bool
+    verdict: str
+    returned: tuple[Item, ...] = ()
+    returned_count: int = 0
+    scanned_count: int = 0
+    pages: int = 0
+    latency_ms: float = 0.0
+    read_pages: tuple[tuple[dict[str, Any], ...], ...] = ()  # what each page read, DynamoDB JSON
+    writes: tuple[WrittenItem, ...] = ()
+    comparison: Comparison | None = None
+    reported_capacity: tuple[dict[str, Any], ...] = ()
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class RunContext:
+    model: Model
+    design: Design
+    data: PreviewData
+    table_name: str
+    seed: int = 42
+    inputs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # per pattern, user-given values
+
+
+def run_pattern(client: Any, context: RunContext, pattern_name: str) -> PatternRun:
+    """Execute one pattern and check it; endpoint failures become a failed run with the reason."""
+    plan = context.design.plan(pattern_name)
+    pattern = context.model.access_pattern(pattern_name)
+    if plan is None or pattern is None:
+        raise ModelingError(f"the design has no plan for the access pattern {pattern_name!r}")
+    try:
+        if is_read(pattern):
+            return _run_read(client, context, plan)
+        return _run_write(client, context, plan)
+    except RequestBuildError as exc:
+        return _failed(plan, f"the request could not be built: {exc}")
+    except ClientError as exc:
+        error = exc.response.get("Error", {})
+        return _failed(plan, f"the endpoint refused the request: {error.get('Code', 'error')}: "
+                             f"{error.get('Message', '')}")
+    except BotoCoreError as exc:
+        return _failed(plan, f"the endpoint did not answer ({str(exc)[:160]}); check it and run again")
+
+
+def _failed(plan: PatternPlan, reason: str, request: PatternRequest | None = None) -> PatternRun:
+    return PatternRun(plan.pattern, plan.operation, plan.index, plan.consistent_read, request, False, reason,
+                      error=reason)
+
+
+# --- reads -----------------------------------------------------------------------------------------
+
+
+def read_inputs(context: RunContext, shape: ReadShape) -> list[dict[str, Any]]:
+    given = context.inputs.get(shape.pattern.name)
+    return given if given else choose_inputs(context.model, shape, context.data, context.seed)
+
+
+def _run_read(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun:
+    shape = read_shape(context.model, context.design.key_design, plan)
+    inputs = read_inputs(context, shape)
+    request = build_read_request(shape, context.table_name, inputs)
+    attributes = returned_attributes(context.model, shape)
+    first_page = first_page_answers(shape, attributes)
+    started = time.perf_counter()
+    pages = _execute_read(client, request, max_pages=1 if first_page else MAX_PAGES)
+    latency_ms = (time.perf_counter() - started) * 1000
+    returned = [from_dynamodb_json(item) for page in pages for item in _page_items(request, page)]
+    if "FilterExpression" in request.params or "ProjectionExpression" in request.params:
+        read_pages = _items_read(client, request, len(pages))
+    else:  # the request read exactly what it returned
+        read_pages = tuple(tuple(_page_items(request, page)) or ({},) if request.operation is Operation.GET_ITEM
+                           else tuple(_page_items(request, page)) for page in pages)
+    expected = expected_items(context.model, shape, context.data, inputs)
+    comparison = (compare_first_page(expected, returned, attributes, shape) if first_page
+                  else compare(expected, returned, attributes, shape))
+    scanned = sum(page.get("ScannedCount", len(_page_items(request, page))) for page in pages)
+    return PatternRun(
+        plan.pattern, plan.operation, plan.index, plan.consistent_read, request, comparison.passed,
+        _read_verdict(comparison), tuple(returned[:MAX_SHOWN_ITEMS]), len(returned), scanned, len(pages),
+        round(latency_ms, 1), read_pages, (), comparison,
+        tuple(c for page in pages for c in _capacity_entries(page)))
+
+
+def _read_verdict(comparison: Comparison) -> str:
+    if comparison.passed:
+        return f"returned the {comparison.expected_count} item(s) the data says it should"
+    parts = []
+    if comparison.missing_count:
+        parts.append(f"{comparison.missing_count} expected item(s) missing")
+    if comparison.unexpected_count:
+        parts.append(f"{comparison.unexpected_count} item(s) returned that the pattern does not ask for")
+    if comparison.order_problem:
+        parts.append(comparison.order_problem)
+    return f"expected {comparison.expected_count} item(s), got {comparison.returned_count}: " + "; ".join(parts)
+
+
+def _execute_read(client: Any, request: PatternRequest, max_pages: int = MAX_PAGES) -> list[dict[str, Any]]:
+    params = typed_params(request)
+    params["ReturnConsumedCapacity"] = "INDEXES"
+    operation = request.operation
+    if operation is Operation.GET_ITEM:
+        return [client.get_item(**params)]
+    if operation is Operation.BATCH_GET_ITEM:
+        return _batch_get(client, params)
+    if operation is Operation.TRANSACT_GET_ITEMS:
+        return [client.transact_get_items(**params)]
+    call = client.query if operation is Operation.QUERY else client.scan
+    pages = []
+    while len(pages) < max_pages:
+        page = call(**params)
+        pages.append(page)
+        if "LastEvaluatedKey" not in page:
+            break
+        params["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    return pages
+
+
+def _batch_get(client: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
+    pages = []
+    request_items = params["RequestItems"]
+    for attempt in range(8):
+        page = client.batch_get_item(RequestItems=request_items, ReturnConsumedCapacity="INDEXES")
+        pages.append(page)
+        request_items = page.get("UnprocessedKeys") or {}
+        if not request_items:
+            break
+        time.sleep(random.uniform(0, min(2.0, 0.05 * 2 ** attempt)))  # noqa: S311 - jitter
+    return pages
+
+
+def _page_items(request: PatternRequest, page: dict[str, Any]) -> list[dict[str, Any]]:
+    if request.operation is Operation.GET_ITEM:
+        return [page["Item"]] if "Item" in page else []
+    if request.operation is Operation.BATCH_GET_ITEM:
+        return [item for items in page.get("Responses", {}).values() for item in items]
+    if request.operation is Operation.TRANSACT_GET_ITEMS:
+        return [r["Item"] for r in page.get("Responses", []) if r.get("Item")]
+    return page.get("Items", [])
+
+
+def _items_read(client: Any, request: PatternRequest, max_pages: int) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """What the request read, per page: the same request without its filter and projection."""
+    bare = PatternRequest(request.pattern, request.operation, _without_filter_and_projection(request),
+                          request.inputs)
+    pages = _execute_read(client, bare, max_pages)
+    if request.operation is Operation.GET_ITEM:
+        return (tuple(_page_items(bare, pages[0])) or ({},),)
+    if request.operation in (Operation.BATCH_GET_ITEM, Operation.TRANSACT_GET_ITEMS):
+        found = [item for page in pages for item in _page_items(bare, page)]
+        missing = len(request.inputs) - len(found)
+        return (tuple(found) + ({},) * max(missing, 0),)  # a missing item still costs a read (§1.2)
+    return tuple(tuple(page.get("Items", [])) for page in pages)
+
+
+def _without_filter_and_projection(request: PatternRequest) -> dict[str, Any]:
+    """The parameters minus FilterExpression and ProjectionExpression, with unused names dropped."""
+    def strip(params: dict[str, Any]) -> dict[str, Any]:
+        kept = {k: v for k, v in params.items() if k not in ("FilterExpression", "ProjectionExpression")}
+        expressions = " ".join(str(v) for k, v in kept.items() if k.endswith("Expression"))
+        names = {k: v for k, v in kept.get("ExpressionAttributeNames", {}).items() if k in expressions}
+        values = {k: v for k, v in kept.get("ExpressionAttributeValues", {}).items() if k in expressions}
+        kept.pop("ExpressionAttributeNames", None)
+        kept.pop("ExpressionAttributeValues", None)
+        return {**kept, **({"ExpressionAttributeNames": names} if names else {}),
+                **({"ExpressionAttributeValues": values} if values else {})}
+
+    params = request.params
+    if request.operation is Operation.BATCH_GET_ITEM:
+        return {"RequestItems": {t: strip(spec) for t, spec in params["RequestItems"].items()}}
+    if request.operation is Operation.TRANSACT_GET_ITEMS:
+        return {"TransactItems": [{"Get": strip(e["Get"])} for e in params["TransactItems"]]}
+    return strip(params)
+
+
+def _capacity_entries(page: dict[str, Any]) -> list[dict[str, Any]]:
+    consumed = page.get("ConsumedCapacity")
+    if consumed is None:
+        return []
+    return consumed if isinstance(consumed, list) else [consumed]
+
+
+# --- writes ----------------------------------------------------------------------------------------
+
+
+def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun:
+    pattern = context.model.access_pattern(plan.pattern)
+    key_design = context.design.key_design
+    table = context.table_name
+    pk_names = primary_key_names(key_design)
+    rng = random.Random(f"{context.seed}/{plan.pattern}")  # noqa: S311 - sample choice, not security
+    entity = pattern.entities[0]
+    if pattern.kind in (PatternKind.WRITE, PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE):
+        count = 1 if pattern.kind is PatternKind.WRITE else max(1, min(round(pattern.expected_items), MAX_WRITE_ITEMS))
+        entities = [pattern.entities[i % len(pattern.entities)] for i in range(count)]
+        new_items = fresh_items(context, entities)
+        request = _put_request(plan, table, key_design, new_items)
+        writes = tuple(_written(key_design, None, item) for item in new_items)
+        started = time.perf_counter()
+        _send_write(client, request)
+        latency_ms = (time.perf_counter() - started) * 1000
+        # every item is read back; the index lookups (slow on moto) are made for one item per entity
+        first_of_entity = {entity: i for i, entity in reversed(list(enumerate(entities)))}
+        problems = [p for i, item in enumerate(new_items)
+                    for p in _check_present(client, table, key_design, item, i in first_of_entity.values())]
+        _delete_items(client, table, pk_names, new_items)
+        return _write_run(plan, request, writes, latency_ms, problems, f"wrote {count} new item(s)")
+    existing = context.data.of(entity)
+    if not existing:
+        return _failed(plan, f"the preview holds no {entity} items to {pattern.kind.value}")
+    target = rng.choice(existing)
+    original = target.full_item
+    if pattern.kind is PatternKind.DELETE:
+        request = PatternRequest(plan.pattern, Operation.DELETE_ITEM, {
+            "TableName": table, "Key": {n: original[n] for n in pk_names},
+            "ConditionExpression": "attribute_exists(#pk)",
+            "ExpressionAttributeNames": {"#pk": pk_names[0]}}, ({n: original.get(n) for n in pattern.inputs},))
+        started = time.perf_counter()
+        _send_write(client, request)
+        latency_ms = (time.perf_counter() - started) * 1000
+        problems = _check_absent(client, table, key_design, original)
+        client.put_item(TableName=table, Item=to_dynamodb_json(original))  # undo: the oracle's data again
+        return _write_run(plan, request, (_written(key_design, original, None),), latency_ms, problems,
+                          "deleted an item")
+    return _run_update(client, context, plan, target)
+
+
+def _run_update(client: Any, context: RunContext, plan: PatternPlan, target: StoredItem) -> PatternRun:
+    pattern = context.model.access_pattern(plan.pattern)
+    key_design = context.design.key_design
+    pk_names = primary_key_names(key_design)
+    changed = list(pattern.changed_attributes)
+    replacement = fresh_items(context, [target.entity])[0]
+    new_attributes = {**target.attributes, **{a: _different(target.attributes.get(a), replacement[a])
+                                              for a in changed if a in replacement}}
+    new_keys = item_keys(key_design, target.entity, new_attributes)
+    if any(new_keys.get(n) != target.keys.get(n) for n in pk_names):
+        return _failed(plan, f"{', '.join(changed)} is part of the table's primary key, which UpdateItem cannot "
+                             "change: the application must delete the item and put it again (or the key design "
+                             "should not use an attribute that changes)")
+    after = {**new_attributes, **{k: v for k, v in target.keys.items() if k in pk_names}, **new_keys}
+    sets = {a: after[a] for a in (*changed, *new_keys) if a not in pk_names and a in after
+            and after[a] != target.full_item.get(a)}
+    removes = [k for k in target.keys if k not in after]
+    names = {"#pk": pk_names[0]}
+    values: dict[str, Any] = {}
+    set_parts = []
+    for i, (attribute, value) in enumerate(sets.items()):
+        names[f"#u{i}"] = attribute
+        values[f":u{i}"] = value
+        set_parts.append(f"#u{i} = :u{i}")
+    remove_parts = []
+    for i, attribute in enumerate(removes):
+        names[f"#r{i}"] = attribute
+        remove_parts.append(f"#r{i}")
+    expression = " ".join(part for part in (("SET " + ", ".join(set_parts)) if set_parts else "",
+                                            ("REMOVE " + ", ".join(remove_parts)) if remove_parts else "") if part)
+    if not expression:
+        return _failed(plan, "the update changes nothing: give the pattern changed_attributes")
+    params = {"TableName": context.table_name, "Key": {n: target.keys[n] for n in pk_names},
+              "UpdateExpression": expression, "ConditionExpression": "attribute_exists(#pk)",
+              "ExpressionAttributeNames": names}
+    if values:
+        params["ExpressionAttributeValues"] = values
+    request = PatternRequest(plan.pattern, Operation.UPDATE_ITEM, params,
+                             ({n: target.attributes.get(n) for n in pattern.inputs},))
+    started = time.perf_counter()
+    _send_write(client, request)
+    latency_ms = (time.perf_counter() - started) * 1000
+    problems = _check_present(client, context.table_name, key_design, after)
+    client.put_item(TableName=context.table_name, Item=to_dynamodb_json(target.full_item))  # undo
+    return _write_run(plan, request, (_written(key_design, target.full_item, after),), latency_ms, problems,
+                      f"updated {', '.join(changed)}")
+
+
+def _different(old: Any, new: Any) -> Any:
+    """A new value that really differs from the old one (an update that changes nothing proves nothing)."""
+    if old != new:
+        return new
+    if isinstance(new, bool):
+        return not new
+    if isinstance(new, Decimal):
+        return new + 1
+    return f"{new}-updated"
+
+
+def _write_run(plan: PatternPlan, request: PatternRequest, writes: tuple[WrittenItem, ...], latency_ms: float,
+               problems: list[str], action: str) -> PatternRun:
+    verdict = f"{action}; read back as written" + ("" if not writes[0].index_entries else " and found through "
+                                                   "each index the item belongs to")
+    if problems:
+        verdict = f"{action}, but " + "; ".join(problems[:3])
+    return PatternRun(plan.pattern, request.operation, TABLE, False, request, not problems, verdict,
+                      latency_ms=round(latency_ms, 1), writes=writes)
+
+
+def fresh_items(context: RunContext, entities: list[str]) -> list[Item]:
+    """New items of these entities, not in the table: the data's spares (the generator's next items)."""
+    taken: dict[str, int] = {}
+    result = []
+    for entity in entities:
+        spares = context.data.spares_of(entity)
+        position = taken.get(entity, 0)
+        if position >= len(spares):
+            raise RequestBuildError(f"the preview has no more new {entity} items to write "
+                                    f"(at most {len(spares)} per request)")
+        taken[entity] = position + 1
+        result.append(spares[position].full_item)
+    return result
+
+
+def _put_request(plan: PatternPlan, table: str, key_design: KeyDesign, items: list[Item]) -> PatternRequest:
+    pk = key_design.partition_key.name
+    condition = {"ConditionExpression": "attribute_not_exists(#pk)", "ExpressionAttributeNames": {"#pk": pk}}
+    if plan.operation is Operation.PUT_ITEM:
+        return PatternRequest(plan.pattern, plan.operation, {"TableName": table, "Item": items[0], **condition},
+                              ({},))
+    if plan.operation is Operation.BATCH_WRITE_ITEM:
+        return PatternRequest(plan.pattern, plan.operation,
+                              {"RequestItems": {table: [{"PutRequest": {"Item": i}} for i in items]}}, ({},))
+    return PatternRequest(plan.pattern, Operation.TRANSACT_WRITE_ITEMS, {"TransactItems": [
+        {"Put": {"TableName": table, "Item": item, **condition}} for item in items]}, ({},))
+
+
+def _send_write(client: Any, request: PatternRequest) -> None:
+    params = typed_params(request)
+    method = {Operation.PUT_ITEM: client.put_item, Operation.UPDATE_ITEM: client.update_item,
+              Operation.DELETE_ITEM: client.delete_item, Operation.TRANSACT_WRITE_ITEMS: client.transact_write_items,
+              Operation.BATCH_WRITE_ITEM: client.batch_write_item}[request.operation]
+    response = method(**params)
+    unprocessed = response.get("UnprocessedItems") if request.operation is Operation.BATCH_WRITE_ITEM else None
+    for attempt in range(8):
+        if not unprocessed:
+            break
+        time.sleep(random.uniform(0, min(2.0, 0.05 * 2 ** attempt)))  # noqa: S311 - jitter
+        unprocessed = client.batch_write_item(RequestItems=unprocessed).get("UnprocessedItems")
+
+
+def _check_present(client: Any, table: str, key_design: KeyDesign, item: Item,
+                   through_indexes: bool = True) -> list[str]:
+    names = primary_key_names(key_design)
+    key = {n: item[n] for n in names}
+    stored = client.get_item(TableName=table, Key=to_dynamodb_json(key), ConsistentRead=True).get("Item")
+    if stored is None:
+        return ["the item is not there when read back"]
+    if from_dynamodb_json(stored) != item:
+        return ["the item read back differs from what was written"]
+    problems = []
+    for index, is_global in _indexes(key_design) if through_indexes else ():
+        if not _found_in_index(client, table, key_design, index, is_global, item):
+            problems.append(f"the item is not found through {index.name}")
+    return problems
+
+
+def _check_absent(client: Any, table: str, key_design: KeyDesign, item: Item) -> list[str]:
+    key = {n: item[n] for n in primary_key_names(key_design)}
+    if client.get_item(TableName=table, Key=to_dynamodb_json(key), ConsistentRead=True).get("Item") is not None:
+        return ["the item is still there"]
+    return []
+
+
+def _indexes(key_design: KeyDesign) -> list[tuple[SecondaryIndex, bool]]:
+    return [*((i, True) for i in key_design.global_secondary_indexes),
+            *((i, False) for i in key_design.local_secondary_indexes)]
+
+
+def _found_in_index(client: Any, table: str, key_design: KeyDesign, index: SecondaryIndex, is_global: bool,
+                    item: Item) -> bool:
+    partition = index.partition_key.name if is_global else key_design.partition_key.name
+    if partition not in item or (index.sort_key is not None and index.sort_key.name not in item):
+        return True  # not in the index (sparse): nothing to find
+    names, values = {"#p": partition}, {":p": item[partition]}
+    condition = "#p = :p"
+    if index.sort_key is not None:
+        names["#s"], values[":s"] = index.sort_key.name, item[index.sort_key.name]
+        condition += " AND #s = :s"
+    wanted = {n: item[n] for n in primary_key_names(key_design)}
+    for attempt in range(5):  # GSIs are eventually consistent (dynamodb-facts §4.1): retry briefly
+        response = client.query(TableName=table, IndexName=index.name, KeyConditionExpression=condition,
+                                ExpressionAttributeNames=names, ExpressionAttributeValues=to_dynamodb_json(values))
+        if any(all(from_dynamodb_json(found).get(n) == v for n, v in wanted.items()) for found in response["Items"]):
+            return True
+        time.sleep(0.2 * attempt)
+    return False
+
+
+def _delete_items(client: Any, table: str, names: tuple[str, ...], items: list[Item]) -> None:
+    """Undo the puts: one BatchWriteItem of deletes per 25 items (moto never leaves any unprocessed;
+    DynamoDB may, so the leftovers are deleted one by one)."""
+    for start in range(0, len(items), 25):
+        deletes = [{"DeleteRequest": {"Key": to_dynamodb_json({n: item[n] for n in names})}}
+                   for item in items[start:start + 25]]
+        left = client.batch_write_item(RequestItems={table: deletes}).get("UnprocessedItems", {}).get(table, [])
+        for request in left:
+            client.delete_item(TableName=table, Key=request["DeleteRequest"]["Key"])
+
+
+def _written(key_design: KeyDesign, before: Item | None, after: Item | None) -> WrittenItem:
+    entries = []
+    for index, is_global in _indexes(key_design):
+        old, new = (index_entry(key_design, index, is_global, i) if i else None for i in (before, after))
+        if old == new:  # not in the index before or after, or an entry the write does not change
+            continue
+        keys = [index.partition_key.name if is_global else key_design.partition_key.name,
+                *([index.sort_key.name] if index.sort_key else [])]
+        change = (IndexChange.ENTERS if old is None else IndexChange.LEAVES if new is None
+                  else IndexChange.KEY_CHANGES if any(old[k] != new[k] for k in keys) else IndexChange.PROJECTED_ONLY)
+        entries.append(IndexEntryChange(index.name, change, old and to_dynamodb_json(old),
+                                        new and to_dynamodb_json(new)))
+    return WrittenItem(before and to_dynamodb_json(before), after and to_dynamodb_json(after), tuple(entries))
+
+
+def index_entry(key_design: KeyDesign, index: SecondaryIndex, is_global: bool, item: Item) -> Item | None:
+    """The item's entry in an index (None when the item lacks the index keys: a sparse index)."""
+    partition = index.partition_key.name if is_global else key_design.partition_key.name
+    keys = [partition, *([index.sort_key.name] if index.sort_key else [])]
+    if not all(k in item for k in keys):
+        return None
+    if index.projection.type is ProjectionType.ALL:
+        return dict(item)
+    wanted = {*keys, *primary_key_names(key_design)}
+    if index.projection.type is ProjectionType.INCLUDE:
+        wanted |= set(index.projection.non_key_attributes)
+    return {k: v for k, v in item.items() if k in wanted}
+

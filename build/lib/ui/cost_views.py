@@ -1,0 +1,206 @@
+"""Widgets of the Capacity & cost page: the estimate's tables and charts, and the quick calculator."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pandas as pd
+import streamlit as st
+
+from costs import charts
+from costs.capacity import UsageExtras
+from costs.errors import CostError
+from costs.estimate import (
+    EstimateRequest,
+    ModelEstimate,
+    autoscaling_day,
+    break_even_curve,
+    cost_components,
+    estimate_model,
+    price_rows,
+)
+from costs.item_size import item_size_bytes, parse_item_json
+from costs.pricing import CapacityDimension, PriceItem, break_even_utilization
+from costs.report_text import estimate_csv, estimate_markdown, line_item_rows, option_rows
+from costs.units import request_units
+from costs.usage import CapacityOption, label
+from modeling.design import Operation
+from modeling.model import Consistency, Model, TableClass
+
+
+@st.cache_data(show_spinner="Estimating capacity and cost…", max_entries=32)
+def cached_estimate(model_json: str, design: str | None, region: str, target: float, free_tier: bool,
+                    overrides: tuple[tuple[str, str, str], ...], extras: UsageExtras | None = None) -> ModelEstimate:
+    parsed = tuple((PriceItem(i), TableClass(c) if c else None, Decimal(v)) for i, c, v in overrides)
+    return estimate_model(EstimateRequest(Model.model_validate_json(model_json), design, region, target,
+                                          free_tier, parsed, extras=extras or UsageExtras()))
+
+
+def usage_extras() -> UsageExtras:
+    """Backups and stream reads, which the model does not describe."""
+    with st.expander("Backups and stream reads (not in the model)"):
+        left, right = st.columns(2)
+        backup = left.number_input("On-demand backups kept (GB, average over the month)", 0.0, 1e9, 0.0,
+                                   key="cost.backup_gb")
+        streams = right.number_input("Billable stream read requests per month", 0, 10**12, 0, step=100_000,
+                                     key="cost.stream_reads",
+                                     help="GetRecords calls by Lambda triggers and global tables are free")
+    return UsageExtras(Decimal(repr(backup)), int(streams))
+
+
+def recommendation(result: ModelEstimate, table_class: TableClass) -> None:
+    best = result.cost.recommendation
+    if best is None:
+        st.warning("No option has every price in this Region, so there is no recommendation; "
+                   "see which prices are missing under Options.", icon="⚠️")
+        return
+    st.success(best.reason, icon="💡")
+    columns = st.columns(4)
+    columns[0].metric("Recommended, USD/month", f"${best.monthly_cost_usd:,}", f"{label(best.option)}, "
+                      f"{label(best.table_class)}", delta_color="off", delta_arrow="off")
+    on_demand = result.cost.option(CapacityOption.ON_DEMAND, table_class).monthly_total_usd
+    columns[1].metric("On-demand, USD/month", f"${on_demand:,}" if on_demand is not None else "price missing")
+    if best.saving_vs_on_demand_usd is not None:
+        columns[2].metric("Saving vs on-demand, USD/month", f"${best.saving_vs_on_demand_usd:,}")
+    reads = break_even_utilization(result.price_sheet, table_class, CapacityDimension.READ)
+    columns[3].metric("Break-even utilisation (reads)", f"{float(reads) * 100:.1f} %" if reads else "n/a")
+
+
+def options_tab(result: ModelEstimate) -> None:
+    st.plotly_chart(charts.cost_by_component(cost_components(result.cost)), key="cost.components")
+    st.dataframe(_money_frame(option_rows(result.cost)), hide_index=True, width="stretch", key="cost.options",
+                 column_config=_MONEY)
+    st.markdown("**Line items** (totals are the sums of these lines, each rounded to the cent)")
+    st.dataframe(_money_frame(line_item_rows(result.cost)), hide_index=True, width="stretch", key="cost.lines",
+                 column_config=_MONEY)
+    left, right = st.columns(2)
+    left.download_button("Download line items (CSV)", estimate_csv(result), "cost-line-items.csv", "text/csv",
+                         key="cost.csv")
+    right.download_button("Download estimate (Markdown)", estimate_markdown(result), "cost-estimate.md",
+                          "text/markdown", key="cost.md")
+
+
+def patterns_tab(result: ModelEstimate) -> None:
+    st.plotly_chart(charts.cost_by_pattern(list(result.pattern_rows)), key="cost.patterns_chart")
+    st.dataframe(pd.DataFrame(list(result.pattern_rows)), hide_index=True, width="stretch", key="cost.patterns",
+                 column_config={"share of units": st.column_config.ProgressColumn(
+                     "share of units", format="percent", min_value=0.0, max_value=1.0)})
+
+
+def resources_tab(result: ModelEstimate) -> None:
+    st.plotly_chart(charts.units_by_resource(list(result.resource_rows)), key="cost.resources_chart")
+    st.dataframe(pd.DataFrame(list(result.resource_rows)), hide_index=True, width="stretch", key="cost.resources")
+    st.dataframe(pd.DataFrame([{"entity": s.entity, "average item bytes (used)": s.average_bytes,
+                                "sample average bytes": s.sample_average_bytes, "sample p95 bytes": s.sample_p95_bytes,
+                                "largest bytes (max hints)": s.maximum_bytes} for s in result.profile.entity_sizes]),
+                 hide_index=True, width="stretch", key="cost.sizes")
+    storage_growth(result)
+
+
+def storage_growth(result: ModelEstimate) -> None:
+    st.markdown("**Storage with growth** (table and indexes, compounding the model's monthly growth)")
+    st.dataframe(_money_frame([{"table class": label(p.table_class), "after months": p.month,
+                                "storage GB": p.storage_gb, "monthly USD": p.monthly_cost_usd}
+                               for p in result.cost.storage_projections]),
+                 hide_index=True, width="stretch", key="cost.growth", column_config=_MONEY)
+
+
+def autoscaling_tab(result: ModelEstimate, target: float) -> None:
+    resources = [r["resource"] for r in result.resource_rows if not r["kind"].startswith("LSI")]
+    left, right = st.columns(2)
+    resource = left.selectbox("Table or GSI", resources, key="cost.scaling_resource")
+    dimension = right.radio("Capacity", ["read", "write"], horizontal=True, key="cost.scaling_dimension")
+    rows = autoscaling_day(result.usage, target, resource, CapacityDimension(dimension))
+    st.plotly_chart(charts.autoscaling_curve(rows, f"Auto scaling of {resource} {dimension}s over a day "
+                                                   f"(target {target:.0%})"), key="cost.scaling_chart")
+    plans = [p for o in result.cost.options if o.option.value == "provisioned_autoscaling" for p in o.capacity
+             if p.resource == resource and p.dimension.value == dimension][:1]
+    for plan in plans:
+        st.caption(f"Average utilisation {plan.average_utilization:.1%}; throttling risk: "
+                   f"{plan.throttled_unit_minutes_per_day:,.0f} unit-minutes a day above provisioned capacity "
+                   "(before burst capacity absorbs any of it).")
+
+
+def break_even_tab(result: ModelEstimate, table_class: TableClass) -> None:
+    reads = break_even_utilization(result.price_sheet, table_class, CapacityDimension.READ)
+    st.plotly_chart(charts.break_even(break_even_curve(result.usage, result.price_sheet, table_class),
+                                      float(reads) * 100 if reads else None), key="cost.break_even")
+
+
+def designs_tab(result: ModelEstimate) -> None:
+    if not result.comparison:
+        st.info("Only one design is proposed for this model, so there is nothing to compare.")
+        return
+    st.dataframe(pd.DataFrame(list(result.comparison)), hide_index=True, width="stretch", key="cost.designs")
+    st.markdown("**Line items that differ (on-demand, Standard)**")
+    deltas = [r for r in result.line_deltas if r["delta USD/month"] not in (None, Decimal(0))]
+    st.dataframe(pd.DataFrame(deltas), hide_index=True, width="stretch", key="cost.deltas")
+
+
+def assumptions_tab(result: ModelEstimate) -> None:
+    for assumption in result.cost.assumptions:
+        st.markdown(f"- {assumption}")
+    sheet = result.price_sheet
+    st.markdown(f"**Prices for {sheet.region}**, effective {sheet.effective_date}, retrieved {sheet.retrieved_date}. "
+                "Rows marked as assumptions are unconfirmed or third-party figures (dynamodb-facts §9, §15).")
+    st.dataframe(pd.DataFrame(price_rows(sheet)), hide_index=True, width="stretch", key="cost.prices")
+
+
+def quick_calculator() -> None:
+    left, right = st.columns(2)
+    with left.form("cost.item_size_form"):
+        text = st.text_area("Item in DynamoDB JSON", '{"id": {"S": "A1"}, "n": {"N": "101"}}', key="cost.item")
+        if st.form_submit_button("Item size"):
+            try:
+                st.success(f"{item_size_bytes(parse_item_json(text)):,} bytes")
+            except CostError as exc:
+                st.error(str(exc))
+    with right.form("cost.units_form"):
+        operation = st.selectbox("Operation", [o.value for o in Operation], key="cost.operation")
+        sizes = st.text_input("Item bytes (comma-separated)", "3500", key="cost.item_bytes")
+        consistency = st.radio("Consistency", [c.value for c in Consistency], horizontal=True, key="cost.consistency")
+        if st.form_submit_button("Units per request"):
+            try:
+                units = request_units(Operation(operation), _sizes(sizes), Consistency(consistency))
+                st.success(f"{units.read_units} read units, {units.write_units} write units per request")
+            except CostError as exc:
+                st.error(str(exc))
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise CostError("item sizes must be whole numbers of bytes", "item bytes", text,
+                        "write e.g. 3500 or 1500,6500") from None
+
+
+def price_overrides() -> tuple[tuple[str, str, str], ...]:
+    """Negotiated prices the user entered, kept for the session; each replaces one price of the sheet."""
+    overrides: list[tuple[str, str, str]] = st.session_state.setdefault("cost.overrides", [])
+    with st.expander(f"Negotiated prices ({len(overrides)} override(s))"):
+        with st.form("cost.override_form"):
+            columns = st.columns([3, 2, 2])
+            item = columns[0].selectbox("Price", [i.value for i in PriceItem], key="cost.override_item")
+            table_class = columns[1].selectbox("Table class", ["", *[c.value for c in TableClass]],
+                                               key="cost.override_class", help="Empty for class-independent prices")
+            value = columns[2].number_input("USD (per the price's unit)", min_value=0.0, format="%.8f",
+                                            key="cost.override_value")
+            if st.form_submit_button("Override this price"):
+                overrides.append((item, table_class, repr(value)))
+                st.rerun()
+        for item, table_class, value in overrides:
+            st.caption(f"{item} {table_class}: ${value} (user override)")
+        if overrides and st.button("Remove all overrides", key="cost.override_clear"):
+            overrides.clear()
+            st.rerun()
+    return tuple(overrides)
+
+
+_MONEY = {name: st.column_config.NumberColumn(name, format="$%.2f") for name in ("monthly USD", "upfront USD")}
+_MONEY["unit price USD"] = st.column_config.NumberColumn("unit price USD", format="$%.8g")
+
+
+def _money_frame(rows: list[dict]) -> pd.DataFrame:
+    """Decimals as floats for display only (the figures themselves were computed in Decimal)."""
+    return pd.DataFrame([{k: float(v) if isinstance(v, Decimal) else v for k, v in row.items()} for row in rows])

@@ -1,0 +1,169 @@
+"""The Model page's File tab: examples, upload, download, NoSQL Workbench import and export, the raw YAML
+editor and deletion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from modeling.errors import ModelFileError, ModelingError
+from modeling.examples import example_document, list_examples
+from modeling.model_file import FileFormat, dump_document, model_to_document, parse_document
+from modeling.nosql_workbench import export_workbench, import_workbench_file, read_workbench
+from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
+from ui import session
+from ui.problems import escape_markdown, show_problems
+
+
+def file_tab(document: dict[str, Any], slug: str) -> None:
+    _examples()
+    st.divider()
+    _upload()
+    st.divider()
+    _download(document, slug)
+    st.divider()
+    _workbench_import()
+    st.divider()
+    _workbench_download(slug)
+    st.divider()
+    _raw_editor(document, slug)
+    st.divider()
+    _delete(slug)
+
+
+def _examples() -> None:
+    st.markdown("**Built-in examples**")
+    examples = {e.slug: e for e in list_examples()}
+    choice = st.selectbox("Example", list(examples), format_func=lambda s: examples[s].name,
+                          key="model.example_choice")
+    st.caption(examples[choice].description)
+    if st.button("Open this example as a new model", key="model.open_example"):
+        session.open_new_document(example_document(choice))
+        st.rerun()
+
+
+def _upload() -> None:
+    st.markdown("**Open a model file** (JSON or YAML, up to 5 MB)")
+    upload = st.file_uploader("Model file", type=["json", "yaml", "yml"], key="model.upload",
+                              label_visibility="collapsed")
+    if upload is None or st.session_state.get("model.upload_done") == upload.file_id:
+        _show_upload_result()
+        return
+    try:
+        document = parse_document(upload.getvalue(), upload.name)
+    except ModelFileError as exc:
+        st.session_state["model.upload_result"] = (upload.name, exc.problems)
+    else:
+        session.open_new_document(document)
+        st.session_state["model.upload_result"] = (upload.name, [])
+    st.session_state["model.upload_done"] = upload.file_id
+    st.rerun()
+
+
+def _show_upload_result() -> None:
+    result = st.session_state.get("model.upload_result")
+    if not result:
+        return
+    name, problems = result
+    if problems:
+        st.error(f"{name} could not be opened; the model you had open is unchanged.", icon="📄")
+        show_problems(problems)
+    else:
+        st.success(f"Opened {name} as a new model.", icon="📄")
+
+
+def _download(document: dict[str, Any], slug: str) -> None:
+    st.markdown("**Save a copy**")
+    left, right = st.columns(2)
+    left.download_button("Download YAML", dump_document(document, FileFormat.YAML), f"{slug}.yaml",
+                         mime="application/yaml", key="model.download_yaml")
+    right.download_button("Download JSON", dump_document(document, FileFormat.JSON), f"{slug}.json",
+                          mime="application/json", key="model.download_json")
+
+
+def _workbench_import() -> None:
+    st.markdown("**Import a NoSQL Workbench file** (versions 1.0, 2.0 and 3.0; JSON up to 5 MB)")
+    upload = st.file_uploader("NoSQL Workbench file", type=["json"], key="model.nwb_upload",
+                              label_visibility="collapsed")
+    _show_workbench_result()
+    if upload is None:
+        return
+    try:
+        workbench = read_workbench(upload.getvalue(), upload.name)
+    except ModelFileError as exc:
+        st.error(f"{upload.name} is not a NoSQL Workbench file this importer can read.", icon="📄")
+        show_problems(exc.problems)
+        return
+    tables = [t.name for t in workbench.tables]
+    table = tables[0]
+    if len(tables) > 1:
+        table = st.selectbox(f"The file has {len(tables)} tables; a model holds one. Table to import", tables,
+                             key="model.nwb_table")
+    if st.button("Import as a new model", key="model.nwb_import"):
+        try:
+            result = import_workbench_file(workbench, table)
+        except ModelFileError as exc:
+            st.error(f"Table {table} could not be imported.", icon="📄")
+            show_problems(exc.problems)
+            return
+        session.open_new_document(model_to_document(result.model))
+        st.session_state["model.nwb_result"] = (upload.name, result.table, result.inferred)
+        st.rerun()
+
+
+def _show_workbench_result() -> None:
+    result = st.session_state.get("model.nwb_result")
+    if not result:
+        return
+    name, table, inferred = result
+    st.success(f"Imported table {escape_markdown(table)} of {escape_markdown(name)} as a new model. "
+               "What was inferred:", icon="📄")
+    st.markdown("\n".join(f"- {escape_markdown(note)}" for note in inferred))
+
+
+def _workbench_download(slug: str) -> None:
+    st.markdown("**Download as NoSQL Workbench 3.0** (one facet per entity, seeded sample data)")
+    model = session.current_model()
+    if model is None:
+        st.caption("Fix the model's errors first; the file is built from a valid model.")
+        return
+    left, right = st.columns(2)
+    seed = left.number_input("Seed", min_value=0, max_value=2**31 - 1, value=42, step=1, key="model.nwb_seed")
+    items = right.number_input("Sample items per entity", min_value=0, max_value=MAX_ITEMS_PER_ENTITY,
+                               value=DEFAULT_ITEMS_PER_ENTITY, step=1, key="model.nwb_items")
+    try:
+        exported = export_workbench(model, seed=int(seed), items_per_entity=int(items))
+    except ModelingError as exc:
+        st.error(f"The sample data cannot be generated: {escape_markdown(str(exc))}", icon="📄")
+        return
+    st.download_button("Download NoSQL Workbench JSON", dump_document(exported.document, FileFormat.JSON),
+                       f"{slug}.nosql-workbench.json", mime="application/json", key="model.nwb_download")
+    if exported.notes:
+        st.caption(" ".join(escape_markdown(n) for n in exported.notes))
+
+
+def _raw_editor(document: dict[str, Any], slug: str) -> None:
+    st.markdown("**Edit as YAML**")
+    key = f"model.raw.{slug}"
+    with st.form("model.raw_form"):
+        text = st.text_area("Model file", dump_document(document, FileFormat.YAML), height=360, key=key)
+        applied = st.form_submit_button("Apply YAML")
+    if applied:
+        try:
+            session.save_document(parse_document(text.encode("utf-8"), "model.yaml"))
+        except ModelFileError as exc:
+            st.error("The YAML was not applied; your text is kept above so you can fix it.", icon="📝")
+            show_problems(exc.problems)
+        else:
+            st.session_state.pop(key, None)
+            st.rerun()
+
+
+def _delete(slug: str) -> None:
+    with st.expander("Delete this model"):
+        confirm = st.checkbox(f"Yes, delete `{slug}` from the workspace", key="model.delete_confirm")
+        if st.button("Delete model", key="model.delete", disabled=not confirm, type="primary"):
+            session.workspace().delete(slug)
+            session.switch_to(session.workspace().most_recent() or "")
+            st.rerun()

@@ -1,0 +1,18 @@
+"""What every page does first: page settings and the shared sidebar.
+
+A deep link on a freshly started server runs the page without `app.py` (Streamlit's legacy `pages/`
+mode, shared stack-notes §6.1), so each page sets the page configuration itself.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.session import open_shared_link
+from ui.sidebar import render_sidebar
+
+
+def page_frame(title: str) -> None:
+    st.set_page_config(page_title=f"{title} · DynamoDB Design Studio", page_icon="🗂️", layout="wide")
+    open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
+    render_sidebar()

@@ -1,0 +1,103 @@
+"""Widgets of the Hot partitions page: inputs for the scenario and what-ifs, the report's charts and tables."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from modeling import charts
+from modeling.checks import FindingSeverity
+from modeling.generator import propose_designs
+from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
+from modeling.model import Model
+
+SCALES = {"10 thousand": 10_000, "100 thousand": 100_000, "1 million": 1_000_000, "10 million": 10_000_000}
+_ICONS = {FindingSeverity.ERROR: "⛔", FindingSeverity.WARNING: "⚠️", FindingSeverity.INFO: "ℹ️"}
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def design_names(model_json: str) -> list[str]:
+    return [d.name for d in propose_designs(Model.model_validate_json(model_json))]
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def design_indexes(model_json: str, design_name: str) -> list[str]:
+    design = _design(Model.model_validate_json(model_json), design_name)
+    return ["table", *(i.name for i in design.key_design.global_secondary_indexes)]
+
+
+def _design(model: Model, name: str):
+    designs = propose_designs(model)
+    return next((d for d in designs if d.name == name), designs[0])
+
+
+@st.cache_data(show_spinner="Simulating key populations and traffic…", max_entries=16)
+def cached_report(model_json: str, design_name: str, index: str, key_values: int, seed: int,
+                  scenario: BurstScenario | None, shards: int, entity: str | None,
+                  partition_count: int | None) -> HotPartitionReport:
+    model = Model.model_validate_json(model_json)
+    return analyse_hot_partitions(HotPartitionRequest(
+        model=model, design=_design(model, design_name), index=index, max_key_values=key_values, seed=seed,
+        scenario=scenario, shard_count=shards, alternative_entity=entity, partition_count=partition_count))
+
+
+def scenario_inputs(model: Model) -> BurstScenario | None:
+    """A burst on one pattern: how many requests, over how long, on the busiest key or spread out."""
+    with st.expander("Burst scenario (e.g. 3,700 sign-ups in 200 ms on one key value)"):
+        patterns = ["(none)", *(p.name for p in model.access_patterns)]
+        columns = st.columns(5)
+        pattern = columns[0].selectbox("Pattern", patterns, key="hot.burst_pattern")
+        requests = columns[1].number_input("Requests in the burst", 1, 10_000_000, 3700, key="hot.burst_requests")
+        duration = columns[2].number_input("Duration (s)", 0.1, 3600.0, 0.2, 0.1, key="hot.burst_duration")
+        resolution = columns[3].selectbox("Resolution", [0.1, 1.0], key="hot.burst_resolution",
+                                          format_func=lambda s: "100 ms" if s < 1 else "1 s")
+        on_one_key = columns[4].toggle("All on one key value", True, key="hot.burst_one_key")
+    if pattern == "(none)":
+        return None
+    return BurstScenario(pattern=pattern, requests=float(requests), duration_seconds=float(duration),
+                         resolution_seconds=float(resolution), key_rank=1 if on_one_key else None,
+                         window_seconds=max(10.0, float(duration) * 5))
+
+
+def findings(report: HotPartitionReport) -> None:
+    if not report.findings:
+        st.success("No partition-key value or partition goes over DynamoDB's limits at peak.", icon="✅")
+    for finding in report.findings:
+        text = f"**{finding.index} · {finding.key_value}** — {finding.message}  \n→ {finding.fix}"
+        if finding.pattern:
+            text += f"  \n(access pattern: `{finding.pattern}`)"
+        {FindingSeverity.ERROR: st.error, FindingSeverity.WARNING: st.warning}.get(finding.severity, st.info)(
+            text, icon=_ICONS[finding.severity])
+
+
+def distribution(report: HotPartitionReport, index: str) -> None:
+    st.dataframe(report.skew, hide_index=True, width="stretch", key="hot.skew")
+    st.plotly_chart(charts.key_traffic_histogram(report.key_profile, index), key="hot.histogram")
+    left, right = st.columns([3, 2])
+    left.plotly_chart(charts.top_keys_bar(report.keys, index), key="hot.top_keys_chart")
+    right.dataframe(report.keys[report.keys["index"] == index].nsmallest(20, "key_rank"), hide_index=True,
+                    width="stretch", key="hot.top_keys")
+
+
+def timeline(report: HotPartitionReport) -> None:
+    if report.timeline.empty:
+        st.info("Choose a burst scenario above to see the partitions over time.")
+        return
+    st.plotly_chart(charts.partition_heatmap(report.timeline), key="hot.heatmap")
+    over = report.timeline[report.timeline["excess_utilisation"] > 0]
+    if not over.empty:
+        st.error(f"Over the limit on {over['partition'].nunique()} partition(s) for "
+                 f"{over['time_seconds'].nunique()} time step(s).", icon="🔥")
+    st.dataframe(pd.DataFrame(report.hourly), hide_index=True, width="stretch", key="hot.hourly")
+
+
+def what_ifs(report: HotPartitionReport) -> None:
+    st.markdown("**Write sharding** — N suffixes spread the hot key; each read of it becomes N queries.")
+    st.plotly_chart(charts.skew_comparison(report.sharding, "shard_count", "Write sharding what-if"),
+                    key="hot.sharding_chart")
+    st.dataframe(report.sharding, hide_index=True, width="stretch", key="hot.sharding")
+    if not report.alternatives.empty:
+        st.markdown("**Alternative partition keys**")
+        st.plotly_chart(charts.skew_comparison(report.alternatives, "partition_key", "Alternative partition keys"),
+                        key="hot.alternatives_chart")
+        st.dataframe(report.alternatives, hide_index=True, width="stretch", key="hot.alternatives")

@@ -1,0 +1,128 @@
+"""Widgets of the Import & export page: infrastructure as code for the open model, and a live-table import."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from costs.errors import CostError
+from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
+from modeling.endpoint import configured_endpoint
+from modeling.errors import EndpointError, ModelingError
+from modeling.generator import propose_designs
+from modeling.infrastructure import LABELS, IacFormat, parse_tags
+from modeling.live_import import (
+    DEFAULT_SAMPLE_ITEMS,
+    MAX_SAMPLE_ITEMS,
+    ImportRequest,
+    import_live_table,
+    list_table_names,
+)
+from modeling.model import BillingMode, Model
+from ui import session
+
+_LANGUAGES = {IacFormat.CLOUDFORMATION: "yaml", IacFormat.TERRAFORM: "hcl", IacFormat.CLI_JSON: "json"}
+_MIME = {IacFormat.CLOUDFORMATION: "application/x-yaml", IacFormat.TERRAFORM: "text/plain",
+         IacFormat.CLI_JSON: "application/json"}
+_RESULT_KEY = "import.result"
+
+
+@st.cache_data(show_spinner="Writing the code…", max_entries=32)
+def cached_export(model_json: str, fmt: str, design: str | None, auto_scaling: bool, target: float,
+                  tags: tuple[tuple[str, str], ...]) -> InfrastructureExport:
+    return export_infrastructure(InfrastructureRequest(Model.model_validate_json(model_json), IacFormat(fmt), design,
+                                                       auto_scaling, target, tags=tags))
+
+
+def plain(text: str) -> str:
+    """Markdown-escaped text: endpoint messages and names show literally (no links or images)."""
+    for character in "\\`*_[]<>#|!":
+        text = text.replace(character, "\\" + character)
+    return text
+
+
+def iac_tab(model: Model) -> None:
+    columns = st.columns([2, 2, 3])
+    fmt = columns[0].radio("Format", list(IacFormat), format_func=LABELS.get, key="iac.format")
+    designs = [d.name for d in propose_designs(model)]
+    design = columns[1].selectbox("Design", designs, key="iac.design",
+                                  help="The model's own key design if it has one, else the proposals")
+    tags_text = columns[2].text_area("Tags (one KEY=VALUE per line)", key="iac.tags", height=90)
+    provisioned = model.table.billing_mode is BillingMode.PROVISIONED
+    auto_scaling, target = True, 0.7
+    if provisioned:
+        left, right = st.columns(2)
+        auto_scaling = left.toggle("Auto scaling", value=True, key="iac.auto_scaling",
+                                   help="Target tracking on reads and writes of the table and every GSI")
+        target = right.slider("Target utilisation", 0.2, 0.9, 0.7, 0.05, key="iac.target")
+    try:
+        result = cached_export(model.model_dump_json(), fmt.value, design, auto_scaling, target,
+                               parse_tags(tags_text))
+    except (ModelingError, CostError) as exc:
+        st.error(f"The code could not be written: {plain(str(exc))}", icon="⛔")
+        return
+    _capacity_source(result, provisioned)
+    for note in result.code.notes[1 if provisioned else 0:]:
+        st.info(note, icon="ℹ️")  # built from validated names and Regions; backticks show commands
+    st.download_button(f"Download {result.code.file_name}", result.code.text, file_name=result.code.file_name,
+                       mime=_MIME[result.code.format], key="iac.download", icon="⬇️")
+    st.code(result.code.text, language=_LANGUAGES[result.code.format], line_numbers=True)
+
+
+def _capacity_source(result: InfrastructureExport, provisioned: bool) -> None:
+    if not provisioned:
+        st.caption("The table is on-demand (PAY_PER_REQUEST): no capacities to set. Change the billing mode "
+                   "on the Model page to export provisioned capacity.")
+        return
+    st.info(result.code.notes[0], icon="📐")
+    st.dataframe(result.capacity_rows(), hide_index=True, key="iac.capacities")
+
+
+def import_tab() -> None:
+    st.markdown("Describe a table on the configured endpoint, read a bounded sample of its items, and open "
+                "a model with its entities and key design filled in. Read-only: nothing is written to the table.")
+    try:
+        endpoint = configured_endpoint()
+        tables = list_table_names(endpoint)
+    except EndpointError as exc:
+        st.error(f"The endpoint's tables cannot be listed: {plain(str(exc))}", icon="🔌")
+        tables = []
+    else:
+        if not tables:
+            st.caption(f"{plain(endpoint.describe())} has no tables yet; type a table name, or point "
+                       "DESIGN_STUDIO_ENDPOINT at the endpoint that holds it.")
+    with st.form("import.form", border=False):
+        if tables:
+            table = st.selectbox(f"Table on {endpoint.describe()}", tables, key="import.table")
+        else:
+            table = st.text_input("Table name", key="import.table_name")
+        sample = st.number_input("Items to read at most", 1, MAX_SAMPLE_ITEMS, DEFAULT_SAMPLE_ITEMS, step=100,
+                                 key="import.sample_items",
+                                 help="A Scan with this Limit; a Scan is billed on the items it reads")
+        submitted = st.form_submit_button("Import as a new model", icon="📥")
+    if submitted:
+        _run_import(table or "", int(sample))
+    _show_result()
+
+
+def _run_import(table: str, sample: int) -> None:
+    try:
+        result = import_live_table(configured_endpoint(), ImportRequest(table, sample))
+    except EndpointError as exc:
+        st.error(f"The table could not be imported: {plain(str(exc))}", icon="⛔")
+        return
+    slug = session.open_new_document(result.document)
+    st.session_state[_RESULT_KEY] = (slug, result.document["name"], result.inferred)
+    st.rerun()
+
+
+def _show_result() -> None:
+    stored = st.session_state.get(_RESULT_KEY)
+    if not stored:
+        return
+    slug, name, inferred = stored
+    st.success(f"Opened **{plain(name)}** as a new model ({plain(slug)}). Add its access patterns and their "
+               "traffic on the Model page; the key design is already filled in.", icon="✅")
+    st.page_link("pages/model.py", label="Go to the Model page", icon="✏️")
+    st.markdown("**What was inferred** (check it against what you know of the table)")
+    for line in inferred:
+        st.text(f"• {line}")

@@ -1,0 +1,121 @@
+"""Widgets of the Layout page: the sample table through an access path, the charts, the overrides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from modeling import editing
+from modeling.checks import FindingSeverity
+from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
+from modeling.layout import ENTITY_COLUMN, LayoutRequest, LayoutResult, analyse_layout, finding_rows
+from modeling.model import Model, ProjectionType
+from ui import model_editor
+
+# Colour-blind-safe pastel backgrounds (Okabe-Ito hues, lightened), one per entity in model order.
+_ENTITY_COLOURS = ("#fde2b5", "#cfe8f7", "#c9eedd", "#f9f3b6", "#cbdcf0", "#f8d6c4", "#ecd5e6", "#e3e3e3")
+
+
+@st.cache_data(show_spinner="Building the layout…", max_entries=64)
+def cached_layout(model_json: str, design_name: str | None, index: str, items: int, seed: int) -> LayoutResult:
+    return analyse_layout(LayoutRequest(Model.model_validate_json(model_json), design_name, index, items, seed))
+
+
+def entity_colours(model: Model) -> dict[str, str]:
+    return {e.name: _ENTITY_COLOURS[i % len(_ENTITY_COLOURS)] for i, e in enumerate(model.entities)}
+
+
+def table_view(result: LayoutResult, colours: dict[str, str]) -> None:
+    view = result.view
+    frame = pd.DataFrame(list(view.rows), columns=list(view.columns)).dropna(axis="columns", how="all")
+    styled = frame.style.apply(
+        lambda row: [f"background-color: {colours.get(row[ENTITY_COLUMN], '')}"] * len(row), axis=1)
+    st.dataframe(styled, hide_index=True, width="stretch", key="layout.table")
+    st.caption(f"{len(view.rows)} sample items through {view.index}, sorted by {view.partition_key}"
+               + (f" then {view.sort_key}" if view.sort_key else "") + "; colours show the entity.")
+    if view.absent:
+        st.markdown(f"**Not in {view.index}** ({len(view.absent)} items: a sparse index leaves out items "
+                    "without its keys, and they cost nothing in it)")
+        st.dataframe(pd.DataFrame(list(view.absent)), hide_index=True, width="stretch", key="layout.absent")
+
+
+def chart_with_downloads(name: str, rows: tuple[dict[str, Any], ...], columns: tuple[str, ...]) -> None:
+    frame = pd.DataFrame(list(rows), columns=list(columns))
+    st.dataframe(frame, hide_index=True, width="stretch", key=f"layout.{name}")
+    left, right = st.columns(2)
+    left.download_button("Download CSV", frame.to_csv(index=False), f"{name}.csv", mime="text/csv",
+                         key=f"layout.{name}.csv")
+    right.download_button("Download Markdown", markdown_table(list(rows), columns), f"{name}.md",
+                          mime="text/markdown", key=f"layout.{name}.md")
+
+
+def entity_chart(result: LayoutResult) -> None:
+    chart_with_downloads("entity-chart", result.entity_chart, ENTITY_CHART_COLUMNS)
+    for choice in result.design.index_reasons:
+        st.markdown(f"- **{choice.index}**: {choice.reason}")
+
+
+def pattern_chart(result: LayoutResult) -> None:
+    chart_with_downloads("access-pattern-chart", result.pattern_chart, PATTERN_CHART_COLUMNS)
+
+
+def overrides(document: dict[str, Any], has_own_design: bool) -> None:
+    """Edit the model's own key design: templates per entity and index, and the index definitions."""
+    if not has_own_design:
+        st.info("The model has no key design of its own: the candidates above are proposals. "
+                "Adopt one to override any template, index or projection.")
+        return
+    st.markdown("**Key templates** — `{attribute}` references, `{number:10}` pads to 10 digits; "
+                "`only_when` makes a sparse index, e.g. `status=OPEN`.")
+    model_editor.table_editor("layout.templates", editing.key_template_rows(document), editing.TEMPLATE_COLUMNS, {
+        "entity": st.column_config.SelectboxColumn("Entity", options=editing.entity_names(document), required=True),
+        "index": st.column_config.TextColumn("Table or index", help="`table`, or an index name such as GSI1"),
+        "partition_key": st.column_config.TextColumn("Partition key template", required=True),
+        "sort_key": st.column_config.TextColumn("Sort key template"),
+        "only_when": st.column_config.TextColumn("Only when (sparse)"),
+    })
+    st.markdown("**Indexes**")
+    model_editor.table_editor("layout.indexes", editing.index_definition_rows(document), editing.INDEX_COLUMNS, {
+        "name": st.column_config.TextColumn("Index", required=True),
+        "kind": st.column_config.SelectboxColumn("Kind", options=["GSI", "LSI"], required=True),
+        "partition_key": st.column_config.TextColumn("Partition key attribute", required=True),
+        "sort_key": st.column_config.TextColumn("Sort key attribute"),
+        "projection": st.column_config.SelectboxColumn("Projection", options=[p.value for p in ProjectionType]),
+        "non_key_attributes": st.column_config.MultiselectColumn(
+            "Projected attributes (INCLUDE)", options=editing.attribute_names(document)),
+    })
+
+
+def checks(result: LayoutResult) -> None:
+    """Findings with a severity filter; the selected one shows the chart rows it concerns."""
+    severities = [s.value for s in FindingSeverity]
+    shown = st.multiselect("Severity", severities, default=["error", "warning"], key="layout.severities")
+    findings = [f for f in result.findings if f.severity.value in shown]
+    counts = {s: sum(f.severity.value == s for f in result.findings) for s in severities}
+    st.caption(" · ".join(f"{counts[s]} {s}" for s in severities) + " — load figures are approximate; "
+               "the Capacity & cost page has the exact units.")
+    if not findings:
+        st.success("No findings at the selected severities.", icon="✅")
+        return
+    by_label = {f"{_ICONS[f.severity]} {f.check_id} · {f.title} · {f.path}": f for f in findings}
+    chosen = st.radio("Findings (select one to see what it concerns)", list(by_label), key="layout.finding")
+    finding = by_label[chosen]
+    with st.container(border=True):
+        st.markdown(f"**{finding.check_id} · {finding.title}**")
+        st.text(finding.message)
+        st.markdown(f"**Why it matters.** {finding.explanation}")
+        st.markdown(f"**Fix.** {finding.fix}")
+        st.markdown(f"[AWS documentation]({finding.doc_url})")
+        if finding.check_id in _PARTITION_CHECKS:
+            st.markdown("[See the key values and partitions on the Hot partitions page](hot_partitions)")
+    entity_rows, pattern_rows = finding_rows(result, finding)
+    if entity_rows:
+        st.dataframe(entity_rows, hide_index=True, width="stretch", key="layout.finding_entities")
+    if pattern_rows:
+        st.dataframe(pattern_rows, hide_index=True, width="stretch", key="layout.finding_patterns")
+
+
+_PARTITION_CHECKS = {"DDS101", "DDS102", "DDS103"}  # partition-key checks the Hot partitions page shows in detail
+_ICONS = {FindingSeverity.ERROR: "⛔", FindingSeverity.WARNING: "⚠️", FindingSeverity.INFO: "ℹ️"}

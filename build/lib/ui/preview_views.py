@@ -1,0 +1,197 @@
+"""The Preview page's widgets: loading with progress, the pass/fail summary, and one pattern's detail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from costs.preview import PatternResult, PreviewReport, PreviewRun, run_preview
+from modeling.errors import EndpointError, ModelingError
+from modeling.preview.dataset import PreviewData
+from modeling.preview.loader import LoadInterrupted, LoadReport
+from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
+from modeling.preview.session import PreviewSetup, already_loaded, cleanup_preview, load_preview
+from modeling.preview.tables import ForeignTableError
+
+_STATE = "preview.state"
+
+
+def _state(setup: PreviewSetup) -> dict[str, Any]:
+    """What this session knows about its preview table; reset when the setup changes."""
+    key = (setup.table.name, setup.design.name, setup.total_items, setup.seed, setup.model.model_dump_json())
+    state = st.session_state.get(_STATE)
+    if not isinstance(state, dict) or state.get("key") != key:
+        resume = state.get("resume") if isinstance(state, dict) else None
+        state = {"key": key, "resume": resume}
+        st.session_state[_STATE] = state
+    return state
+
+
+def load_controls(setup: PreviewSetup) -> None:
+    state = _state(setup)
+    columns = st.columns(3)
+    resume = state.get("resume")
+    label = "Resume loading" if resume is not None else "Load sample data"
+    if columns[0].button(label, type="primary", key="preview.load"):
+        _load(setup, state, resume)
+    if columns[1].button("Clean up (delete the preview table)", key="preview.cleanup"):
+        try:
+            deleted = cleanup_preview(setup)
+        except (EndpointError, ForeignTableError) as exc:
+            st.error(str(exc), icon="⛔")
+        else:
+            state.pop("report", None)
+            state["data"] = None
+            st.success(f"Deleted {setup.table.name}." if deleted else f"There was no table {setup.table.name}.")
+    loaded: LoadReport | None = state.get("load_report")
+    if loaded is not None:
+        verdict = "every item is there" if loaded.complete else \
+            f"the table holds {loaded.items_counted:,} items, not {loaded.items_expected:,}: load again"
+        columns[2].metric("Items loaded", f"{loaded.items_written:,}",
+                          help=f"{loaded.items_per_second:,.0f} items/s in {loaded.requests} BatchWriteItem "
+                               f"requests; a count afterwards found {loaded.items_counted:,}: {verdict}")
+
+
+def _load(setup: PreviewSetup, state: dict[str, Any], resume: Any) -> None:
+    bar = st.progress(0.0, text="Creating the table…")
+
+    def progress(done: int, total: int, seconds: float) -> None:
+        rate = done / seconds if seconds > 0 else 0.0
+        bar.progress(done / max(total, 1), text=f"{done:,} of {total:,} items · {rate:,.0f} items/s")
+
+    try:
+        data, report = load_preview(setup, progress, resume)
+    except LoadInterrupted as exc:
+        state["resume"] = exc.state
+        bar.empty()
+        st.error(f"{exc} (press Resume loading).", icon="⚠️")
+        return
+    except (EndpointError, ForeignTableError, ModelingError) as exc:
+        bar.empty()
+        st.error(f"The preview could not be loaded: {exc}", icon="⛔")
+        return
+    bar.empty()
+    state.update(data=data, load_report=report, resume=None)
+    state.pop("report", None)
+    if data.dropped_duplicates:
+        st.info(f"{data.dropped_duplicates} generated item(s) had the primary key of an earlier item and were "
+                "left out, as DynamoDB would keep only one of them.")
+
+
+def loaded_data(setup: PreviewSetup) -> PreviewData | None:
+    """This session's loaded data, or the same data a table from an earlier session holds in full."""
+    state = _state(setup)
+    if "data" not in state and not state.get("looked_for_table"):
+        state["looked_for_table"] = True
+        try:
+            state["data"] = already_loaded(setup)
+        except EndpointError:
+            state["data"] = None  # the sidebar says the endpoint does not answer
+        if state["data"] is not None:
+            st.info(f"{setup.table.name} already holds this sample data (loaded earlier); run the patterns, or "
+                    "load again to start from a fresh table.", icon="♻️")
+    return state.get("data")
+
+
+def run_controls(setup: PreviewSetup, data: PreviewData) -> PreviewReport | None:
+    state = _state(setup)
+    if st.button("Run every access pattern", type="primary", key="preview.run_all"):
+        bar = st.progress(0.0, text="Running…")
+        state["report"] = run_preview(PreviewRun(setup, data), lambda done, total: bar.progress(
+            done / total, text=f"{done} of {total} patterns"))
+        bar.empty()
+    return state.get("report")
+
+
+def summary(report: PreviewReport) -> None:
+    columns = st.columns(3)
+    columns[0].metric("Patterns passed", f"{report.passed} of {len(report.results)}")
+    columns[1].metric("Failed", len(report.failed))
+    if report.failed:
+        columns[2].error("Failed: " + ", ".join(report.failed), icon="❌")
+    else:
+        columns[2].success("Every access pattern returned what the data says it should.", icon="✅")
+    st.dataframe(pd.DataFrame(report.summary_rows()), hide_index=True, width="stretch")
+    st.caption("Measured units follow DynamoDB's rules applied to the items each request really read and wrote "
+               "(RCU/WCU when provisioned, RRU/WRU on demand); estimated units come from the model's sizes and "
+               "expected item counts.")
+
+
+def pattern_detail(setup: PreviewSetup, data: PreviewData, report: PreviewReport) -> None:
+    names = [r.run.pattern for r in report.results]
+    name = st.selectbox("Access pattern", names, key="preview.detail")
+    result = next(r for r in report.results if r.run.pattern == name)
+    run = result.run
+    (st.success if run.passed else st.error)(f"{name}: {run.verdict}", icon="✅" if run.passed else "❌")
+    _custom_inputs(setup, data, report, result)
+    columns = st.columns(4)
+    columns[0].metric("Items returned", run.returned_count, help="Count")
+    columns[1].metric("Items read", run.scanned_count if not run.operation.is_write else 0, help="ScannedCount")
+    columns[2].metric("Pages", run.pages)
+    columns[3].metric("Latency", f"{run.latency_ms:.0f} ms", help="Against the configured endpoint, not DynamoDB")
+    _capacity(result)
+    tabs = st.tabs(["boto3 (Python)", "AWS CLI", "JavaScript SDK v3", "Items returned"])
+    tabs[0].code(result.python or "# not executed", language="python")
+    tabs[1].code(result.cli or "# not executed", language="bash")
+    tabs[2].code(result.javascript or "// not executed", language="javascript")
+    with tabs[3]:
+        if run.returned:
+            st.dataframe(pd.DataFrame([{k: str(v) for k, v in item.items()} for item in run.returned]),
+                         hide_index=True)
+        if run.comparison and (run.comparison.missing or run.comparison.unexpected):
+            st.markdown("**Expected but not returned**")
+            st.json(list(run.comparison.missing))
+            st.markdown("**Returned but not expected**")
+            st.json(list(run.comparison.unexpected))
+
+
+def _capacity(result: PatternResult) -> None:
+    capacity = result.capacity
+    rows = [{"figure": "measured from the data", "read units": float(capacity.measured.read_units),
+             "write units": float(capacity.measured.write_units), "items read": capacity.items_read_measured},
+            {"figure": "estimated from the model", "read units": float(capacity.estimated.read_units),
+             "write units": float(capacity.estimated.write_units), "items read": capacity.items_read_estimated}]
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    st.caption(f"Difference: {capacity.explanation}. "
+               + (f"The endpoint reported {capacity.reported_units} units, as computed by {capacity.reported_by}."
+                  if capacity.reported_units is not None else "The endpoint reported no consumed capacity."))
+
+
+def _custom_inputs(setup: PreviewSetup, data: PreviewData, report: PreviewReport, result: PatternResult) -> None:
+    pattern = setup.model.access_pattern(result.run.pattern)
+    attributes = input_attributes(pattern) if pattern is not None and pattern.kind.is_read else ()
+    if not attributes or not result.run.request or len(result.run.request.inputs) != 1:
+        return
+    used = result.run.request.inputs[0]
+    with st.form(f"preview.inputs.{pattern.name}"):
+        st.caption("Run this pattern alone with your own values (the ones used are filled in).")
+        typed = {a: st.text_input(a, value=_shown(used.get(a)), key=f"preview.input.{pattern.name}.{a}")
+                 for a in attributes}
+        submitted = st.form_submit_button("Run with these values")
+    if not submitted:
+        return
+    try:
+        values = {a: _parsed(setup, pattern, a, text) for a, text in typed.items()}
+    except RequestBuildError as exc:
+        st.error(f"{exc}. Fix the value and run again.", icon="⛔")
+        return
+    single = run_preview(PreviewRun(setup, data, (pattern.name,), {pattern.name: [values]}))
+    results = tuple(single.results[0] if r.run.pattern == pattern.name else r for r in report.results)
+    _state(setup)["report"] = PreviewReport(results)
+    st.rerun()
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, tuple):
+        return " .. ".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _parsed(setup: PreviewSetup, pattern: Any, attribute: str, text: str) -> Any:
+    if " .. " in text:  # a BETWEEN range: low .. high
+        low, high = text.split(" .. ", 1)
+        return (parse_input_value(setup.model, pattern, attribute, low),
+                parse_input_value(setup.model, pattern, attribute, high))
+    return parse_input_value(setup.model, pattern, attribute, text)

@@ -1,0 +1,65 @@
+"""The sidebar every page shows: which model is open, and which DynamoDB endpoint is in use."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from modeling.editing import new_document
+from modeling.endpoint import Endpoint, EndpointStatus, check_endpoint, configured_endpoint
+from modeling.errors import EndpointError
+from ui import session
+from ui.presenter import presenter_toggle
+
+STATUS_TTL_SECONDS = 15
+
+
+def render_sidebar() -> None:
+    with st.sidebar:
+        simple = presenter_toggle()  # presenter view: the open model only, no endpoint panel
+        _model_switcher(simple)
+        if not simple:
+            st.divider()
+            _endpoint_status()
+
+
+def _model_switcher(simple: bool = False) -> None:
+    slug = session.current_slug()
+    drafts = session.workspace().drafts()
+    labels = {d.slug: f"{d.name}  ·  {d.slug}" for d in drafts}
+    slugs = list(labels) if slug in labels else [slug, *labels]
+    if st.session_state.get(session.MODEL_WIDGET_KEY) != slug:
+        # The open model changed elsewhere (a button, a link, a lesson): show it. Setting the state (not an
+        # index) also updates the browser's copy, which would otherwise send the old choice back and undo it.
+        st.session_state[session.MODEL_WIDGET_KEY] = slug
+    st.selectbox("Open model", slugs, key=session.MODEL_WIDGET_KEY, format_func=lambda s: labels.get(s, s),
+                 on_change=_switch_to_chosen, help="Models are saved automatically in the workspace folder.")
+    if not simple and st.button("➕ New empty model", key="sidebar.new_model", width="stretch"):
+        session.open_new_document(new_document("New model", "new-model"))
+        st.rerun()
+
+
+def _switch_to_chosen() -> None:
+    session.switch_to(st.session_state[session.MODEL_WIDGET_KEY])
+
+
+@st.cache_data(ttl=STATUS_TTL_SECONDS, show_spinner=False)
+def _cached_status(endpoint: Endpoint, token: int) -> EndpointStatus:
+    """Cached per endpoint; Retry bumps `token`, a new cache key, so it asks again at once."""
+    return check_endpoint(endpoint)
+
+
+def _endpoint_status() -> None:
+    st.caption("DynamoDB endpoint")
+    try:
+        status = _cached_status(configured_endpoint(), st.session_state.get("sidebar.endpoint_token", 0))
+    except EndpointError as exc:
+        st.error(f"Endpoint not usable: {exc}", icon="🔌")
+        return
+    if status.reachable:
+        tables = f" · {status.table_count} table(s)" if status.table_count is not None else ""
+        st.success(f"{status.message}{tables}", icon="🟢")
+        return
+    st.error(status.message, icon="🔴")
+    if st.button("Retry", key="sidebar.endpoint_retry"):
+        st.session_state["sidebar.endpoint_token"] = st.session_state.get("sidebar.endpoint_token", 0) + 1
+        st.rerun()

@@ -1,0 +1,105 @@
+"""Prepared model states: the model documents a lesson opens as the attendee's model.
+
+Each state is derived from a built-in example (`modeling/examples/`) by a small pure edit, so the
+lesson always starts from the same picture and the example files stay the single source of the models.
+`state_document(State.X)` returns a fresh document (a deep copy the caller may edit).
+"""
+
+from __future__ import annotations
+
+import copy
+from enum import StrEnum
+from typing import Any
+
+from modeling.editing import adopt_key_design
+from modeling.examples import example_document
+from modeling.generator import COLLECTIONS, generate_design
+from modeling.model_file import model_from_document
+
+Document = dict[str, Any]
+
+
+class State(StrEnum):
+    STUDENT = "student"  # the Student platform example as shipped: patterns, no key design yet
+    STUDENT_DESIGNED = "student_designed"  # ... with the generated "item collections" design adopted
+    STUDENT_MISTAKES = "student_mistakes"  # the "classic mistakes" example (email and status keys)
+    CRM = "crm"  # the CRM single-table example with its explicit key design
+    SHOP_SCAN = "shop_scan"  # E-commerce with a design that has no status index: the unpaid report scans
+    SHOP_SPARSE = "shop_sparse"  # ... plus a sparse GSI holding only unpaid orders
+    IOT_FLAT = "iot_flat"  # IoT telemetry: flat traffic all day
+    IOT_SPIKY = "iot_spiky"  # the same totals squeezed into one busy hour a day
+
+
+# The hour of the spike and the share of the busiest hour every other hour runs at (IOT_SPIKY).
+SPIKE_HOUR_UTC = 14
+QUIET_HOUR_WEIGHT = 0.05
+UNPAID = "UNPAID"
+SPARSE_INDEX = "GSI3"
+
+
+def state_document(state: State) -> Document:
+    """A fresh copy of the prepared document for `state`."""
+    document = _BUILDERS[state]()
+    document["name"] = f"{document['name']} · {_TITLES[state]}"
+    return document
+
+
+def _designed(slug: str) -> Document:
+    """The example with the generator's "item collections" design written in as its own design."""
+    document = example_document(slug)
+    design = generate_design(model_from_document(document), COLLECTIONS)
+    return adopt_key_design(document, design.key_design.model_dump(mode="json", exclude_defaults=True))
+
+
+def _shop_scan() -> Document:
+    """E-commerce, designed, with orders taken out of the status index (the unpaid report must Scan)."""
+    document = _designed("ecommerce_orders")
+    for keys in document["key_design"]["entities"]:
+        if keys["entity"] == "Order":
+            keys.get("indexes", {}).pop("GSI2", None)
+    document["access_patterns"] = [p for p in document["access_patterns"] if p["name"] != "list_orders_by_status"]
+    return document
+
+
+def _shop_sparse() -> Document:
+    """The scanning shop plus a sparse GSI: an order has its keys only while it is UNPAID (dynamodb-facts §4.1)."""
+    document = _shop_scan()
+    design = document["key_design"]
+    design["global_secondary_indexes"].append({
+        "name": SPARSE_INDEX, "partition_key": {"name": f"{SPARSE_INDEX}PK", "type": "S"},
+        "sort_key": {"name": f"{SPARSE_INDEX}SK", "type": "S"}, "projection": {"type": "ALL"}})
+    for keys in design["entities"]:
+        if keys["entity"] == "Order":
+            keys.setdefault("indexes", {})[SPARSE_INDEX] = {
+                "partition_key": "STATUS#{status}", "sort_key": "ORDER#{orderDate}#{orderId}",
+                "only_when": [{"attribute": "status", "equals": UNPAID}]}
+    return document
+
+
+def _iot_spiky() -> Document:
+    document = example_document("iot_telemetry")
+    weights = [QUIET_HOUR_WEIGHT] * 24
+    weights[SPIKE_HOUR_UTC] = 1.0
+    document["traffic_profile"] = {"shape": "custom", "hourly_weights": weights}
+    return document
+
+
+_BUILDERS = {
+    State.STUDENT: lambda: example_document("student_platform"),
+    State.STUDENT_DESIGNED: lambda: _designed("student_platform"),
+    State.STUDENT_MISTAKES: lambda: example_document("student_platform_mistakes"),
+    State.CRM: lambda: example_document("crm_single_table"),
+    State.SHOP_SCAN: _shop_scan,
+    State.SHOP_SPARSE: _shop_sparse,
+    State.IOT_FLAT: lambda: example_document("iot_telemetry"),
+    State.IOT_SPIKY: _iot_spiky,
+}
+_TITLES = {
+    State.STUDENT: "lesson", State.STUDENT_DESIGNED: "designed", State.STUDENT_MISTAKES: "lesson",
+    State.CRM: "lesson", State.SHOP_SCAN: "Scan + filter", State.SHOP_SPARSE: "sparse GSI",
+    State.IOT_FLAT: "flat traffic", State.IOT_SPIKY: "spiky traffic",
+}
+
+
+def copy_document(document: Document) -> Document:
+    return copy.deepcopy(document)
