@@ -237,13 +237,25 @@ def _walk(model: Model, order: list[str], options: dict[str, tuple[Placement, ..
 
 def _depth_first(order: list[str], options: dict[str, tuple[Placement, ...]], share: bool,
                  placed: tuple[tuple[str, Placement], ...]) -> Iterator[_Node]:
+    """Partial layouts in depth-first order; a node the consumer prunes (after it is yielded) is not
+    expanded. An explicit stack, not recursion: a model may have thousands of entities."""
+    stack = [_children(order, options, share, placed)]
+    while stack:
+        node = next(stack[-1], None)
+        if node is None:
+            stack.pop()
+            continue
+        yield node
+        if not node.complete and not node.pruned[0]:
+            stack.append(_children(order, options, share, node.placements))
+
+
+def _children(order: list[str], options: dict[str, tuple[Placement, ...]], share: bool,
+              placed: tuple[tuple[str, Placement], ...]) -> Iterator[_Node]:
     depth = len(placed)
     name = order[depth]
     for placement in options[name]:
-        node = _Node(tuple(order[:depth + 1]), (*placed, (name, placement)), share, depth + 1 == len(order))
-        yield node
-        if not node.complete and not node.pruned[0]:
-            yield from _depth_first(order, options, share, node.placements)
+        yield _Node(tuple(order[:depth + 1]), (*placed, (name, placement)), share, depth + 1 == len(order))
 
 
 def _unservable(model: Model, best: PricedCandidate) -> tuple[str, ...]:

@@ -209,11 +209,24 @@ def reserved_blocks(capacity_units: np.ndarray, block_month: Decimal, unit_hour_
     at $30 / 12 + $0.0025 x 730 = $4.33.
     """
     top = math.ceil(float(np.max(capacity_units, initial=0.0)) / RESERVED_BLOCK_UNITS)
-    counts = np.arange(top + 1)
-    above = np.maximum(capacity_units[None, :] - RESERVED_BLOCK_UNITS * counts[:, None], 0.0).sum(axis=1)
-    unit_hours_above = above / 60 * float(HOURS_PER_MONTH / 24)  # per-minute units -> unit-hours per month
-    billed = np.maximum(unit_hours_above - float(free_unit_hours), 0.0)
-    return int(np.argmin(counts * float(block_month) + float(unit_hour_usd) * billed))
+
+    def month_usd(blocks: int) -> float:
+        above = float(np.maximum(capacity_units - RESERVED_BLOCK_UNITS * blocks, 0.0).sum())
+        unit_hours_above = above / 60 * float(HOURS_PER_MONTH / 24)  # per-minute units -> unit-hours per month
+        billed = max(unit_hours_above - float(free_unit_hours), 0.0)
+        return blocks * float(block_month) + float(unit_hour_usd) * billed
+
+    # The month's cost is convex in the block count (a line plus a convex decreasing function, clipped
+    # at the free tier), so the first count whose next block saves nothing is the cheapest and the
+    # fewest: a binary search, never one row per possible block (millions at a hot table's peak).
+    low, high = 0, top
+    while low < high:
+        middle = (low + high) // 2
+        if month_usd(middle + 1) >= month_usd(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 # --- line items ------------------------------------------------------------------------------------
