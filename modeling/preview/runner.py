@@ -278,7 +278,7 @@ def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRu
         request = _put_request(plan, table, key_design, new_items)
         writes = tuple(_written(key_design, None, item) for item in new_items)
         started = time.perf_counter()
-        _send_write(client, request)
+        _send_write(client, request, pk_names)
         latency_ms = (time.perf_counter() - started) * 1000
         # every item is read back; the index lookups (slow on moto) are made for one item per entity
         first_of_entity = {entity: i for i, entity in reversed(list(enumerate(entities)))}
@@ -297,7 +297,7 @@ def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRu
             "ConditionExpression": "attribute_exists(#pk)",
             "ExpressionAttributeNames": {"#pk": pk_names[0]}}, ({n: original.get(n) for n in pattern.inputs},))
         started = time.perf_counter()
-        _send_write(client, request)
+        _send_write(client, request, pk_names)
         latency_ms = (time.perf_counter() - started) * 1000
         problems = _check_absent(client, table, key_design, original)
         client.put_item(TableName=table, Item=to_dynamodb_json(original))  # undo: the oracle's data again
@@ -346,7 +346,7 @@ def _run_update(client: Any, context: RunContext, plan: PatternPlan, target: Sto
     request = PatternRequest(plan.pattern, Operation.UPDATE_ITEM, params,
                              ({n: target.attributes.get(n) for n in pattern.inputs},))
     started = time.perf_counter()
-    _send_write(client, request)
+    _send_write(client, request, pk_names)
     latency_ms = (time.perf_counter() - started) * 1000
     problems = _check_present(client, context.table_name, key_design, after)
     client.put_item(TableName=context.table_name, Item=to_dynamodb_json(target.full_item))  # undo
@@ -403,16 +403,47 @@ def _put_request(plan: PatternPlan, table: str, key_design: KeyDesign, items: li
         {"Put": {"TableName": table, "Item": item, **condition}} for item in items]}, ({},))
 
 
-def _send_write(client: Any, request: PatternRequest) -> None:
+def _send_write(client: Any, request: PatternRequest, key_names: tuple[str, ...]) -> None:
     params = typed_params(request)
     method = {Operation.PUT_ITEM: client.put_item, Operation.UPDATE_ITEM: client.update_item,
               Operation.DELETE_ITEM: client.delete_item, Operation.TRANSACT_WRITE_ITEMS: client.transact_write_items,
               Operation.BATCH_WRITE_ITEM: client.batch_write_item}[request.operation]
-    if request.operation is not Operation.BATCH_WRITE_ITEM:
-        method(**params)
+    if request.operation is Operation.BATCH_WRITE_ITEM:
+        send_until_done(lambda items: client.batch_write_item(RequestItems=items).get("UnprocessedItems"),
+                        params["RequestItems"], what="BatchWriteItem")
         return
-    send_until_done(lambda items: client.batch_write_item(RequestItems=items).get("UnprocessedItems"),
-                    params["RequestItems"], what="BatchWriteItem")
+    try:
+        method(**params)
+    except ClientError as exc:
+        if not (_answer_was_lost(exc) and _already_applied(client, request.operation, params, key_names)):
+            raise
+
+
+# A conditional write whose first answer was lost (a reset or timed-out connection) and that botocore then
+# sent again fails its own condition: the first attempt already did the work. Only then is the table read
+# to see whether the write's effect is there; a condition that fails on the first attempt is a real failure.
+_CONDITION_FAILURES = ("ConditionalCheckFailedException", "TransactionCanceledException")
+
+
+def _answer_was_lost(exc: ClientError) -> bool:
+    retried = int(exc.response.get("ResponseMetadata", {}).get("RetryAttempts", 0) or 0)
+    return retried > 0 and exc.response.get("Error", {}).get("Code") in _CONDITION_FAILURES
+
+
+def _already_applied(client: Any, operation: Operation, params: dict[str, Any], key_names: tuple[str, ...]) -> bool:
+    if operation is Operation.PUT_ITEM:
+        puts = [(params["TableName"], params["Item"])]
+    elif operation is Operation.TRANSACT_WRITE_ITEMS:
+        puts = [(e["Put"]["TableName"], e["Put"]["Item"]) for e in params["TransactItems"] if "Put" in e]
+    elif operation is Operation.DELETE_ITEM:
+        return "Item" not in client.get_item(TableName=params["TableName"], Key=params["Key"], ConsistentRead=True)
+    else:
+        return False
+    for table, item in puts:
+        stored = client.get_item(TableName=table, Key={n: item[n] for n in key_names}, ConsistentRead=True)
+        if from_dynamodb_json(stored.get("Item", {})) != from_dynamodb_json(item):
+            return False
+    return bool(puts)
 
 
 def _check_present(client: Any, table: str, key_design: KeyDesign, item: Item,
