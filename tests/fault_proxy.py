@@ -50,6 +50,7 @@ class FaultPlan:
     reset_after: float = 0.0
     late: float = 0.0
     late_seconds: float = 1.5  # longer than the client's read timeout in the tests
+    targets: tuple[str, ...] = ()  # operations that may meet a fault (empty: every operation)
 
     def share(self, kind: str) -> float:
         return float(getattr(self, kind))
@@ -62,6 +63,7 @@ class FaultProxy:
         self.plan = plan or FaultPlan()
         self.injected: Counter[str] = Counter()
         self.forwarded = 0
+        self.requests: Counter[str] = Counter()  # requests received, by operation
         self._seen: Counter[str] = Counter()
         self._lock = threading.Lock()
         proxy = self
@@ -104,6 +106,8 @@ class FaultProxy:
             plan, seen = self.plan, self._seen[digest]
         rng = random.Random(f"{plan.seed}/{digest}/{seen}")
         draw = rng.random()
+        if plan.targets and target not in plan.targets:
+            return "", rng
         for kind in KINDS:
             if kind == "partial" and target != "BatchWriteItem":
                 continue
@@ -116,6 +120,8 @@ class FaultProxy:
     def _handle(self, handler: BaseHTTPRequestHandler) -> None:
         body = handler.rfile.read(int(handler.headers.get("Content-Length", 0)))
         target = handler.headers.get("X-Amz-Target", "").rsplit(".", 1)[-1]
+        with self._lock:
+            self.requests[target] += 1
         kind, rng = self._fate(body, target)
         if kind:
             with self._lock:

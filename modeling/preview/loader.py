@@ -31,6 +31,7 @@ BATCH_WRITE_MAX_ITEMS = 25
 DEFAULT_WORKERS = 4
 # How often, in completed batches, a load checks that its table is still the one it began with.
 GUARD_EVERY_BATCHES = 20
+COUNT_PAGE_ITEMS = 1000
 
 Progress = Callable[[int, int, float], None]  # (items written, items in total, seconds so far)
 
@@ -159,15 +160,13 @@ def load_items(client: Any, guard: TableGuard, data: PreviewData, *, state: Load
                 exc.requests = counters["requests"]
             raise
     new_state = current_state()
+    if any(_TABLE_GONE in failure for failure in failures):
+        _check_replaced(guard, counters["requests"])  # deleted (and perhaps created again): start over
     if failures:  # resuming checks the table again before it writes anything
         raise LoadInterrupted(f"the load stopped after {written:,} of {total:,} items: {failures[0]}. "
                               "Nothing is lost: load again to send the remaining "
                               f"{len(new_state.remaining)} batches", new_state, written)
-    try:
-        guard.check()  # a table replaced mid-load (without any failure) is caught here, before counting
-    except TableReplacedError as exc:
-        exc.requests = counters["requests"]
-        raise
+    _check_replaced(guard, counters["requests"])  # a table replaced mid-load without a failure, before counting
     seconds = time.perf_counter() - started
     try:
         counted = count_items(client, table_name)
@@ -179,6 +178,17 @@ def load_items(client: Any, guard: TableGuard, data: PreviewData, *, state: Load
 
 class _BatchFailed(Exception):
     pass
+
+
+_TABLE_GONE = "ResourceNotFoundException"
+
+
+def _check_replaced(guard: TableGuard, requests: int) -> None:
+    try:
+        guard.check()
+    except TableReplacedError as exc:
+        exc.requests = requests
+        raise
 
 
 def _write_batch(client: Any, guard: TableGuard, items: Sequence[dict[str, Any]],
@@ -219,7 +229,8 @@ def _retry_attempts(response: dict[str, Any]) -> int:
 def count_items(client: Any, table_name: str) -> int:
     """Items in the table, by a paginated Scan with Select=COUNT (the preview table is small)."""
     total = 0
-    arguments: dict[str, Any] = {"TableName": table_name, "Select": "COUNT"}
+    # pages of at most COUNT_PAGE_ITEMS: each page answers well within the call deadline, even from moto
+    arguments: dict[str, Any] = {"TableName": table_name, "Select": "COUNT", "Limit": COUNT_PAGE_ITEMS}
     try:
         while True:
             page = client.scan(**arguments)

@@ -29,7 +29,7 @@ def table_keys(client: Any, setup: PreviewSetup) -> Counter[str]:
     """Every primary key in the table, read straight from moto (not through the proxy)."""
     names = primary_key_names(setup.design.key_design)
     keys: Counter[str] = Counter()
-    arguments: dict[str, Any] = {"TableName": setup.table.name, "ProjectionExpression": ", ".join(
+    arguments: dict[str, Any] = {"TableName": setup.table.name, "Limit": 500, "ProjectionExpression": ", ".join(
         f"#k{i}" for i in range(len(names))), "ExpressionAttributeNames": {f"#k{i}": n for i, n in enumerate(names)}}
     while True:
         page = client.scan(**arguments)
