@@ -47,7 +47,8 @@ class Timeouts:
 
     connect_seconds: float = 3.0
     read_seconds: float = 5.0  # per socket read; DynamoDB answers in milliseconds
-    attempts: int = 5
+    # botocore's default for standard mode; its backoff (up to 1 s, then 2 s) fits inside the deadline
+    attempts: int = 3
     call_deadline_seconds: float = 10.0
     waiter_deadline_seconds: float = 150.0  # CreateTable/DeleteTable on AWS take up to a couple of minutes
 
@@ -168,7 +169,8 @@ def _profile_region(profile: str | None) -> str | None:
 class DeadlineExceeded(BotoCoreError):
     """The endpoint did not finish answering one call within its total deadline."""
 
-    fmt = "no complete answer to {operation} within {seconds:.0f} s (the endpoint accepts but stalls)"
+    fmt = ("no complete answer to {operation} within {seconds:.0f} s, retries included (the endpoint stalls or "
+           "is overloaded)")
 
 
 class NotDynamoDB(BotoCoreError):

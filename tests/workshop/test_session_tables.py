@@ -29,7 +29,7 @@ def _attendee(number: int) -> dict:
     next(b for b in at.button if b.key == "preview.run_all").click().run()
     assert not at.exception, at.exception
     table = next(c.value for c in at.caption if "Table `" in c.value).split("`")[1]
-    loaded = int(next(m for m in at.metric if m.label == "Items loaded").value.replace(",", ""))
+    loaded = int(next(m for m in at.metric if m.label == "Items in the table").value.replace(",", ""))
     passed = next(m for m in at.metric if m.label == "Patterns passed").value
     return {"at": at, "table": table, "loaded": loaded, "passed": passed}
 
