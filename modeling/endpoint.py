@@ -289,6 +289,8 @@ def check_endpoint(endpoint: Endpoint) -> EndpointStatus:
         error = exc.response.get("Error", {})
         return EndpointStatus(endpoint, False, f"{endpoint.describe()} refused the request: "
                               f"{error.get('Code', 'error')}: {error.get('Message', '')}")
+    except NotDynamoDB as exc:
+        return EndpointStatus(endpoint, False, f"{endpoint.describe()}: {exc}")
     except BotoCoreError as exc:
         return EndpointStatus(endpoint, False, f"{endpoint.describe()} does not answer ({_short(exc)}); "
                               "check that it is running and the URL is right, then retry")

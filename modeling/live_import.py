@@ -18,7 +18,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, NoRegionError
 
-from modeling.endpoint import Endpoint, Timeouts, dynamodb_client
+from modeling.endpoint import Endpoint, NotDynamoDB, Timeouts, dynamodb_client
 from modeling.errors import EndpointError
 from modeling.live_inference import TableFacts, infer_model
 from modeling.model import KeyAttribute, Projection, SecondaryIndex
@@ -184,6 +184,8 @@ def _call(endpoint: Endpoint, what: str, call: Callable[[], Any], table_name: st
         raise EndpointError(f"cannot {what}: no AWS Region is configured; set DESIGN_STUDIO_REGION") from None
     except ClientError as exc:
         raise _client_error(endpoint, what, exc, table_name, client) from None
+    except NotDynamoDB as exc:
+        raise EndpointError(f"cannot {what}: {endpoint.describe()}: {exc}") from None
     except BotoCoreError as exc:
         raise EndpointError(f"cannot {what}: {endpoint.describe()} does not answer ({_short(exc)}); check that "
                             "it is running and the URL is right, then retry") from None

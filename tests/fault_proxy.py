@@ -13,7 +13,8 @@ that body was seen, so a run injects the same faults whatever order the client's
   UnprocessedItems, as DynamoDB does under load;
 - `reset_before`: reset the connection (TCP RST) without forwarding: nothing was written;
 - `reset_after`: forward, then reset: written, but the answer is lost;
-- `late`: forward, then hold the answer past the client's read timeout: written, answer too late.
+- `late`: forward, then hold the answer past the client's read timeout: written, answer too late;
+- `stall`: never answer (until the proxy stops): an endpoint paused mid-load.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-KINDS = ("throttle", "error500", "partial", "reset_before", "reset_after", "late")
+KINDS = ("throttle", "error500", "partial", "reset_before", "reset_after", "late", "stall")
 _JSON = "application/x-amz-json-1.0"
 _CONTROL_PLANE = {"CreateTable", "DeleteTable", "DescribeTable", "ListTables", "TagResource", "UntagResource",
                   "ListTagsOfResource", "UpdateTable", "UpdateTimeToLive", "DescribeTimeToLive"}
@@ -49,7 +50,8 @@ class FaultPlan:
     reset_before: float = 0.0
     reset_after: float = 0.0
     late: float = 0.0
-    late_seconds: float = 1.5  # longer than the client's read timeout in the tests
+    stall: float = 0.0
+    late_seconds: float = 3.5  # longer than the client's read timeout in the tests
     targets: tuple[str, ...] = ()  # operations that may meet a fault (empty: every operation)
 
     def share(self, kind: str) -> float:
@@ -66,6 +68,7 @@ class FaultProxy:
         self.requests: Counter[str] = Counter()  # requests received, by operation
         self._seen: Counter[str] = Counter()
         self._lock = threading.Lock()
+        self._stopped = threading.Event()
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -90,6 +93,7 @@ class FaultProxy:
         return self
 
     def stop(self) -> None:
+        self._stopped.set()
         self._server.shutdown()
         self._server.server_close()
 
@@ -138,6 +142,9 @@ class FaultProxy:
                                         "message": "Internal server error"})
         elif kind == "reset_before":
             _reset(handler)
+        elif kind == "stall":
+            self._stopped.wait(300)
+            handler.close_connection = True
         elif kind == "partial":
             self._partial(handler, body, rng)
         else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,9 @@ DEFAULT_WORKERS = 4
 # How often, in completed batches, a load checks that its table is still the one it began with.
 GUARD_EVERY_BATCHES = 20
 COUNT_PAGE_ITEMS = 1000
+# After a batch fails for good, how long the batches still in flight may take to finish (they usually end
+# together with it: the same stall or the same outage) before the load reports where it stopped.
+IN_FLIGHT_GRACE_SECONDS = 3.0
 
 Progress = Callable[[int, int, float], None]  # (items written, items in total, seconds so far)
 
@@ -133,32 +136,41 @@ def load_items(client: Any, guard: TableGuard, data: PreviewData, *, state: Load
         return LoadState(guard.identity, len(batches), frozenset(completed), counters["requests"],
                          counters["retries"], attempts)
 
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = [pool.submit(write, i) for i in state.remaining]
-        try:
-            for done, future in enumerate(as_completed(futures), start=1):
-                if future.cancelled():
-                    continue
-                try:
-                    index = future.result()
-                except _BatchFailed as exc:
-                    # stop sending: an endpoint that stalls would otherwise cost a deadline per batch
-                    failures.append(str(exc))
-                    for pending in futures:
-                        pending.cancel()
-                    continue
-                completed.add(index)
-                written += len(batches[index])
-                if done % GUARD_EVERY_BATCHES == 0:
-                    guard.check()
-                if progress is not None:
-                    progress(written, total, time.perf_counter() - started)
-        except BaseException as exc:  # the guard refused, or the page was left (Cancel): send nothing more
-            for future in futures:
-                future.cancel()
-            if isinstance(exc, TableReplacedError):
-                exc.requests = counters["requests"]
-            raise
+    pool = ThreadPoolExecutor(max_workers=max(1, workers))
+    futures = [pool.submit(write, i) for i in state.remaining]
+    try:
+        for done, future in enumerate(as_completed(futures), start=1):
+            try:
+                index = future.result()
+            except _BatchFailed as exc:
+                # stop at once: an endpoint that stalls would otherwise cost a deadline per batch; batches
+                # still in flight end on their own and are simply sent again on resume (puts are idempotent)
+                failures.append(str(exc))
+                break
+            completed.add(index)
+            written += len(batches[index])
+            if done % GUARD_EVERY_BATCHES == 0:
+                guard.check()
+            if progress is not None:
+                progress(written, total, time.perf_counter() - started)
+    except BaseException as exc:  # the guard refused, or the page was left (Cancel): send nothing more
+        pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(exc, TableReplacedError):
+            exc.requests = counters["requests"]
+        if isinstance(exc, EndpointError):  # the guard's own check got no answer: resumable like a batch
+            interrupted = LoadInterrupted(f"the load stopped after {written:,} of {total:,} items: {exc}",
+                                          current_state(), written)
+            raise interrupted from None
+        raise
+    if failures:  # batches in flight usually fail or finish together with the first; count what they did
+        for future in futures:
+            future.cancel()
+        wait(futures, timeout=IN_FLIGHT_GRACE_SECONDS)
+        for future in futures:
+            if future.done() and not future.cancelled() and future.exception() is None:
+                completed.add(future.result())
+        written = sum(len(batches[i]) for i in completed)
+    pool.shutdown(wait=False, cancel_futures=True)
     new_state = current_state()
     if any(_TABLE_GONE in failure for failure in failures):
         _check_replaced(guard, counters["requests"])  # deleted (and perhaps created again): start over

@@ -21,6 +21,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from modeling.endpoint import NotDynamoDB
 from modeling.errors import EndpointError, ModelingError
 
 CREATOR_TAG = "created-by"
@@ -77,9 +78,9 @@ def table_tags(client: Any, name: str) -> tuple[TableIdentity, dict[str, str]] |
     except ClientError as exc:
         if exc.response.get("Error", {}).get("Code") == "ResourceNotFoundException":
             return None
-        raise _endpoint_error("read the table's tags", exc) from None
+        raise endpoint_error("read the table's tags", exc) from None
     except BotoCoreError as exc:
-        raise _endpoint_error("read the table's tags", exc) from None
+        raise endpoint_error("read the table's tags", exc) from None
     except (KeyError, TypeError, AttributeError):
         raise EndpointError("the endpoint's answer to DescribeTable has no table in it: it does not behave "
                             "like DynamoDB; check the endpoint URL") from None
@@ -135,10 +136,12 @@ class TableGuard:
                                      "load (another tab or a cleanup may have reloaded it)")
 
 
-def _endpoint_error(action: str, exc: Exception) -> EndpointError:
+def endpoint_error(action: str, exc: Exception) -> EndpointError:
     if isinstance(exc, ClientError):
         error = exc.response.get("Error", {})
         return EndpointError(f"the endpoint refused to {action}: {error.get('Code', 'error')}: "
                              f"{error.get('Message', '')}")
+    if isinstance(exc, NotDynamoDB):
+        return EndpointError(f"could not {action}: {exc}")
     return EndpointError(f"could not {action}: the endpoint did not answer ({str(exc)[:160]}); check that it is "
                          "running, then retry")

@@ -23,6 +23,7 @@ from modeling.preview.ownership import (
     ForeignTableError,
     Owner,
     TableIdentity,
+    endpoint_error,
     new_load_id,
     owned_identity,
     ownership_tags,
@@ -118,7 +119,7 @@ def mark_loaded(client: Any, identity: TableIdentity, owner: Owner, fingerprint:
     try:
         client.tag_resource(ResourceArn=identity.arn, Tags=[{"Key": LOADED_TAG, "Value": fingerprint}])
     except (ClientError, BotoCoreError) as exc:
-        raise _endpoint_error("tag the loaded table", exc) from None
+        raise endpoint_error("tag the loaded table", exc) from None
 
 
 def loaded_fingerprint(client: Any, name: str, owner: Owner) -> str | None:
@@ -143,7 +144,7 @@ def create_preview_table(client: Any, table: PreviewTable, settings: TableSettin
             client.update_time_to_live(TableName=table.name, TimeToLiveSpecification={
                 "Enabled": True, "AttributeName": settings.ttl_attribute})
     except (ClientError, BotoCoreError) as exc:
-        raise _endpoint_error(f"create the table {table.name}", exc) from None
+        raise endpoint_error(f"create the table {table.name}", exc) from None
     identity = owned_identity(client, table.name, owner)
     if identity is None:
         raise EndpointError(f"the table {table.name} was created but the endpoint does not show it; retry")
@@ -159,15 +160,5 @@ def delete_preview_table(client: Any, table: PreviewTable, owner: Owner) -> bool
         client.get_waiter("table_not_exists").wait(TableName=table.name,
                                                    WaiterConfig={"Delay": 1, "MaxAttempts": 120})
     except (ClientError, BotoCoreError) as exc:
-        raise _endpoint_error(f"delete the table {table.name}", exc) from None
+        raise endpoint_error(f"delete the table {table.name}", exc) from None
     return True
-
-
-def _endpoint_error(action: str, exc: Exception) -> EndpointError:
-    if isinstance(exc, ClientError):
-        error = exc.response.get("Error", {})
-        return EndpointError(f"the endpoint refused to {action}: {error.get('Code', 'error')}: "
-                             f"{error.get('Message', '')}")
-    text = str(exc)
-    return EndpointError(f"could not {action}: the endpoint did not answer ({text[:160]}); check that it is "
-                         "running, then retry")

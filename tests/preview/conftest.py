@@ -36,9 +36,10 @@ def make_setup(endpoint: Endpoint):
     return make
 
 
-# Short timeouts through the fault proxy, so "late" answers (held 1.5 s) time out and are retried quickly;
-# more attempts than the product's default, since the proxy injects far more faults than DynamoDB does.
-PROXY_TIMEOUTS = Timeouts(connect_seconds=1.0, read_seconds=1.0, attempts=8, call_deadline_seconds=30.0)
+# A read timeout short enough that "late" answers (held 3.5 s by the proxy) time out and are retried soon,
+# long enough for moto to scan a 1,000-item count page on a busy machine (about 0.2 s idle); more attempts
+# than the product's default, since the proxy injects far more faults than DynamoDB does.
+PROXY_TIMEOUTS = Timeouts(connect_seconds=1.0, read_seconds=3.0, attempts=8, call_deadline_seconds=40.0)
 
 
 @pytest.fixture

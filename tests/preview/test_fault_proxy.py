@@ -87,7 +87,8 @@ def test_each_fault_kind_does_what_it_says(make_setup, fault_proxy: FaultProxy, 
     keys = primary_key_names(setup.design.key_design)
     put = {setup.table.name: [{"PutRequest": {"Item": {k: item.get(k, {"S": f"probe-{k}"}) for k in keys}}}]}
     expectations = {"throttle": "ProvisionedThroughputExceededException", "error500": "InternalServerError",
-                    "reset_before": "Connection", "reset_after": "Connection", "late": "timeout"}
+                    "reset_before": "Connection", "reset_after": "Connection", "late": "timeout",
+                    "stall": "timeout"}
     for kind, words in expectations.items():
         fault_proxy.use(FaultPlan(seed=1, **{kind: 1.0}))
         with pytest.raises((ClientError, BotoCoreError), match=f"(?i){words}"):
