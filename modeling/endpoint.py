@@ -59,6 +59,10 @@ class Timeouts:
 
 
 DEFAULT_TIMEOUTS = Timeouts()
+# The embedded server runs in this process and cannot stall on its own, but it shares the GIL with every
+# session's script: under load (a workshop of thirty) one answer can take seconds, and giving up would fail
+# a load that is merely slow.
+EMBEDDED_TIMEOUTS = Timeouts(read_seconds=60.0, call_deadline_seconds=120.0)
 # One quick question (the sidebar's status, "is the table already loaded?"): one attempt, short deadline.
 PROBE_TIMEOUTS = Timeouts(connect_seconds=2.0, read_seconds=4.0, attempts=1, call_deadline_seconds=6.0)
 
@@ -80,6 +84,11 @@ class Endpoint:
     @property
     def is_loopback(self) -> bool:
         return self.url is not None and urlsplit(self.url).hostname in ("127.0.0.1", "localhost", "::1")
+
+    @property
+    def probe_timeouts(self) -> Timeouts:
+        """For one quick question; the embedded server gets its patient timeouts (it cannot stall alone)."""
+        return self.timeouts if self.kind is EndpointKind.EMBEDDED else PROBE_TIMEOUTS
 
     def describe(self) -> str:
         """A short label without credentials, e.g. 'embedded moto at http://127.0.0.1:5123'."""
@@ -142,7 +151,7 @@ def configured_endpoint(environ: dict[str, str] | None = None) -> Endpoint:
     url = choice or env.get("AWS_ENDPOINT_URL_DYNAMODB", "").strip()
     if url:
         return Endpoint(EndpointKind.CUSTOM, _checked_url(url), region or DEFAULT_REGION)
-    return Endpoint(EndpointKind.EMBEDDED, embedded_endpoint_url(), DEFAULT_REGION)
+    return Endpoint(EndpointKind.EMBEDDED, embedded_endpoint_url(), DEFAULT_REGION, timeouts=EMBEDDED_TIMEOUTS)
 
 
 def _checked_url(url: str) -> str:
@@ -273,7 +282,7 @@ def _check_json(response: Any, operation: str) -> None:
 def check_endpoint(endpoint: Endpoint) -> EndpointStatus:
     """Ask the endpoint for its tables (one request, short timeouts); never raises."""
     try:
-        client = dynamodb_client(endpoint, timeouts=PROBE_TIMEOUTS)
+        client = dynamodb_client(endpoint, timeouts=endpoint.probe_timeouts)
         answer = client.list_tables(Limit=100)
         names = answer.get("TableNames")
         if not isinstance(names, list):
