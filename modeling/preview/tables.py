@@ -19,6 +19,7 @@ from modeling.preview.dataset import key_attributes
 from modeling.preview.ownership import (
     CREATOR,
     CREATOR_TAG,
+    LOAD_TAG,
     SESSION_TAG,
     ForeignTableError,
     Owner,
@@ -137,8 +138,9 @@ def create_preview_table(client: Any, table: PreviewTable, settings: TableSettin
     and return its identity. A table of anyone else with that name raises ForeignTableError."""
     if ensure_owned(client, table.name, owner) is not None:
         delete_preview_table(client, table, owner)
+    load_id = new_load_id()
     try:
-        client.create_table(**create_table_request(table, settings, key_design, owner, new_load_id()))
+        _create(client, create_table_request(table, settings, key_design, owner, load_id), owner)
         client.get_waiter("table_exists").wait(TableName=table.name, WaiterConfig={"Delay": 1, "MaxAttempts": 120})
         if settings.ttl_attribute:
             client.update_time_to_live(TableName=table.name, TimeToLiveSpecification={
@@ -151,12 +153,30 @@ def create_preview_table(client: Any, table: PreviewTable, settings: TableSettin
     return identity
 
 
+def _create(client: Any, request: dict[str, Any], owner: Owner) -> None:
+    """CreateTable; when its first answer was lost and botocore's retry finds the table in use, the table
+    is ours only if it carries the load id this very request gave it."""
+    try:
+        client.create_table(**request)
+    except ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") != "ResourceInUseException":
+            raise
+        load_id = next(tag["Value"] for tag in request["Tags"] if tag["Key"] == LOAD_TAG)
+        identity = owned_identity(client, request["TableName"], owner)  # someone else's: ForeignTableError
+        if identity is None or identity.load_id != load_id:
+            raise
+
+
 def delete_preview_table(client: Any, table: PreviewTable, owner: Owner) -> bool:
     """Delete the preview table if it exists and this owner created it; False when there was none."""
     if ensure_owned(client, table.name, owner) is None:
         return False
     try:
-        client.delete_table(TableName=table.name)
+        try:
+            client.delete_table(TableName=table.name)
+        except ClientError as exc:  # gone already: a retry after a lost answer, or deleted meanwhile
+            if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
+                raise
         client.get_waiter("table_not_exists").wait(TableName=table.name,
                                                    WaiterConfig={"Delay": 1, "MaxAttempts": 120})
     except (ClientError, BotoCoreError) as exc:
