@@ -2,6 +2,12 @@
 endpoint, tagged with its own session, and never sees another's items; cleanup touches only its own.
 
 AppTest sessions run in threads against the same in-process embedded moto server a real server uses.
+
+AppTest is not made for threads: every run installs a mock Streamlit Runtime as the process-wide
+instance and sets it back to None when it ends, so one attendee's run finishing pulls the Runtime from
+under another attendee's script ("Runtime hasn't been created!" at the end of its run, then a KeyError
+from AppTest; seen 1 in 3 runs beside a CPU hog). A real server has one Runtime for every session, so
+the test keeps one in place while the attendees run (`_one_runtime_for_every_session`).
 """
 
 from __future__ import annotations
@@ -9,8 +15,13 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from unittest.mock import MagicMock
 
 import pytest
+from streamlit.runtime import Runtime
+from streamlit.runtime.caching.storage.dummy_cache_storage import MemoryCacheStorageManager
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from modeling.endpoint import configured_endpoint, dynamodb_client
@@ -38,6 +49,18 @@ def _attendee(number: int) -> dict:
     return {"at": at, "table": table, "loaded": loaded, "passed": passed}
 
 
+@pytest.fixture
+def _one_runtime_for_every_session(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Runtime.instance()` falls back to one shared mock Runtime (like AppTest's own) when a finished
+    AppTest run has set the process-wide instance to None while other sessions' scripts still run."""
+    shared = MagicMock(spec=Runtime)
+    shared.media_file_mgr = MediaFileManager(MemoryMediaFileStorage("/mock/media"))
+    shared.cache_storage_manager = MemoryCacheStorageManager()
+    monkeypatch.setattr(Runtime, "instance", classmethod(
+        lambda cls: cls._instance if cls._instance is not None else shared))
+
+
+@pytest.mark.usefixtures("_one_runtime_for_every_session")
 def test_thirty_attendees_preview_in_their_own_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")
     started = time.monotonic()
