@@ -53,6 +53,7 @@ class FaultPlan:
     stall: float = 0.0
     late_seconds: float = 3.5  # longer than the client's read timeout in the tests
     targets: tuple[str, ...] = ()  # operations that may meet a fault (empty: every operation)
+    first_only: bool = False  # only a request's first sending meets a fault, never botocore's retries of it
 
     def share(self, kind: str) -> float:
         return float(getattr(self, kind))
@@ -104,13 +105,13 @@ class FaultProxy:
     # --- one request ------------------------------------------------------------------------------
 
     def _fate(self, body: bytes, target: str) -> tuple[str, random.Random]:
-        digest = hashlib.sha256(body).hexdigest()
+        digest = hashlib.sha256(target.encode() + b"\n" + body).hexdigest()
         with self._lock:
             self._seen[digest] += 1
             plan, seen = self.plan, self._seen[digest]
         rng = random.Random(f"{plan.seed}/{digest}/{seen}")
         draw = rng.random()
-        if plan.targets and target not in plan.targets:
+        if (plan.targets and target not in plan.targets) or (plan.first_only and seen > 1):
             return "", rng
         for kind in KINDS:
             if kind == "partial" and target != "BatchWriteItem":

@@ -19,7 +19,7 @@ from costs.preview import PreviewRun, run_preview
 from modeling.endpoint import Endpoint, Timeouts, dynamodb_client
 from modeling.preview.dataset import PreviewData, primary_key_names, to_dynamodb_json
 from modeling.preview.loader import LoadInterrupted, LoadReport
-from modeling.preview.session import PreviewSetup, load_preview
+from modeling.preview.session import PreviewSetup, cleanup_preview, load_preview
 from tests.fault_proxy import KINDS, FaultPlan, FaultProxy
 
 # Shares of requests per fault kind; about one BatchWriteItem in five meets a fault.
@@ -114,6 +114,19 @@ def test_each_fault_kind_does_what_it_says(make_setup, fault_proxy: FaultProxy, 
     for w in left:
         assert "Item" not in client.get_item(TableName=setup.table.name, Key=w["PutRequest"]["Item"])
     assert set(fault_proxy.injected) == set(KINDS)
+
+
+@pytest.mark.parametrize("kind", ["reset_after", "late"])
+def test_a_lost_answer_to_create_table_or_delete_table_is_recognised(make_setup, fault_proxy, proxied, client,
+                                                                     kind: str) -> None:
+    # the table is created (or deleted) but the answer is lost; botocore's retry meets ResourceInUseException
+    # (or ResourceNotFoundException): the product must see that its own first attempt did it
+    setup = replace(make_setup("iot_telemetry", 50), endpoint=proxied)
+    fault_proxy.use(FaultPlan(seed=0, first_only=True, targets=("CreateTable", "DeleteTable"), **{kind: 1.0}))
+    _, report = load_preview(setup)
+    assert report.complete and fault_proxy.injected[kind] == 1
+    assert cleanup_preview(setup) is True and fault_proxy.injected[kind] == 2
+    assert setup.table.name not in client.list_tables()["TableNames"]
 
 
 def test_seeded_loads_through_faults_hold_exactly_the_generated_items(make_setup, fault_proxy, proxied,
