@@ -91,8 +91,7 @@ def _load(setup: PreviewSetup, state: dict[str, Any], resume: Any) -> None:
         state.pop("loading", None)
         st.rerun()  # so that the button says what it now does: Resume loading
     except ModelingError as exc:  # the endpoint, or a table this installation did not create
-        state.pop("loading", None)
-        state["resume"] = None
+        state.pop("loading", None)  # a resume state is kept: Resume checks the table again before writing
         bar.empty()
         st.error(f"The preview could not be loaded: {exc}", icon="⛔")
         return
