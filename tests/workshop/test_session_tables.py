@@ -7,7 +7,10 @@ AppTest is not made for threads: every run installs a mock Streamlit Runtime as 
 instance and sets it back to None when it ends, so one attendee's run finishing pulls the Runtime from
 under another attendee's script ("Runtime hasn't been created!" at the end of its run, then a KeyError
 from AppTest; seen 1 in 3 runs beside a CPU hog). A real server has one Runtime for every session, so
-the test keeps one in place while the attendees run (`_one_runtime_for_every_session`).
+the test keeps one in place while the attendees run (`_one_runtime_for_every_session`). Every AppTest run
+also compiles the page afresh, and CPython 3.11's parser is not safe to run in several threads at once
+("SystemError: AST constructor recursion depth mismatch", seen 1 in 10 runs beside a CPU hog); a real
+server compiles a page once into its one script cache, which the fixture shares the same way.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.caching.storage.dummy_cache_storage import MemoryCacheStorageManager
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1 import app_test as app_test_module
 
 from modeling.endpoint import configured_endpoint, dynamodb_client
 from modeling.preview.loader import count_items
@@ -52,12 +57,15 @@ def _attendee(number: int) -> dict:
 @pytest.fixture
 def _one_runtime_for_every_session(monkeypatch: pytest.MonkeyPatch) -> None:
     """`Runtime.instance()` falls back to one shared mock Runtime (like AppTest's own) when a finished
-    AppTest run has set the process-wide instance to None while other sessions' scripts still run."""
+    AppTest run has set the process-wide instance to None while other sessions' scripts still run; and
+    every session shares one script cache."""
     shared = MagicMock(spec=Runtime)
     shared.media_file_mgr = MediaFileManager(MemoryMediaFileStorage("/mock/media"))
     shared.cache_storage_manager = MemoryCacheStorageManager()
     monkeypatch.setattr(Runtime, "instance", classmethod(
         lambda cls: cls._instance if cls._instance is not None else shared))
+    script_cache = ScriptCache()  # thread-safe: compiles each page once, under its lock
+    monkeypatch.setattr(app_test_module, "ScriptCache", lambda: script_cache)
 
 
 @pytest.mark.usefixtures("_one_runtime_for_every_session")
