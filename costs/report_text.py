@@ -7,9 +7,7 @@ its reason, capacity per access pattern and per index, and the assumptions.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
 import json
 from datetime import date
 from decimal import Decimal
@@ -22,6 +20,7 @@ from costs.monthly import CostEstimate, OptionEstimate
 from costs.pricing import CostLineItem
 from costs.usage import label
 from modeling.design_report import markdown_table
+from modeling.spreadsheet import csv_text
 
 LINE_ITEM_COLUMNS = ("option", "table class", "line item", "quantity", "unit", "unit price USD",
                      "monthly USD", "assumption", "confidence", "source")
@@ -118,12 +117,10 @@ def line_item_rows(estimate: CostEstimate) -> list[dict[str, Any]]:
 
 def estimate_csv(result: ModelEstimate) -> str:
     """Every line item of every option, one row each (totals are the sums per option)."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=LINE_ITEM_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for row in line_item_rows(result.cost):
-        writer.writerow({k: plain(v) for k, v in row.items()})
-    return buffer.getvalue()
+    # numbers stay numbers (written exactly, a negative one is not a formula); text is made inert if need be
+    rows = [{k: v if isinstance(v, str | Decimal | int | float) else plain(v) for k, v in row.items()}
+            for row in line_item_rows(result.cost)]
+    return csv_text(rows, LINE_ITEM_COLUMNS)  # text cells that start like a formula are made inert
 
 
 def estimate_markdown(result: ModelEstimate) -> str:

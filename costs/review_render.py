@@ -20,9 +20,8 @@ from enum import Enum
 from typing import Any
 
 from costs.review_report import Block, Bullets, Chart, Facts, Paragraph, ReviewChart, ReviewReport, SignOff, Table
+from modeling.markdown import markdown_literal
 
-# Backslash-escaped in Markdown: emphasis, code, links and images, raw HTML, headings, tables, math ($).
-_MARKDOWN_SPECIAL = "\\`*_{}[]<>#|$~"
 CHART_NOTE = "chart in the HTML version of this report"
 # Nothing may be fetched: inline scripts and styles only (plotly.js builds its styles at run time).
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
@@ -67,8 +66,7 @@ def cell_text(value: Any) -> str:
 
 def markdown_text(value: Any) -> str:
     """A value as Markdown text that renders literally (no links, images, HTML or emphasis)."""
-    text = cell_text(value).replace("\r", " ").replace("\n", " ")
-    return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in text)
+    return markdown_literal(cell_text(value).replace("\r", " "))
 
 
 def review_markdown(report: ReviewReport) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,43 @@ PATTERN_COLUMNS = ("name", "kind", "entities", "inputs", "range_attribute", "ran
                    "sort_order", "filters", "page_size", "consistency", "expected_items",
                    "changed_attributes", "peak_requests_per_second", "average_requests_per_second",
                    "description")
+
+# What a new grid row starts with in its select cells, so a row is never held back for an empty
+# required cell (the grid would drop it silently). A row holding only these is not yet content.
+ATTRIBUTE_TYPE_DEFAULT = "S"
+RELATIONSHIP_KIND_DEFAULT = "one_to_many"
+PATTERN_KIND_DEFAULT = "read_one"
+INDEX_KIND_DEFAULT = "GSI"
+_PRESET_CELLS = {"type": {ATTRIBUTE_TYPE_DEFAULT},
+                 "kind": {RELATIONSHIP_KIND_DEFAULT, PATTERN_KIND_DEFAULT, INDEX_KIND_DEFAULT}}
+
+
+def starter_document(model_name: str, entity_name: str, id_attribute: str, item_count: int,
+                     peak_requests_per_second: float) -> Document:
+    """A first model from four answers: one entity with its id, and the pattern that reads it by id.
+
+    Defaults a new user can keep: average traffic a fifth of the peak, the id a string.
+    """
+    document = new_document(model_name, slug_name(model_name))
+    document["entities"] = [{"name": entity_name, "item_count": item_count, "identifiers": [id_attribute],
+                             "attributes": [{"name": id_attribute, "type": ATTRIBUTE_TYPE_DEFAULT}]}]
+    document["access_patterns"] = [{
+        "name": f"get_{snake_name(entity_name)}_by_{snake_name(id_attribute)}", "kind": PATTERN_KIND_DEFAULT,
+        "entities": [entity_name], "inputs": [id_attribute],
+        "traffic": {"peak_requests_per_second": peak_requests_per_second,
+                    "average_requests_per_second": round(peak_requests_per_second / 5, 3)}}]
+    return document
+
+
+def slug_name(text: str) -> str:
+    """A table name from a model name: 'Support desk' -> 'support-desk'."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "model"
+
+
+def snake_name(text: str) -> str:
+    """'OrderItem' -> 'order_item', 'ticket id' -> 'ticket_id'."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", text.strip())
+    return re.sub(r"[^a-zA-Z0-9]+", "_", spaced).strip("_").lower() or "item"
 
 
 def new_document(name: str, table_name: str) -> Document:
@@ -79,13 +117,64 @@ def apply_table_edits(items: list[dict[str, Any]], edits: dict[str, Any],
     for position, changes in (edits.get("edited_rows") or {}).items():
         index = int(position)
         if 0 <= index < len(result):
-            result[index] = from_row({**to_row(result[index]), **changes}, result[index])
+            result[index] = from_row(number_cells({**to_row(result[index]), **changes}), result[index])
     deleted = {int(p) for p in edits.get("deleted_rows") or []}
     result = [item for index, item in enumerate(result) if index not in deleted]
     for added in edits.get("added_rows") or []:
-        if any(clean_cell(v) not in (None, []) for v in added.values()):
-            result.append(from_row(dict(added), {}))
+        if has_content(added):
+            result.append(from_row(number_cells(dict(added)), {}))
     return result
+
+
+# Numbers are typed into text cells: the grid's number editor drops the keystrokes typed while it opens
+# (typing "1500" fast into a selected cell saved 500, or nothing; text cells keep every key). The text
+# is read here; text that is not a number is kept as typed, and validation says what is wrong.
+NUMBER_COLUMNS = frozenset({
+    "item_count", "monthly_growth_percent", "avg_size_bytes", "max_size_bytes", "cardinality_mean",
+    "cardinality_max", "distribution_parameter", "page_size", "expected_items", "peak_requests_per_second",
+    "average_requests_per_second"})
+_NUMBER_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+
+
+def number_cell(value: Any) -> Any:
+    """'1,500' -> 1500, '2.5' -> 2.5, '' -> None; numbers pass; other text is returned as typed."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip().replace(",", "").replace("_", "").replace(" ", "")
+    if not text:
+        return None
+    if not _NUMBER_TEXT.match(text):
+        return value.strip()
+    number = float(text)
+    return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+
+
+def number_cells(row: Row) -> Row:
+    return {column: number_cell(value) if column in NUMBER_COLUMNS else value for column, value in row.items()}
+
+
+def number_text(value: Any) -> str | None:
+    """How a text cell shows a number: 6000000 -> '6,000,000', 0.5 -> '0.5', None -> None."""
+    value = clean_cell(value)
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return format(value, ",.15g")
+    return str(value)
+
+
+def rows_for_text_cells(rows: list[Row]) -> list[Row]:
+    """Rows with their number columns as text, for a grid that shows them in text cells."""
+    return [{column: number_text(value) if column in NUMBER_COLUMNS else value for column, value in row.items()}
+            for row in rows]
+
+
+def has_content(row: Row) -> bool:
+    """Whether a new row holds anything the user typed (not only empty cells and preset defaults)."""
+    return any(clean_cell(value) not in (None, [], False) and clean_cell(value) not in _PRESET_CELLS.get(column, ())
+               for column, value in row.items())
 
 
 def edit_section(document: Document, section: str, edits: dict[str, Any],

@@ -56,5 +56,14 @@ class WorkspaceError(ModelingError):
     """The workspace folder cannot be read or written."""
 
 
+class WorkspaceConflictError(WorkspaceError):
+    """A save based on a version of a draft that another save has replaced since."""
+
+    def __init__(self, slug: str, found_version: str) -> None:
+        super().__init__(f"the model `{slug}` was changed elsewhere since it was opened here")
+        self.slug = slug
+        self.found_version = found_version
+
+
 class EndpointError(ModelingError):
     """The DynamoDB endpoint cannot be reached or refused a request."""

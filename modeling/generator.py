@@ -192,7 +192,7 @@ def _own_partition(draft: _Draft, entity: Entity) -> None:
         reason = (f"{entity.name} is partitioned by {', '.join(partition_attributes)} and sorted by the rest of "
                   f"its identity because {best.name}, its busiest list pattern, reads it that way.")
     else:
-        identity = list(entity.identifiers) or [a.name for a in entity.attributes[:1]]
+        identity = list(entity.identity)
         partition = "#".join(_key_part(a) for a in identity) or label(entity.name)
         sort = label(entity.name)
         reason = (f"Each {entity.name} is its own item collection keyed by its identifiers, which spreads "

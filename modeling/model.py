@@ -363,6 +363,17 @@ class Entity(_Frozen):
     def attribute(self, name: str) -> Attribute | None:
         return next((a for a in self.attributes if a.name == name), None)
 
+    @property
+    def identity(self) -> tuple[str, ...]:
+        """What makes an item unique: its identifiers, else its one `unique` attribute, else nothing.
+
+        Never a guess: an entity without either gets a validation error when a pattern uses it.
+        """
+        if self.identifiers:
+            return self.identifiers
+        unique = [a.name for a in self.attributes if a.unique]
+        return (unique[0],) if len(unique) == 1 else ()
+
 
 class Cardinality(_Frozen):
     """How many children one parent has (or partners, for many-to-many)."""

@@ -42,11 +42,16 @@ class FileFormat(StrEnum):
 # --- stage 1: bytes -> document ------------------------------------------------------------------
 
 
+def refuse_oversized(size_bytes: int) -> None:
+    """Raise ModelFileError for a file over MAX_FILE_BYTES: callers that know the size check it before reading."""
+    if size_bytes > MAX_FILE_BYTES:
+        raise _file_error(f"the file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB ({size_bytes:,} bytes)",
+                          "a model file is normally a few kilobytes; check you chose the right file")
+
+
 def parse_document(data: bytes, filename: str = "model.yaml") -> dict[str, Any]:
     """Parse the bytes of a model file into a plain document, or raise ModelFileError."""
-    if len(data) > MAX_FILE_BYTES:
-        raise _file_error(f"the file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB",
-                          "a model file is normally a few kilobytes; check you chose the right file")
+    refuse_oversized(len(data))
     text = _decode_text(data)
     if not text.strip():
         raise _file_error("the file is empty", "choose a model file, or start from an example")

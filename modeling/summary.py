@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from modeling.checks import FindingSeverity, check_design
 from modeling.errors import Problem, Severity
+from modeling.generator import propose_designs
+from modeling.model import Model
 
 
 @dataclass(frozen=True)
@@ -34,3 +37,21 @@ def document_summary(document: dict[str, Any], problems: list[Problem]) -> Docum
 
 def _number(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+
+
+@dataclass(frozen=True)
+class DesignFindingsSummary:
+    """The design checks of the design the Layout page opens on (the model's own, else the first proposal)."""
+
+    design_name: str
+    error_count: int
+    warning_count: int
+
+
+def design_findings_summary(model: Model) -> DesignFindingsSummary:
+    design = propose_designs(model)[0]
+    findings = check_design(model, design)
+    return DesignFindingsSummary(
+        design.name,
+        sum(f.severity is FindingSeverity.ERROR for f in findings),
+        sum(f.severity is FindingSeverity.WARNING for f in findings))

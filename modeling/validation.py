@@ -46,6 +46,7 @@ def semantic_problems(model: Model) -> list[Problem]:
         *_table_problems(model),
         *(_key_design_problems(model, model.key_design) if model.key_design else ()),
         *_coverage_warnings(model),
+        *_identity_problems(model),
     ]
 
 
@@ -89,6 +90,42 @@ def _entity_problems(model: Model, entity: Entity) -> Iterator[Problem]:
     if not entity.attributes:
         yield Problem(base, "the entity has no attributes",
                       "add at least the attributes that identify an item", Severity.WARNING)
+
+
+def _identity_problems(model: Model) -> Iterator[Problem]:
+    """An entity that a pattern reads or writes needs what makes its items unique (its primary key)."""
+    used = {name for pattern in model.access_patterns for name in pattern.entities}
+    for entity in model.entities:
+        if entity.name in used and not entity.identity and entity.attributes:
+            yield Problem(f"entities[{entity.name}].identifiers",
+                          f"`{entity.name}` has no identifier, so its items have no unique primary key",
+                          _identifier_suggestion(model, entity))
+
+
+def _identifier_suggestion(model: Model, entity: Entity) -> str:
+    likely = likely_identifier(model, entity)
+    if likely:
+        return f"tick Identifier on `{likely}` (or on the attributes that together identify one item)"
+    return "add an attribute that identifies one item (e.g. an id) and tick Identifier on it"
+
+
+_ID_SUFFIXES = ("id", "ref", "key", "uuid", "code", "number")
+
+
+def likely_identifier(model: Model, entity: Entity) -> str | None:
+    """The attribute most likely meant as the id, only as a suggestion: the one input of a read_one
+    pattern of the entity, else `id` or `<entity>Id`, else the one attribute named like an id."""
+    names = {a.name for a in entity.attributes}
+    lookups = sorted({p.inputs[0] for p in model.access_patterns if p.kind is PatternKind.READ_ONE
+                      and entity.name in p.entities and len(p.inputs) == 1 and p.inputs[0] in names})
+    if len(lookups) == 1:
+        return lookups[0]
+    wanted = {"id", f"{entity.name}id".lower(), f"{entity.name}_id".lower()}
+    exact = sorted(n for n in names if n.lower() in wanted)
+    if exact:
+        return exact[0]
+    named = sorted(n for n in names if n.lower().endswith(_ID_SUFFIXES) and n.lower() not in _ID_SUFFIXES[1:])
+    return named[0] if len(named) == 1 else None
 
 
 def _relationship_problems(model: Model) -> Iterator[Problem]:

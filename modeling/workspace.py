@@ -4,23 +4,39 @@ A draft is a model document as the user left it, valid or not, so that nothing t
 validation error. Each draft is one JSON file named by its slug; writes are atomic (temporary file
 then rename), so a crash never leaves half a file. The folder is `DESIGN_STUDIO_WORKSPACE`, or
 `~/.dynamodb-design-studio/workspace`.
+
+Every draft has a version, the hash of its bytes. A save can name the version it was based on and is
+refused when the draft has moved on since (optimistic concurrency, like a DynamoDB condition on a
+version attribute): two tabs or two people never overwrite each other silently. Only regular files
+are drafts: a folder, a symlink or a FIFO named `x.json` is skipped, never opened.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import re
 import secrets
+import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from modeling.errors import ModelFileError, WorkspaceError
+from modeling.errors import ModelFileError, WorkspaceConflictError, WorkspaceError
 from modeling.model_file import parse_document
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+# A cap on drafts per workspace folder: every page lists them, and a room of anonymous visitors must
+# not be able to fill the disk. Override with DESIGN_STUDIO_MAX_DRAFTS.
+DEFAULT_MAX_DRAFTS = 200
+_LOCK_FILE = ".lock"
+# name per (path, mtime_ns, size): listing drafts parses each file once per change, not on every click
+_NAME_CACHE: dict[tuple[str, int, int], str | None] = {}
 
 
 def default_workspace_dir(environ: dict[str, str] | None = None) -> Path:
@@ -43,56 +59,99 @@ class DraftInfo:
 
 
 @dataclass(frozen=True)
+class Draft:
+    document: dict[str, Any]
+    version: str
+
+
+def document_version(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:20]
+
+
+def max_drafts(environ: dict[str, str] | None = None) -> int:
+    env = os.environ if environ is None else environ
+    configured = env.get("DESIGN_STUDIO_MAX_DRAFTS", "").strip()
+    return int(configured) if configured.isdigit() and int(configured) > 0 else DEFAULT_MAX_DRAFTS
+
+
+@dataclass(frozen=True)
 class Workspace:
     root: Path
 
     def drafts(self) -> list[DraftInfo]:
         """Every readable draft, most recently modified first."""
         infos = []
-        for path in self._files():
-            try:
-                document = self.load(path.stem)
-            except ModelFileError:
+        for path, status in self._regular_files():
+            name = _draft_name(path, status)
+            if name is None:
                 continue  # a damaged file is skipped, not fatal; `load` reports it when opened
-            infos.append(DraftInfo(path.stem, str(document.get("name") or path.stem), path.stat().st_mtime_ns))
+            infos.append(DraftInfo(path.stem, name, status.st_mtime_ns))
         return sorted(infos, key=lambda info: (-info.modified_ns, info.slug))
+
+    def skipped(self) -> list[str]:
+        """Names ending in .json that are not drafts (folders, symlinks, FIFOs), to say so on the page."""
+        if not self.root.is_dir():
+            return []
+        regular = {p.name for p, _ in self._regular_files()}
+        return sorted(p.name for p in self.root.glob("*.json") if p.name not in regular)
 
     def most_recent(self) -> str | None:
         drafts = self.drafts()
         return drafts[0].slug if drafts else None
 
     def exists(self, slug: str) -> bool:
-        return is_valid_slug(slug) and self._path(slug).is_file()
+        return is_valid_slug(slug) and _regular(self._path(slug)) is not None
 
     def load(self, slug: str) -> dict[str, Any]:
-        path = self._path(slug)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise WorkspaceError(f"cannot read the draft `{slug}` in {self.root}: {exc.strerror}") from None
-        return parse_document(data, path.name)
+        return self.read(slug).document
 
-    def save(self, slug: str, document: dict[str, Any]) -> None:
-        """Write the draft atomically (valid or not)."""
+    def read(self, slug: str) -> Draft:
+        """The draft and its version; a WorkspaceError when it is not a readable regular file."""
+        data = self._bytes(slug)
+        return Draft(parse_document(data, f"{slug}.json"), document_version(data))
+
+    def version(self, slug: str) -> str | None:
+        """The draft's current version, or None when there is no such draft."""
+        try:
+            return document_version(self._bytes(slug))
+        except WorkspaceError:
+            return None
+
+    def save(self, slug: str, document: dict[str, Any], expected_version: str | None = None) -> str:
+        """Write the draft atomically (valid or not) and return its new version.
+
+        With `expected_version`, the write happens only if the draft is still at that version (or,
+        for "", does not exist yet); otherwise WorkspaceConflictError names the version it is at.
+        """
         path = self._path(slug)
-        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
         try:
             self.root.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=self.root, prefix=f".{slug}.", suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temporary, path)
+            with self._locked():
+                if expected_version is not None:
+                    found = self.version(slug) or ""
+                    if found != expected_version:
+                        raise WorkspaceConflictError(slug, found)
+                handle, temporary = tempfile.mkstemp(dir=self.root, prefix=f".{slug}.", suffix=".tmp")
+                with os.fdopen(handle, "wb") as stream:
+                    stream.write(data)
+                os.replace(temporary, path)
         except OSError as exc:
             raise WorkspaceError(f"cannot save the model in {self.root}: {exc.strerror}; "
                                  "set DESIGN_STUDIO_WORKSPACE to a writable folder") from None
+        return document_version(data)
 
     def create(self, document: dict[str, Any]) -> str:
         """Save a new draft under a fresh slug derived from its name; return the slug."""
+        limit = max_drafts()
+        if len(self._regular_files()) >= limit:
+            raise WorkspaceError(f"the workspace already holds {limit} models, its limit; delete some "
+                                 "(Model page, File tab) or raise DESIGN_STUDIO_MAX_DRAFTS")
         base = slugify(str(document.get("name", "model")))[:56].strip("-") or "model"
         slug, number = base, 2
-        while self._path(slug).exists():
+        while os.path.lexists(self._path(slug)):
             slug, number = f"{base}-{number}", number + 1
-        self.save(slug, document)
+        self.save(slug, document, expected_version="")
         return slug
 
     def delete(self, slug: str) -> None:
@@ -101,16 +160,65 @@ class Workspace:
         except OSError as exc:
             raise WorkspaceError(f"cannot delete the draft `{slug}`: {exc.strerror}") from None
 
-    def _files(self) -> list[Path]:
+    def _bytes(self, slug: str) -> bytes:
+        path = self._path(slug)
+        if _regular(path) is None:
+            raise WorkspaceError(f"the draft `{slug}` in {self.root} is missing or is not a regular file")
+        try:
+            # O_NONBLOCK: a FIFO swapped in after the check still never blocks the app
+            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(descriptor, "rb") as stream:
+                return stream.read()
+        except OSError as exc:
+            raise WorkspaceError(f"cannot read the draft `{slug}` in {self.root}: {exc.strerror}") from None
+
+    def _regular_files(self) -> list[tuple[Path, os.stat_result]]:
         if not self.root.is_dir():
             return []
-        return [p for p in self.root.glob("*.json") if is_valid_slug(p.stem)]
+        found = []
+        for path in self.root.glob("*.json"):
+            status = _regular(path) if is_valid_slug(path.stem) else None
+            if status is not None:
+                found.append((path, status))
+        return found
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Serialise compare-and-write across threads and processes of this host."""
+        with open(self.root / _LOCK_FILE, "a+b") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     def _path(self, slug: str) -> Path:
         if not is_valid_slug(slug):
             raise WorkspaceError(f"`{slug}` is not a model name the workspace can store; "
                                  "use lower-case letters, digits and dashes")
         return self.root / f"{slug}.json"
+
+
+def _regular(path: Path) -> os.stat_result | None:
+    """The file's status when it is a regular file (not a folder, symlink, FIFO or device)."""
+    try:
+        status = path.lstat()
+    except OSError:
+        return None
+    return status if stat.S_ISREG(status.st_mode) else None
+
+
+def _draft_name(path: Path, status: os.stat_result) -> str | None:
+    stamp = (str(path), status.st_mtime_ns, status.st_size)
+    if stamp not in _NAME_CACHE:
+        try:
+            document = Workspace(path.parent).load(path.stem)
+            _NAME_CACHE[stamp] = str(document.get("name") or path.stem)
+        except (ModelFileError, WorkspaceError):
+            _NAME_CACHE[stamp] = None
+        if len(_NAME_CACHE) > 4096:
+            _NAME_CACHE.pop(next(iter(_NAME_CACHE)))
+    return _NAME_CACHE[stamp]
 
 
 def is_valid_slug(slug: str) -> bool:

@@ -7,10 +7,11 @@ from costs.pricing import available_regions
 from modeling.model import TableClass
 from ui import cost_views, session
 from ui.frame import page_frame
+from ui.text import plain
 
 page_frame("Capacity & cost")
 document = session.current_document()
-st.title(f"Capacity & cost · {document.get('name', 'untitled')}")
+st.title(f"Capacity & cost · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("it cannot be priced")
 
 regions = list(available_regions())
@@ -29,7 +30,7 @@ try:
     result = cost_views.cached_estimate(model.model_dump_json(), design, region, target, free_tier, overrides,
                                         extras)
 except CostError as exc:
-    st.error(f"The estimate could not be made: {exc}", icon="⛔")
+    st.error(f"The estimate could not be made: {plain(exc)}", icon="⛔")
     st.stop()
 
 cost_views.recommendation(result, model.table.table_class)

@@ -5,16 +5,19 @@ import streamlit as st
 from modeling.errors import ModelingError
 from ui import hot_views, session
 from ui.frame import page_frame
+from ui.text import plain
 
 page_frame("Hot partitions")
 document = session.current_document()
-st.title(f"Hot partitions · {document.get('name', 'untitled')}")
+st.title(f"Hot partitions · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("its partitions cannot be simulated")
 model_json = model.model_dump_json()
 
 columns = st.columns([3, 2, 2, 1])
 design = columns[0].selectbox("Design", hot_views.design_names(model_json), key="hot.design")
-index = columns[1].selectbox("Table or index", hot_views.design_indexes(model_json, design), key="hot.index")
+indexes = hot_views.design_indexes(model_json, design)
+hot_views.choose_index(indexes, hot_views.worst_index(model_json, design))
+index = columns[1].selectbox("Table or index", indexes, key="hot.index")
 scale = columns[2].selectbox("Key values simulated per key template", list(hot_views.SCALES), index=2,
                              key="hot.scale", help="Up to 10 million, vectorised: 1 million takes about 2 s, "
                                                    "10 million about 25 s with the what-ifs")
@@ -33,7 +36,7 @@ try:
     report = hot_views.cached_report(model_json, design, index, hot_views.SCALES[scale], int(seed), scenario,
                                      shards, None if entity == "(none)" else entity, int(partitions) or None)
 except ModelingError as exc:
-    st.error(f"The simulation could not run: {exc}", icon="⛔")
+    st.error(f"The simulation could not run: {plain(exc)}", icon="⛔")
     st.stop()
 
 hot_views.findings(report)

@@ -5,10 +5,11 @@ import streamlit as st
 from ui import import_export_views, session
 from ui.frame import page_frame
 from ui.problems import show_problems
+from ui.text import plain
 
 page_frame("Import & export")
 document = session.current_document()
-st.title(f"Import & export · {document.get('name', 'untitled')}")
+st.title(f"Import & export · {plain(document.get('name', 'untitled'))}")
 code_tab, import_tab = st.tabs(["Infrastructure as code", "Import a live table"])
 with code_tab:
     model = session.current_model()

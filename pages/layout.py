@@ -8,12 +8,13 @@ from modeling.errors import problems_under
 from ui import layout_views, model_editor, session
 from ui.frame import page_frame
 from ui.problems import show_problems
+from ui.text import plain
 
 page_frame("Layout")
 model_editor.apply_pending("layout.templates", editing.edit_key_templates)
 model_editor.apply_pending("layout.indexes", editing.edit_index_definitions)
 document = session.current_document()
-st.title(f"Layout · {document.get('name', 'untitled')}")
+st.title(f"Layout · {plain(document.get('name', 'untitled'))}")
 model = session.current_model()
 if model is None:
     problems = session.current_problems()
@@ -35,7 +36,7 @@ result = layout_views.cached_layout(model.model_dump_json(), design_name, index,
 
 st.markdown("**Candidates side by side**")
 st.dataframe(list(result.comparison), hide_index=True, width="stretch", key="layout.comparison")
-st.markdown(f"**{result.design.name}** — {result.design.summary}")
+st.markdown(f"**{plain(result.design.name)}** — {plain(result.design.summary)}")
 if result.design.name != "Your design" and st.button("Use this design as mine (then override anything)",
                                                      key="layout.adopt"):
     session.save_document(editing.adopt_key_design(document, design_document(result.design)["key_design"]))

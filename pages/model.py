@@ -7,6 +7,7 @@ from modeling.errors import Severity
 from ui import model_editor, session
 from ui.file_tab import file_tab
 from ui.frame import page_frame
+from ui.text import plain
 
 page_frame("Model")
 document = session.current_document()
@@ -20,7 +21,7 @@ if entity:
 document = session.current_document()
 problems = session.current_problems()
 
-st.title(f"Model · {document.get('name', 'untitled')}")
+st.title(f"Model · {plain(document.get('name', 'untitled'))}")
 errors = [p for p in problems if p.severity is Severity.ERROR]
 warnings = [p for p in problems if p.severity is Severity.WARNING]
 if errors:

@@ -9,10 +9,11 @@ from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 from modeling.preview.session import preview_setup
 from ui import preview_views, session
 from ui.frame import page_frame
+from ui.text import plain
 
 page_frame("Preview")
 document = session.current_document()
-st.title(f"Preview · {document.get('name', 'untitled')}")
+st.title(f"Preview · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("it cannot be previewed")
 st.caption("Seeded sample data is loaded into the DynamoDB endpoint and every access pattern runs as a real "
            "boto3 call, its answer checked against the data. Keep the sample small: the embedded moto server "
@@ -27,11 +28,12 @@ seed = columns[2].number_input("Seed", 0, 2**31 - 1, 42, key="preview.seed")
 try:
     endpoint = configured_endpoint()
 except EndpointError as exc:
-    st.error(f"The endpoint is not usable: {exc}", icon="🔌")
+    st.error(f"The endpoint is not usable: {plain(exc)}", icon="🔌")
     st.stop()
-setup = preview_setup(model, design, endpoint, session.session_namespace(), session.current_slug(),
+setup = preview_setup(model, design, endpoint, session.table_namespace(), session.current_slug(),
                       int(total_items), int(seed))
-st.caption(f"Table `{setup.table.name}` on {endpoint.describe()}; it is tagged as created by the product, "
+# a table name holds only [A-Za-z0-9_.-] (modeling.preview.tables), so a code span shows it as it is
+st.caption(f"Table `{setup.table.name}` on {plain(endpoint.describe())}; it is tagged as created by the product, "
            "which deletes or reloads only tables it created.")
 
 preview_views.load_controls(setup)

@@ -6,10 +6,11 @@ from costs.errors import CostError
 from modeling.errors import ModelingError
 from ui import report_views, session
 from ui.frame import page_frame
+from ui.text import plain
 
 page_frame("Cost-review report")
 document = session.current_document()
-st.title(f"Cost-review report · {document.get('name', 'untitled')}")
+st.title(f"Cost-review report · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("the report cannot be made")
 st.caption("One document a reviewer can sign off without opening the app: the design and why, checks, hot "
            "partitions, capacity, the cost of every option, price sources, and a sign-off block naming the "
@@ -20,7 +21,7 @@ model_file = report_views.model_file(document, session.current_slug())
 try:
     report = report_views.cached_report(model.model_dump_json(), model_file, chosen)
 except (CostError, ModelingError) as exc:
-    st.error(f"The report could not be made: {exc}", icon="⛔")
+    st.error(f"The report could not be made: {plain(exc)}", icon="⛔")
     st.stop()
 
 report_views.downloads(report, model_file)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from modeling.examples import example_document, list_examples
 from modeling.summary import document_summary
-from ui import session
+from ui import session, start_views
 from ui.frame import page_frame
 
 page_frame("Start")
@@ -15,14 +15,11 @@ st.markdown(
     "before launch.")
 
 summary = document_summary(session.current_document(), session.current_problems())
-st.subheader(f"Open model: {summary.name}")
-columns = st.columns(5)
-columns[0].metric("Entities", summary.entity_count)
-columns[1].metric("Access patterns", summary.access_pattern_count)
-columns[2].metric("Peak requests/s (sum)", f"{summary.peak_requests_per_second:,.0f}")
-columns[3].metric("Errors", summary.error_count)
-columns[4].metric("Warnings", summary.warning_count)
-st.caption("Edit it on the Model page (sidebar), or open an example below as a new model.")
+st.subheader("Open model")
+st.text(summary.name)
+start_views.summary_metrics(summary, session.current_model())
+st.caption("Edit it on the Model page (sidebar), start a new model below, or open an example as a new model.")
+start_views.new_model_form()
 
 st.subheader("Built-in examples")
 for example in list_examples():

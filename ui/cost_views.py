@@ -26,6 +26,7 @@ from costs.units import request_units
 from costs.usage import CapacityOption, label
 from modeling.design import Operation
 from modeling.model import Consistency, Model, TableClass
+from ui.text import plain
 
 
 @st.cache_data(show_spinner="Estimating capacity and cost…", max_entries=32)
@@ -54,7 +55,7 @@ def recommendation(result: ModelEstimate, table_class: TableClass) -> None:
         st.warning("No option has every price in this Region, so there is no recommendation; "
                    "see which prices are missing under Options.", icon="⚠️")
         return
-    st.success(best.reason, icon="💡")
+    st.success(plain(best.reason), icon="💡")
     columns = st.columns(4)
     columns[0].metric("Recommended, USD/month", f"${best.monthly_cost_usd:,}", f"{label(best.option)}, "
                       f"{label(best.table_class)}", delta_color="off", delta_arrow="off")
@@ -139,7 +140,7 @@ def designs_tab(result: ModelEstimate) -> None:
 
 def assumptions_tab(result: ModelEstimate) -> None:
     for assumption in result.cost.assumptions:
-        st.markdown(f"- {assumption}")
+        st.markdown(f"- {plain(assumption)}")
     sheet = result.price_sheet
     st.markdown(f"**Prices for {sheet.region}**, effective {sheet.effective_date}, retrieved {sheet.retrieved_date}. "
                 "Rows marked as assumptions are unconfirmed or third-party figures (dynamodb-facts §9, §15).")
@@ -154,7 +155,7 @@ def quick_calculator() -> None:
             try:
                 st.success(f"{item_size_bytes(parse_item_json(text)):,} bytes")
             except CostError as exc:
-                st.error(str(exc))
+                st.error(plain(exc))
     with right.form("cost.units_form"):
         operation = st.selectbox("Operation", [o.value for o in Operation], key="cost.operation")
         sizes = st.text_input("Item bytes (comma-separated)", "3500", key="cost.item_bytes")
@@ -164,7 +165,7 @@ def quick_calculator() -> None:
                 units = request_units(Operation(operation), _sizes(sizes), Consistency(consistency))
                 st.success(f"{units.read_units} read units, {units.write_units} write units per request")
             except CostError as exc:
-                st.error(str(exc))
+                st.error(plain(exc))
 
 
 def _sizes(text: str) -> list[int]:

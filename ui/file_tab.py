@@ -3,17 +3,26 @@ editor and deletion."""
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 import streamlit as st
 
 from modeling.errors import ModelFileError, ModelingError
 from modeling.examples import example_document, list_examples
-from modeling.model_file import FileFormat, dump_document, model_to_document, parse_document
+from modeling.model_file import (
+    MAX_FILE_BYTES,
+    FileFormat,
+    dump_document,
+    model_to_document,
+    parse_document,
+    refuse_oversized,
+)
 from modeling.nosql_workbench import export_workbench, import_workbench_file, read_workbench
 from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from ui import session
-from ui.problems import escape_markdown, show_problems
+from ui.problems import show_problems
+from ui.text import plain
 
 
 def file_tab(document: dict[str, Any], slug: str) -> None:
@@ -44,13 +53,14 @@ def _examples() -> None:
 
 
 def _upload() -> None:
-    st.markdown("**Open a model file** (JSON or YAML, up to 5 MB)")
+    st.markdown(f"**Open a model file** (JSON or YAML, up to {MAX_FILE_BYTES // 1024 // 1024} MB)")
     upload = st.file_uploader("Model file", type=["json", "yaml", "yml"], key="model.upload",
                               label_visibility="collapsed")
     if upload is None or st.session_state.get("model.upload_done") == upload.file_id:
         _show_upload_result()
         return
     try:
+        refuse_oversized(upload.size)  # before reading it (server.maxUploadSize stops bigger ones sooner)
         document = parse_document(upload.getvalue(), upload.name)
     except ModelFileError as exc:
         st.session_state["model.upload_result"] = (upload.name, exc.problems)
@@ -67,10 +77,10 @@ def _show_upload_result() -> None:
         return
     name, problems = result
     if problems:
-        st.error(f"{name} could not be opened; the model you had open is unchanged.", icon="📄")
+        st.error(f"{plain(name)} could not be opened; the model you had open is unchanged.", icon="📄")
         show_problems(problems)
     else:
-        st.success(f"Opened {name} as a new model.", icon="📄")
+        st.success(f"Opened {plain(name)} as a new model.", icon="📄")
 
 
 def _download(document: dict[str, Any], slug: str) -> None:
@@ -83,16 +93,18 @@ def _download(document: dict[str, Any], slug: str) -> None:
 
 
 def _workbench_import() -> None:
-    st.markdown("**Import a NoSQL Workbench file** (versions 1.0, 2.0 and 3.0; JSON up to 5 MB)")
+    st.markdown("**Import a NoSQL Workbench file** (versions 1.0, 2.0 and 3.0; JSON up to "
+                f"{MAX_FILE_BYTES // 1024 // 1024} MB)")
     upload = st.file_uploader("NoSQL Workbench file", type=["json"], key="model.nwb_upload",
                               label_visibility="collapsed")
     _show_workbench_result()
     if upload is None:
         return
     try:
+        refuse_oversized(upload.size)
         workbench = read_workbench(upload.getvalue(), upload.name)
     except ModelFileError as exc:
-        st.error(f"{upload.name} is not a NoSQL Workbench file this importer can read.", icon="📄")
+        st.error(f"{plain(upload.name)} is not a NoSQL Workbench file this importer can read.", icon="📄")
         show_problems(exc.problems)
         return
     tables = [t.name for t in workbench.tables]
@@ -104,7 +116,7 @@ def _workbench_import() -> None:
         try:
             result = import_workbench_file(workbench, table)
         except ModelFileError as exc:
-            st.error(f"Table {table} could not be imported.", icon="📄")
+            st.error(f"Table {plain(table)} could not be imported.", icon="📄")
             show_problems(exc.problems)
             return
         session.open_new_document(model_to_document(result.model))
@@ -117,9 +129,9 @@ def _show_workbench_result() -> None:
     if not result:
         return
     name, table, inferred = result
-    st.success(f"Imported table {escape_markdown(table)} of {escape_markdown(name)} as a new model. "
+    st.success(f"Imported table {plain(table)} of {plain(name)} as a new model. "
                "What was inferred:", icon="📄")
-    st.markdown("\n".join(f"- {escape_markdown(note)}" for note in inferred))
+    st.markdown("\n".join(f"- {plain(note)}" for note in inferred))
 
 
 def _workbench_download(slug: str) -> None:
@@ -135,34 +147,66 @@ def _workbench_download(slug: str) -> None:
     try:
         exported = export_workbench(model, seed=int(seed), items_per_entity=int(items))
     except ModelingError as exc:
-        st.error(f"The sample data cannot be generated: {escape_markdown(str(exc))}", icon="📄")
+        st.error(f"The sample data cannot be generated: {plain(str(exc))}", icon="📄")
         return
     st.download_button("Download NoSQL Workbench JSON", dump_document(exported.document, FileFormat.JSON),
                        f"{slug}.nosql-workbench.json", mime="application/json", key="model.nwb_download")
     if exported.notes:
-        st.caption(" ".join(escape_markdown(n) for n in exported.notes))
+        st.caption(" ".join(plain(n) for n in exported.notes))
 
 
 def _raw_editor(document: dict[str, Any], slug: str) -> None:
+    """The model as YAML. The box follows the model until the user types in it; typed text is never
+    replaced behind their back, and text older than the model is applied only when they say so."""
     st.markdown("**Edit as YAML**")
-    key = f"model.raw.{slug}"
-    with st.form("model.raw_form"):
-        text = st.text_area("Model file", dump_document(document, FileFormat.YAML), height=360, key=key)
-        applied = st.form_submit_button("Apply YAML")
-    if applied:
-        try:
-            session.save_document(parse_document(text.encode("utf-8"), "model.yaml"))
-        except ModelFileError as exc:
-            st.error("The YAML was not applied; your text is kept above so you can fix it.", icon="📝")
-            show_problems(exc.problems)
-        else:
-            st.session_state.pop(key, None)
-            st.rerun()
+    key, shown_key, reset_key = f"model.raw.{slug}", f"model.raw_shown.{slug}", f"model.raw_reset.{slug}"
+    current = dump_document(document, FileFormat.YAML)
+    if st.session_state.pop(reset_key, False):
+        st.session_state.pop(key, None)
+    shown, typed = st.session_state.get(shown_key), st.session_state.get(key)
+    if typed is None or typed == shown:  # nothing of the user's in the box: show the model as it is now
+        st.session_state[key] = st.session_state[shown_key] = shown = typed = current
+    stale = shown != current
+    if stale:
+        st.warning("The model changed after you started editing this YAML (an edit elsewhere on this page, "
+                   "or in another tab). Applying your text would undo that change; your text is kept below.",
+                   icon="⚠️")
+        with st.expander("What changed in the model since your text was taken"):
+            st.code(_text_diff(shown or "", current), language="diff")
+    st.text_area("Model file", key=key, height=360)
+    left, right = st.columns(2)
+    label = "Apply my YAML (replaces the newer model)" if stale else "Apply YAML"
+    if left.button(label, key="model.raw_apply"):
+        _apply_raw(typed or "", current, reset_key)
+    if typed != current and right.button("Discard my YAML and show the model", key="model.raw_discard"):
+        st.session_state[reset_key] = True
+        st.rerun()
+
+
+def _apply_raw(text: str, current: str, reset_key: str) -> None:
+    if text == current:
+        st.info("Nothing to apply: the text is the model as it is.", icon="📝")
+        return
+    try:
+        document = parse_document(text.encode("utf-8"), "model.yaml")
+    except ModelFileError as exc:
+        st.error("The YAML was not applied; your text is kept above so you can fix it.", icon="📝")
+        show_problems(exc.problems)
+        return
+    session.save_document(document)
+    st.session_state[reset_key] = True
+    st.rerun()
+
+
+def _text_diff(before: str, after: str) -> str:
+    lines = difflib.unified_diff(before.splitlines(), after.splitlines(), "your text", "the model now",
+                                 lineterm="", n=1)
+    return "\n".join(lines) or "(no difference)"
 
 
 def _delete(slug: str) -> None:
     with st.expander("Delete this model"):
-        confirm = st.checkbox(f"Yes, delete `{slug}` from the workspace", key="model.delete_confirm")
+        confirm = st.checkbox(f"Yes, delete {plain(slug)} from the workspace", key="model.delete_confirm")
         if st.button("Delete model", key="model.delete", disabled=not confirm, type="primary"):
             session.workspace().delete(slug)
             session.switch_to(session.workspace().most_recent() or "")

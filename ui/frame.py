@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.session import open_shared_link
+from ui.save_status import render_save_status
+from ui.session import bind_browser, open_shared_link
 from ui.sidebar import render_sidebar
 
 
@@ -16,3 +17,5 @@ def page_frame(title: str) -> None:
     st.set_page_config(page_title=f"{title} · DynamoDB Design Studio", page_icon="🗂️", layout="wide")
     open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
     render_sidebar()
+    bind_browser()  # workshop mode: the cookie that ties the session to this browser
+    render_save_status()  # an edit that could not be saved: why, and the user's choices

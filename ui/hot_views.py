@@ -6,10 +6,11 @@ import pandas as pd
 import streamlit as st
 
 from modeling import charts
-from modeling.checks import FindingSeverity
+from modeling.checks import SEVERITY_RANK, FindingSeverity, check_design
 from modeling.generator import propose_designs
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model
+from ui.text import plain
 
 SCALES = {"10 thousand": 10_000, "100 thousand": 100_000, "1 million": 1_000_000, "10 million": 10_000_000}
 _ICONS = {FindingSeverity.ERROR: "⛔", FindingSeverity.WARNING: "⚠️", FindingSeverity.INFO: "ℹ️"}
@@ -24,6 +25,31 @@ def design_names(model_json: str) -> list[str]:
 def design_indexes(model_json: str, design_name: str) -> list[str]:
     design = _design(Model.model_validate_json(model_json), design_name)
     return ["table", *(i.name for i in design.key_design.global_secondary_indexes)]
+
+
+_PARTITION_CHECKS = ("DDS101", "DDS102", "DDS103")
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def worst_index(model_json: str, design_name: str) -> str | None:
+    """The table or index of the most severe partition-key finding of the design, if any."""
+    model = Model.model_validate_json(model_json)
+    findings = [f for f in check_design(model, _design(model, design_name)) if f.check_id in _PARTITION_CHECKS]
+    findings.sort(key=lambda f: (SEVERITY_RANK[f.severity], f.check_id, f.index or "table"))
+    return (findings[0].index or "table") if findings else None
+
+
+def choose_index(indexes: list[str], worst: str | None) -> None:
+    """Open on the index a link asked for (`?index=`), else on the one with the worst finding; the
+    user's own later choice is kept. The link's parameter is used once, then dropped from the URL."""
+    requested = st.query_params.get("index")
+    if requested is not None:
+        del st.query_params["index"]
+        if requested in indexes:
+            st.session_state["hot.index"] = requested
+            return
+    if st.session_state.get("hot.index") not in indexes and worst in indexes:
+        st.session_state["hot.index"] = worst
 
 
 def _design(model: Model, name: str):
@@ -63,9 +89,10 @@ def findings(report: HotPartitionReport) -> None:
     if not report.findings:
         st.success("No partition-key value or partition goes over DynamoDB's limits at peak.", icon="✅")
     for finding in report.findings:
-        text = f"**{finding.index} · {finding.key_value}** — {finding.message}  \n→ {finding.fix}"
+        text = (f"**{plain(finding.index)} · {plain(finding.key_value)}** — {plain(finding.message)}"
+                f"  \n→ {plain(finding.fix)}")
         if finding.pattern:
-            text += f"  \n(access pattern: `{finding.pattern}`)"
+            text += f"  \n(access pattern: {plain(finding.pattern)})"
         {FindingSeverity.ERROR: st.error, FindingSeverity.WARNING: st.warning}.get(finding.severity, st.info)(
             text, icon=_ICONS[finding.severity])
 

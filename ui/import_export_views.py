@@ -19,6 +19,8 @@ from modeling.live_import import (
 )
 from modeling.model import BillingMode, Model
 from ui import session
+from ui.text import plain
+from workshop.isolation import LIVE_IMPORT_ENV, live_import_allowed, visible_tables, workshop_mode
 
 _LANGUAGES = {IacFormat.CLOUDFORMATION: "yaml", IacFormat.TERRAFORM: "hcl", IacFormat.CLI_JSON: "json"}
 _MIME = {IacFormat.CLOUDFORMATION: "application/x-yaml", IacFormat.TERRAFORM: "text/plain",
@@ -31,13 +33,6 @@ def cached_export(model_json: str, fmt: str, design: str | None, auto_scaling: b
                   tags: tuple[tuple[str, str], ...]) -> InfrastructureExport:
     return export_infrastructure(InfrastructureRequest(Model.model_validate_json(model_json), IacFormat(fmt), design,
                                                        auto_scaling, target, tags=tags))
-
-
-def plain(text: str) -> str:
-    """Markdown-escaped text: endpoint messages and names show literally (no links or images)."""
-    for character in "\\`*_[]<>#|!":
-        text = text.replace(character, "\\" + character)
-    return text
 
 
 def iac_tab(model: Model) -> None:
@@ -80,9 +75,14 @@ def _capacity_source(result: InfrastructureExport, provisioned: bool) -> None:
 def import_tab() -> None:
     st.markdown("Describe a table on the configured endpoint, read a bounded sample of its items, and open "
                 "a model with its entities and key design filled in. Read-only: nothing is written to the table.")
+    if not live_import_allowed():
+        st.info("In a workshop, importing a live table is off: the endpoint holds every attendee's tables. "
+                f"The instructor can turn it on by starting the server with {LIVE_IMPORT_ENV}=1 (other "
+                "attendees' preview tables stay hidden even then).", icon="🔒")
+        return
     try:
         endpoint = configured_endpoint()
-        tables = list_table_names(endpoint)
+        tables = _own_tables(list_table_names(endpoint))
     except EndpointError as exc:
         st.error(f"The endpoint's tables cannot be listed: {plain(str(exc))}", icon="🔌")
         tables = []
@@ -92,7 +92,7 @@ def import_tab() -> None:
                        "DESIGN_STUDIO_ENDPOINT at the endpoint that holds it.")
     with st.form("import.form", border=False):
         if tables:
-            table = st.selectbox(f"Table on {endpoint.describe()}", tables, key="import.table")
+            table = st.selectbox(f"Table on {plain(endpoint.describe())}", tables, key="import.table")
         else:
             table = st.text_input("Table name", key="import.table_name")
         sample = st.number_input("Items to read at most", 1, MAX_SAMPLE_ITEMS, DEFAULT_SAMPLE_ITEMS, step=100,
@@ -104,7 +104,16 @@ def import_tab() -> None:
     _show_result()
 
 
+def _own_tables(names: list[str]) -> list[str]:
+    """In a workshop, every table but the other attendees' preview tables; elsewhere all of them."""
+    return visible_tables(names, session.table_namespace()) if workshop_mode() else names
+
+
 def _run_import(table: str, sample: int) -> None:
+    if not _own_tables([table]):
+        st.error("That table is another workshop attendee's preview table, so it cannot be imported here.",
+                 icon="🔒")
+        return
     try:
         result = import_live_table(configured_endpoint(), ImportRequest(table, sample))
     except EndpointError as exc:

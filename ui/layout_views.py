@@ -12,7 +12,9 @@ from modeling.checks import FindingSeverity
 from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
 from modeling.layout import ENTITY_COLUMN, LayoutRequest, LayoutResult, analyse_layout, finding_rows
 from modeling.model import Model, ProjectionType
-from ui import model_editor
+from modeling.spreadsheet import csv_text
+from ui import model_editor, session
+from ui.text import plain
 
 # Colour-blind-safe pastel backgrounds (Okabe-Ito hues, lightened), one per entity in model order.
 _ENTITY_COLOURS = ("#fde2b5", "#cfe8f7", "#c9eedd", "#f9f3b6", "#cbdcf0", "#f8d6c4", "#ecd5e6", "#e3e3e3")
@@ -33,10 +35,10 @@ def table_view(result: LayoutResult, colours: dict[str, str]) -> None:
     styled = frame.style.apply(
         lambda row: [f"background-color: {colours.get(row[ENTITY_COLUMN], '')}"] * len(row), axis=1)
     st.dataframe(styled, hide_index=True, width="stretch", key="layout.table")
-    st.caption(f"{len(view.rows)} sample items through {view.index}, sorted by {view.partition_key}"
-               + (f" then {view.sort_key}" if view.sort_key else "") + "; colours show the entity.")
+    st.caption(f"{len(view.rows)} sample items through {plain(view.index)}, sorted by {plain(view.partition_key)}"
+               + (f" then {plain(view.sort_key)}" if view.sort_key else "") + "; colours show the entity.")
     if view.absent:
-        st.markdown(f"**Not in {view.index}** ({len(view.absent)} items: a sparse index leaves out items "
+        st.markdown(f"**Not in {plain(view.index)}** ({len(view.absent)} items: a sparse index leaves out items "
                     "without its keys, and they cost nothing in it)")
         st.dataframe(pd.DataFrame(list(view.absent)), hide_index=True, width="stretch", key="layout.absent")
 
@@ -45,7 +47,7 @@ def chart_with_downloads(name: str, rows: tuple[dict[str, Any], ...], columns: t
     frame = pd.DataFrame(list(rows), columns=list(columns))
     st.dataframe(frame, hide_index=True, width="stretch", key=f"layout.{name}")
     left, right = st.columns(2)
-    left.download_button("Download CSV", frame.to_csv(index=False), f"{name}.csv", mime="text/csv",
+    left.download_button("Download CSV", csv_text(rows, columns), f"{name}.csv", mime="text/csv",
                          key=f"layout.{name}.csv")
     right.download_button("Download Markdown", markdown_table(list(rows), columns), f"{name}.md",
                           mime="text/markdown", key=f"layout.{name}.md")
@@ -54,7 +56,7 @@ def chart_with_downloads(name: str, rows: tuple[dict[str, Any], ...], columns: t
 def entity_chart(result: LayoutResult) -> None:
     chart_with_downloads("entity-chart", result.entity_chart, ENTITY_CHART_COLUMNS)
     for choice in result.design.index_reasons:
-        st.markdown(f"- **{choice.index}**: {choice.reason}")
+        st.markdown(f"- **{plain(choice.index)}**: {plain(choice.reason)}")
 
 
 def pattern_chart(result: LayoutResult) -> None:
@@ -69,18 +71,19 @@ def overrides(document: dict[str, Any], has_own_design: bool) -> None:
         return
     st.markdown("**Key templates** — `{attribute}` references, `{number:10}` pads to 10 digits; "
                 "`only_when` makes a sparse index, e.g. `status=OPEN`.")
-    model_editor.table_editor("layout.templates", editing.key_template_rows(document), editing.TEMPLATE_COLUMNS, {
-        "entity": st.column_config.SelectboxColumn("Entity", options=editing.entity_names(document), required=True),
+    model_editor.table_editor("layout.templates", editing.key_template_rows, editing.TEMPLATE_COLUMNS, {
+        "entity": st.column_config.SelectboxColumn("Entity", options=editing.entity_names(document)),
         "index": st.column_config.TextColumn("Table or index", help="`table`, or an index name such as GSI1"),
-        "partition_key": st.column_config.TextColumn("Partition key template", required=True),
+        "partition_key": st.column_config.TextColumn("Partition key template"),
         "sort_key": st.column_config.TextColumn("Sort key template"),
         "only_when": st.column_config.TextColumn("Only when (sparse)"),
     })
     st.markdown("**Indexes**")
-    model_editor.table_editor("layout.indexes", editing.index_definition_rows(document), editing.INDEX_COLUMNS, {
-        "name": st.column_config.TextColumn("Index", required=True),
-        "kind": st.column_config.SelectboxColumn("Kind", options=["GSI", "LSI"], required=True),
-        "partition_key": st.column_config.TextColumn("Partition key attribute", required=True),
+    model_editor.table_editor("layout.indexes", editing.index_definition_rows, editing.INDEX_COLUMNS, {
+        "name": st.column_config.TextColumn("Index"),
+        "kind": st.column_config.SelectboxColumn("Kind", options=["GSI", "LSI"],
+                                             default=editing.INDEX_KIND_DEFAULT),
+        "partition_key": st.column_config.TextColumn("Partition key attribute"),
         "sort_key": st.column_config.TextColumn("Sort key attribute"),
         "projection": st.column_config.SelectboxColumn("Projection", options=[p.value for p in ProjectionType]),
         "non_key_attributes": st.column_config.MultiselectColumn(
@@ -99,17 +102,19 @@ def checks(result: LayoutResult) -> None:
     if not findings:
         st.success("No findings at the selected severities.", icon="✅")
         return
-    by_label = {f"{_ICONS[f.severity]} {f.check_id} · {f.title} · {f.path}": f for f in findings}
+    by_label = {f"{_ICONS[f.severity]} {f.check_id} · {plain(f.title)} · {plain(f.path)}": f for f in findings}
     chosen = st.radio("Findings (select one to see what it concerns)", list(by_label), key="layout.finding")
     finding = by_label[chosen]
     with st.container(border=True):
-        st.markdown(f"**{finding.check_id} · {finding.title}**")
+        st.markdown(f"**{finding.check_id} · {plain(finding.title)}**")
         st.text(finding.message)
-        st.markdown(f"**Why it matters.** {finding.explanation}")
-        st.markdown(f"**Fix.** {finding.fix}")
+        st.markdown(f"**Why it matters.** {plain(finding.explanation)}")
+        st.markdown(f"**Fix.** {plain(finding.fix)}")
         st.markdown(f"[AWS documentation]({finding.doc_url})")
-        if finding.check_id in _PARTITION_CHECKS:
-            st.markdown("[See the key values and partitions on the Hot partitions page](hot_partitions)")
+        # a button, not a Markdown link: the link keeps the open model, the session and the index
+        if finding.check_id in _PARTITION_CHECKS and st.button(
+                "See the key values and partitions on the Hot partitions page", key="layout.to_hot"):
+            st.switch_page("pages/hot_partitions.py", query_params=session.link_params(index=finding.index or "table"))
     entity_rows, pattern_rows = finding_rows(result, finding)
     if entity_rows:
         st.dataframe(entity_rows, hide_index=True, width="stretch", key="layout.finding_entities")

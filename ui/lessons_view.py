@@ -13,6 +13,7 @@ from modeling.errors import EndpointError
 from modeling.model_file import FileFormat, dump_document
 from ui import session
 from ui.presenter import presenter_on
+from ui.text import plain
 from workshop.lessons import LESSONS, Lesson, lesson
 from workshop.reveals import Reveal
 from workshop.sharing import MAX_SHARE_CHARS, SHARE_PARAMETER, encode_share
@@ -124,18 +125,18 @@ def render_break_it(chosen: Lesson) -> None:
 def lesson_preview_place() -> PreviewPlace | None:
     """The attendee's own corner of the endpoint; None (the embedded server) if it is not usable."""
     try:
-        return PreviewPlace(configured_endpoint(), session.session_namespace(), session.current_slug())
+        return PreviewPlace(configured_endpoint(), session.table_namespace(), session.current_slug())
     except EndpointError:
         return None
 
 
 def show_verification(result: Verification) -> None:
     if result.problem:
-        st.error(f"Not yet: {result.problem}. Fix the errors on the Model page first.", icon="⛔")
+        st.error(f"Not yet: {plain(result.problem)}. Fix the errors on the Model page first.", icon="⛔")
         return
     for step in result.results:
         icon = "✅" if step.passed else "❌"
-        st.markdown(f"{icon} **{step.name}** — {step.detail}")
+        st.markdown(f"{icon} **{plain(step.name)}** — {plain(step.detail)}")
     if result.passed:
         st.success("Fixed: every verification step passes.", icon="🎉")
     else:

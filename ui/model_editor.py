@@ -7,7 +7,9 @@ the next editor starts from the saved document and an edit is never applied twic
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -44,71 +46,169 @@ def _values(enum: Any) -> list[str]:
     return [member.value for member in enum]
 
 
-# --- versioned table editors ---------------------------------------------------------------------
+# --- table editors that keep their state while the user types -------------------------------------
+#
+# A grid is drawn from a snapshot of the document and keeps its key while only its own edits change
+# the document: Streamlit reports its edits cumulatively against that snapshot, and re-creating the
+# grid after each commit dropped the keys typed in the meantime and the selection. The grid is drawn
+# anew (its version moves on) only when something else changed the document: another grid, a form,
+# another tab, a merge.
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    drawn: dict[str, Any]  # the document the grid's rows were built from
+    last: session.OpenDraft  # the open model as this grid's edits last left it
+    applied: dict[str, Any] | None = None  # the grid's cumulative edits as last applied
+
+
+def _edits_of(value: Any) -> dict[str, Any] | None:
+    """The grid's cumulative edits, or None when it reports none."""
+    if isinstance(value, dict) and any(value.get(k) for k in ("edited_rows", "added_rows", "deleted_rows")):
+        return copy.deepcopy(value)
+    return None
 
 
 def editor_key(name: str) -> str:
     return f"model.{name}.editor.{st.session_state.get(f'model.{name}.version', 0)}"
 
 
+def _snapshot_key(name: str) -> str:
+    return f"model.{name}.snapshot"
+
+
 def apply_pending(name: str, edit: Edit) -> None:
-    """Apply the edits a table reported in the last interaction (before anything renders)."""
-    edits = st.session_state.get(editor_key(name))
-    if isinstance(edits, dict) and any(edits.get(k) for k in ("edited_rows", "added_rows", "deleted_rows")):
-        session.save_document(edit(session.current_document(), edits))
-        st.session_state[f"model.{name}.version"] = st.session_state.get(f"model.{name}.version", 0) + 1
+    """Apply a table's edits (before anything renders) to the document it was drawn from, and save.
+
+    Edits are positions in the rows the table showed, so the save names the version the table last
+    saved: if another tab saved since, the save is refused and the page offers a merge by name
+    instead of applying a row number to other rows. A new row holding only preset cells changes
+    nothing, so it stays in the grid for the user to type into.
+    """
+    snapshot = st.session_state.get(_snapshot_key(name))
+    edits = _edits_of(st.session_state.get(editor_key(name)))
+    # only a change in this grid's own edits acts: another grid's save in this run leaves this one's
+    # snapshot behind until it is drawn again, and re-applying old edits to it would undo that save
+    if not isinstance(snapshot, _Snapshot) or edits == snapshot.applied:
+        return
+    after = edit(snapshot.drawn, edits or {})
+    if after == snapshot.last.document:
+        st.session_state[_snapshot_key(name)] = replace(snapshot, applied=edits)
+        return
+    saved = session.save_document(after, based_on=snapshot.last)
+    st.session_state[_snapshot_key(name)] = replace(snapshot, last=session.open_draft(), applied=edits)
+    if not saved:
+        st.rerun()  # the edit is held in the session; the frame at the top says why it is not saved
 
 
-def table_editor(name: str, rows: list[dict[str, Any]], columns: tuple[str, ...],
+def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, Any]]], columns: tuple[str, ...],
                  column_config: dict[str, Any]) -> None:
-    frame = pd.DataFrame(rows, columns=list(columns))
+    held = session.open_draft()
+    snapshot = st.session_state.get(_snapshot_key(name))
+    if not isinstance(snapshot, _Snapshot) or snapshot.last.document != held.document:
+        if isinstance(snapshot, _Snapshot):  # drawn before: a new key gives a grid without the old edits
+            st.session_state[f"model.{name}.version"] = st.session_state.get(f"model.{name}.version", 0) + 1
+        snapshot = _Snapshot(held.document, held)
+        st.session_state[_snapshot_key(name)] = snapshot
+    frame = pd.DataFrame(editing.rows_for_text_cells(rows_of(snapshot.drawn)), columns=list(columns))
     st.data_editor(frame, key=editor_key(name), column_config=column_config, num_rows="dynamic",
                    hide_index=True, width="stretch")
+
+
+def _number_column(label: str, help_text: str = "") -> Any:
+    """A number typed into a text cell (see modeling.editing.NUMBER_COLUMNS for why)."""
+    return st.column_config.TextColumn(label, help=(help_text + " A number, e.g. 1500 or 1,500.").strip())
 
 
 # --- Table & traffic tab -------------------------------------------------------------------------
 
 
-def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
+def _table_form_fields(document: dict[str, Any]) -> dict[str, Any]:
+    """The table settings form's values for a document, as the widgets show them."""
     table = document.get("table") if isinstance(document.get("table"), dict) else {}
     profile = document.get("traffic_profile") if isinstance(document.get("traffic_profile"), dict) else {}
+    def chosen(options: list[str], value: Any) -> str:  # what a select box shows for the value
+        return options[_index(options, value)]
+
+    streams = ["(none)", *_values(StreamViewType)]
+    return {
+        "name": str(document.get("name", "")), "description": str(document.get("description", "")),
+        "table_name": str(table.get("name", "")), "region": chosen(REGIONS, table.get("region", "us-east-1")),
+        "billing_mode": chosen(_values(BillingMode), table.get("billing_mode")),
+        "table_class": chosen(_values(TableClass), table.get("table_class")),
+        "stream": chosen(streams, table.get("stream_view_type")), "ttl": str(table.get("ttl_attribute") or ""),
+        "pitr": bool(table.get("point_in_time_recovery")),
+        "replicas": [r for r in table.get("replica_regions") or [] if r in REGIONS],
+        "shape": chosen(_values(TrafficShape), profile.get("shape")),
+        "weights": ", ".join(str(w) for w in profile.get("hourly_weights") or []),
+    }
+
+
+def _with_table_form_fields(document: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    updated = editing.with_fields(document, None, {"name": values["name"], "description": values["description"]})
+    updated = editing.with_fields(updated, "table", {
+        "name": values["table_name"], "region": values["region"], "billing_mode": values["billing_mode"],
+        "table_class": values["table_class"], "ttl_attribute": values["ttl"],
+        "stream_view_type": None if values["stream"] == "(none)" else values["stream"],
+        "point_in_time_recovery": values["pitr"] or None, "replica_regions": values["replicas"]})
+    return editing.with_fields(updated, "traffic_profile", editing.traffic_profile_fields(
+        values["shape"], values["weights"]))
+
+
+_TABLE_FORM_KEYS = {"name": "model.name", "description": "model.description", "table_name": "model.table_name",
+                    "region": "model.region", "billing_mode": "model.billing_mode",
+                    "table_class": "model.table_class", "stream": "model.stream", "ttl": "model.ttl",
+                    "pitr": "model.pitr", "replicas": "model.replicas", "shape": "model.traffic_shape",
+                    "weights": "model.hourly_weights"}
+
+
+def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
+    """Table settings. Only the fields the user changes are written, onto the model as it is now, so a
+    form opened before another tab's edit never writes that tab's fields back to their old values."""
+    now = _table_form_fields(document)
+    base_key = f"model.table_form.base.{session.current_slug()}"
+    shown = st.session_state.setdefault(base_key, now)
+    newer = [field for field in now if now[field] != shown[field]]
+    if newer:
+        st.caption("Changed since this form was opened (another edit or tab): " + ", ".join(newer)
+                   + ". Fields you leave as they are keep the newer values.")
     with st.form("model.table_form"):
-        name = st.text_input("Model name", str(document.get("name", "")), key="model.name")
-        description = st.text_area("Description", str(document.get("description", "")), key="model.description")
-        left, right = st.columns(2)
-        table_name = left.text_input("Table name", str(table.get("name", "")), key="model.table_name")
-        region = right.selectbox("Region", REGIONS, index=_index(REGIONS, table.get("region", "us-east-1")),
-                                 key="model.region")
-        billing = left.selectbox("Billing mode", _values(BillingMode), key="model.billing_mode",
-                                 index=_index(_values(BillingMode), table.get("billing_mode")))
-        table_class = right.selectbox("Table class", _values(TableClass), key="model.table_class",
-                                      index=_index(_values(TableClass), table.get("table_class")))
-        streams = ["(none)", *_values(StreamViewType)]
-        stream = left.selectbox("Stream", streams, index=_index(streams, table.get("stream_view_type")),
-                                key="model.stream")
-        ttl = right.text_input("TTL attribute", str(table.get("ttl_attribute") or ""), key="model.ttl")
-        pitr = left.checkbox("Point-in-time recovery", bool(table.get("point_in_time_recovery")), key="model.pitr")
-        replicas = right.multiselect("Replica Regions (global table)", REGIONS, key="model.replicas",
-                                     default=[r for r in table.get("replica_regions") or [] if r in REGIONS])
-        shapes = _values(TrafficShape)
-        shape = left.selectbox("Daily traffic profile", shapes, index=_index(shapes, profile.get("shape")),
-                               key="model.traffic_shape", help="How traffic spreads over the day (UTC).")
-        weights = right.text_input("Custom hourly weights (24 numbers, hour 0-23 UTC)",
-                                   ", ".join(str(w) for w in profile.get("hourly_weights") or []),
-                                   key="model.hourly_weights")
+        values = _table_form_widgets(shown)
         if st.form_submit_button("Save table settings"):
-            updated = editing.with_fields(document, None, {"name": name, "description": description})
-            updated = editing.with_fields(updated, "table", {
-                "name": table_name, "region": region, "billing_mode": billing, "table_class": table_class,
-                "stream_view_type": None if stream == "(none)" else stream, "ttl_attribute": ttl,
-                "point_in_time_recovery": pitr or None, "replica_regions": replicas})
-            updated = editing.with_fields(updated, "traffic_profile", editing.traffic_profile_fields(
-                shape, weights))
-            session.save_document(updated)
+            changed = {field: value for field, value in values.items() if value != shown[field]}
+            session.save_document(_with_table_form_fields(document, {**now, **changed}))
+            for key in [base_key, *_TABLE_FORM_KEYS.values()]:
+                st.session_state.pop(key, None)  # the form shows the saved model next time
             st.rerun()
     show_problems(problems_under(problems, "table") + problems_under(problems, "traffic_profile")
                   + problems_under(problems, "name") + problems_under(problems, "format")
                   + problems_under(problems, "version"))
+
+
+def _table_form_widgets(shown: dict[str, Any]) -> dict[str, Any]:
+    keys = _TABLE_FORM_KEYS
+    values = {"name": st.text_input("Model name", shown["name"], key=keys["name"]),
+              "description": st.text_area("Description", shown["description"], key=keys["description"])}
+    left, right = st.columns(2)
+    values["table_name"] = left.text_input("Table name", shown["table_name"], key=keys["table_name"])
+    values["region"] = right.selectbox("Region", REGIONS, index=_index(REGIONS, shown["region"]),
+                                       key=keys["region"])
+    billing, classes, shapes = _values(BillingMode), _values(TableClass), _values(TrafficShape)
+    values["billing_mode"] = left.selectbox("Billing mode", billing, index=_index(billing, shown["billing_mode"]),
+                                            key=keys["billing_mode"])
+    values["table_class"] = right.selectbox("Table class", classes, index=_index(classes, shown["table_class"]),
+                                            key=keys["table_class"])
+    streams = ["(none)", *_values(StreamViewType)]
+    values["stream"] = left.selectbox("Stream", streams, index=_index(streams, shown["stream"]), key=keys["stream"])
+    values["ttl"] = right.text_input("TTL attribute", shown["ttl"], key=keys["ttl"])
+    values["pitr"] = left.checkbox("Point-in-time recovery", shown["pitr"], key=keys["pitr"])
+    values["replicas"] = right.multiselect("Replica Regions (global table)", REGIONS, default=shown["replicas"],
+                                          key=keys["replicas"])
+    values["shape"] = left.selectbox("Daily traffic profile", shapes, index=_index(shapes, shown["shape"]),
+                                     key=keys["shape"], help="How traffic spreads over the day (UTC).")
+    values["weights"] = right.text_input("Custom hourly weights (24 numbers, hour 0-23 UTC)", shown["weights"],
+                                         key=keys["weights"])
+    return values
 
 
 def _index(options: list[str], value: Any) -> int:
@@ -120,12 +220,12 @@ def _index(options: list[str], value: Any) -> int:
 
 def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     st.markdown("**Entities** — one row per kind of item; expected item count drives storage and partitions.")
-    table_editor("entities", [editing.entity_to_row(e) for e in document.get("entities") or []
-                              if isinstance(e, dict)], editing.ENTITY_COLUMNS, {
-        "name": st.column_config.TextColumn("Entity", required=True),
+    table_editor("entities", lambda doc: [editing.entity_to_row(e) for e in doc.get("entities") or []
+                                          if isinstance(e, dict)], editing.ENTITY_COLUMNS, {
+        "name": st.column_config.TextColumn("Entity"),
         "description": st.column_config.TextColumn("Description"),
-        "item_count": st.column_config.NumberColumn("Items", min_value=0, step=1, format="localized"),
-        "monthly_growth_percent": st.column_config.NumberColumn("Growth %/month", step=0.5),
+        "item_count": _number_column("Items"),
+        "monthly_growth_percent": _number_column("Growth %/month"),
     })
     show_problems([p for p in problems_under(problems, "entities") if ".attributes" not in p.path])
     names = editing.entity_names(document)
@@ -133,15 +233,16 @@ def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
         st.info("Add an entity in the table above to give it attributes.")
         return
     entity = st.selectbox("Attributes of", names, key="model.attributes_entity")
-    table_editor(f"attributes.{entity}", editing.attribute_rows(document, entity),
+    table_editor(f"attributes.{entity}", lambda doc: editing.attribute_rows(doc, entity),
                  editing.ATTRIBUTE_COLUMNS, {
-        "name": st.column_config.TextColumn("Attribute", required=True),
-        "type": st.column_config.SelectboxColumn("Type", options=_values(AttributeType), required=True),
+        "name": st.column_config.TextColumn("Attribute"),
+        "type": st.column_config.SelectboxColumn("Type", options=_values(AttributeType),
+                                                 default=editing.ATTRIBUTE_TYPE_DEFAULT),
         "identifier": st.column_config.CheckboxColumn("Identifier", help="Part of what identifies an item"),
         "required": st.column_config.CheckboxColumn("Required"),
         "unique": st.column_config.CheckboxColumn("Unique"),
-        "avg_size_bytes": st.column_config.NumberColumn("Avg bytes", min_value=0, step=1, format="%d"),
-        "max_size_bytes": st.column_config.NumberColumn("Max bytes", min_value=0, step=1, format="%d"),
+        "avg_size_bytes": _number_column("Avg bytes"),
+        "max_size_bytes": _number_column("Max bytes"),
         "generator": st.column_config.TextColumn("Sample data", disabled=True,
                                                  help="Edit with the form below the table"),
         "description": st.column_config.TextColumn("Description"),
@@ -196,19 +297,20 @@ _FIELD_LABELS = {
 
 def relationships_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     entities = editing.entity_names(document)
-    table_editor("relationships", [editing.relationship_to_row(r) for r in document.get("relationships") or []
-                                   if isinstance(r, dict)], editing.RELATIONSHIP_COLUMNS, {
-        "name": st.column_config.TextColumn("Relationship", required=True),
-        "kind": st.column_config.SelectboxColumn("Kind", options=_values(RelationshipKind), required=True),
-        "parent": st.column_config.SelectboxColumn("Parent", options=entities, required=True),
-        "child": st.column_config.SelectboxColumn("Child", options=entities, required=True),
+    table_editor("relationships", lambda doc: [editing.relationship_to_row(r) for r in doc.get("relationships") or []
+                                               if isinstance(r, dict)], editing.RELATIONSHIP_COLUMNS, {
+        "name": st.column_config.TextColumn("Relationship"),
+        "kind": st.column_config.SelectboxColumn("Kind", options=_values(RelationshipKind),
+                                                 default=editing.RELATIONSHIP_KIND_DEFAULT),
+        "parent": st.column_config.SelectboxColumn("Parent", options=entities),
+        "child": st.column_config.SelectboxColumn("Child", options=entities),
         "child_attributes": st.column_config.MultiselectColumn(
             "Child attributes", options=editing.attribute_names(document)),
-        "cardinality_mean": st.column_config.NumberColumn("Children per parent (mean)", min_value=0),
-        "cardinality_max": st.column_config.NumberColumn("Max", min_value=0, step=1, format="%d"),
+        "cardinality_mean": _number_column("Children per parent (mean)"),
+        "cardinality_max": _number_column("Max"),
         "cardinality_distribution": st.column_config.SelectboxColumn("Distribution", options=DISTRIBUTIONS),
-        "distribution_parameter": st.column_config.NumberColumn(
-            "Zipf exponent / hot share", help="zipf: exponent (e.g. 1.2); hot_value: share 0-1"),
+        "distribution_parameter": _number_column("Zipf exponent / hot share",
+                                                 "zipf: exponent (e.g. 1.2); hot_value: share 0-1"),
     })
     show_problems(problems_under(problems, "relationships"))
 
@@ -216,22 +318,23 @@ def relationships_tab(document: dict[str, Any], problems: list[Problem]) -> None
 def patterns_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     st.markdown("**Access patterns** — name them `verb_object_by_key`; traffic in requests per second.")
     attributes = editing.attribute_names(document)
-    table_editor("patterns", [editing.pattern_to_row(p) for p in document.get("access_patterns") or []
-                              if isinstance(p, dict)], editing.PATTERN_COLUMNS, {
-        "name": st.column_config.TextColumn("Access pattern", required=True),
-        "kind": st.column_config.SelectboxColumn("Kind", options=_values(PatternKind), required=True),
+    table_editor("patterns", lambda doc: [editing.pattern_to_row(p) for p in doc.get("access_patterns") or []
+                                          if isinstance(p, dict)], editing.PATTERN_COLUMNS, {
+        "name": st.column_config.TextColumn("Access pattern"),
+        "kind": st.column_config.SelectboxColumn("Kind", options=_values(PatternKind),
+                                                 default=editing.PATTERN_KIND_DEFAULT),
         "entities": st.column_config.MultiselectColumn("Entities", options=editing.entity_names(document)),
         "inputs": st.column_config.MultiselectColumn("Inputs", options=attributes),
         "range_attribute": st.column_config.SelectboxColumn("Range on", options=attributes),
         "range_operator": st.column_config.SelectboxColumn("Range condition", options=_values(RangeOperator)),
         "sort_order": st.column_config.SelectboxColumn("Order", options=_values(SortOrder)),
         "filters": st.column_config.TextColumn("Only items where", help="e.g. status=UNPAID; archived=false"),
-        "page_size": st.column_config.NumberColumn("Page size", min_value=1, step=1, format="%d"),
+        "page_size": _number_column("Page size"),
         "consistency": st.column_config.SelectboxColumn("Consistency", options=_values(Consistency)),
-        "expected_items": st.column_config.NumberColumn("Items returned", min_value=0),
+        "expected_items": _number_column("Items returned"),
         "changed_attributes": st.column_config.MultiselectColumn("Changes (updates)", options=attributes),
-        "peak_requests_per_second": st.column_config.NumberColumn("Peak req/s", min_value=0),
-        "average_requests_per_second": st.column_config.NumberColumn("Average req/s", min_value=0),
+        "peak_requests_per_second": _number_column("Peak req/s"),
+        "average_requests_per_second": _number_column("Average req/s"),
         "description": st.column_config.TextColumn("Description"),
     })
     show_problems(problems_under(problems, "access_patterns"))

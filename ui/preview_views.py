@@ -13,6 +13,7 @@ from modeling.preview.dataset import PreviewData
 from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
 from modeling.preview.session import PreviewSetup, already_loaded, cleanup_preview, load_preview
+from ui.text import plain
 
 _STATE = "preview.state"
 
@@ -34,7 +35,7 @@ def load_controls(setup: PreviewSetup) -> None:
     resume = state.get("resume")
     label = "Resume loading" if resume is not None else "Load sample data"
     if state.get("interrupted"):  # kept over the rerun that turned the button into "Resume loading"
-        st.error(f"{state.pop('interrupted')} (press Resume loading).", icon="⚠️")
+        st.error(f"{plain(state.pop('interrupted'))} (press Resume loading).", icon="⚠️")
     if state.pop("loading", False):  # the last load never finished: Cancel (or leaving the page) stopped it
         st.info("Loading was cancelled; what was written stays in the table until you load again, which "
                 "starts from a fresh table.", icon="⏹️")
@@ -44,11 +45,12 @@ def load_controls(setup: PreviewSetup) -> None:
         try:
             deleted = cleanup_preview(setup)
         except ModelingError as exc:  # the endpoint, or a table this installation did not create
-            st.error(str(exc), icon="⛔")
+            st.error(plain(exc), icon="⛔")
         else:
             state.pop("report", None)
             state["data"] = None
-            st.success(f"Deleted {setup.table.name}." if deleted else f"There was no table {setup.table.name}.")
+            name = plain(setup.table.name)
+            st.success(f"Deleted {name}." if deleted else f"There was no table {name}.")
     loaded: LoadReport | None = state.get("load_report")
     if loaded is not None:
         load_figures(loaded, columns[2])
@@ -93,7 +95,7 @@ def _load(setup: PreviewSetup, state: dict[str, Any], resume: Any) -> None:
     except ModelingError as exc:  # the endpoint, or a table this installation did not create
         state.pop("loading", None)  # a resume state is kept: Resume checks the table again before writing
         bar.empty()
-        st.error(f"The preview could not be loaded: {exc}", icon="⛔")
+        st.error(f"The preview could not be loaded: {plain(exc)}", icon="⛔")
         return
     state.pop("loading", None)
     bar.empty()
@@ -114,7 +116,7 @@ def loaded_data(setup: PreviewSetup) -> PreviewData | None:
         except EndpointError:
             state["data"] = None  # the sidebar says the endpoint does not answer
         if state["data"] is not None:
-            st.info(f"{setup.table.name} already holds this sample data (loaded earlier); run the patterns, or "
+            st.info(f"{plain(setup.table.name)} already holds this sample data (loaded earlier); run the patterns, or "
                     "load again to start from a fresh table.", icon="♻️")
     return state.get("data")
 
@@ -127,7 +129,7 @@ def run_controls(setup: PreviewSetup, data: PreviewData) -> PreviewReport | None
             state["report"] = run_preview(PreviewRun(setup, data), lambda done, total: bar.progress(
                 done / total, text=f"{done} of {total} patterns"))
         except ModelingError as exc:  # the table is gone, or is not this installation's any more
-            st.error(f"The patterns were not run: {exc}", icon="⛔")
+            st.error(f"The patterns were not run: {plain(exc)}", icon="⛔")
         bar.empty()
     return state.get("report")
 
@@ -137,7 +139,7 @@ def summary(report: PreviewReport) -> None:
     columns[0].metric("Patterns passed", f"{report.passed} of {len(report.results)}")
     columns[1].metric("Failed", len(report.failed))
     if report.failed:
-        columns[2].error("Failed: " + ", ".join(report.failed), icon="❌")
+        columns[2].error("Failed: " + plain(", ".join(report.failed)), icon="❌")
     else:
         columns[2].success("Every access pattern returned what the data says it should.", icon="✅")
     st.dataframe(pd.DataFrame(report.summary_rows()), hide_index=True, width="stretch")
@@ -151,8 +153,9 @@ def pattern_detail(setup: PreviewSetup, data: PreviewData, report: PreviewReport
     name = st.selectbox("Access pattern", names, key="preview.detail")
     result = next(r for r in report.results if r.run.pattern == name)
     run = result.run
-    (st.success if run.passed else st.error)(f"{name}: {run.verdict}", icon="✅" if run.passed else "❌")
+    (st.success if run.passed else st.error)(f"{plain(name)}: {plain(run.verdict)}", icon="✅" if run.passed else "❌")
     _custom_inputs(setup, data, report, result)
+    _custom_result(setup, name)
     columns = st.columns(4)
     columns[0].metric("Items returned", run.returned_count, help="Count")
     columns[1].metric("Items read", run.scanned_count if not run.operation.is_write else 0, help="ScannedCount")
@@ -181,8 +184,9 @@ def _capacity(result: PatternResult) -> None:
             {"figure": "estimated from the model", "read units": float(capacity.estimated.read_units),
              "write units": float(capacity.estimated.write_units), "items read": capacity.items_read_estimated}]
     st.dataframe(pd.DataFrame(rows), hide_index=True)
-    st.caption(f"Difference: {capacity.explanation}. "
-               + (f"The endpoint reported {capacity.reported_units} units, as computed by {capacity.reported_by}."
+    st.caption(f"Difference: {plain(capacity.explanation)}. "
+               + (f"The endpoint reported {capacity.reported_units} units, as computed by "
+                  f"{plain(capacity.reported_by)}."
                   if capacity.reported_units is not None else "The endpoint reported no consumed capacity."))
 
 
@@ -194,7 +198,7 @@ def _custom_inputs(setup: PreviewSetup, data: PreviewData, report: PreviewReport
     used = result.run.request.inputs[0]
     with st.form(f"preview.inputs.{pattern.name}"):
         st.caption("Run this pattern alone with your own values (the ones used are filled in).")
-        typed = {a: st.text_input(a, value=_shown(used.get(a)), key=f"preview.input.{pattern.name}.{a}")
+        typed = {a: st.text_input(plain(a), value=_shown(used.get(a)), key=f"preview.input.{pattern.name}.{a}")
                  for a in attributes}
         submitted = st.form_submit_button("Run with these values")
     if not submitted:
@@ -202,16 +206,32 @@ def _custom_inputs(setup: PreviewSetup, data: PreviewData, report: PreviewReport
     try:
         values = {a: _parsed(setup, pattern, a, text) for a, text in typed.items()}
     except RequestBuildError as exc:
-        st.error(f"{exc}. Fix the value and run again.", icon="⛔")
+        st.error(f"{plain(exc)}. Fix the value and run again.", icon="⛔")
         return
     try:
         single = run_preview(PreviewRun(setup, data, (pattern.name,), {pattern.name: [values]}))
-    except ModelingError as exc:
-        st.error(f"The pattern was not run: {exc}", icon="⛔")
+    except ModelingError as exc:  # the table is gone, or is not this installation's any more
+        st.error(f"The pattern was not run: {plain(exc)}", icon="⛔")
         return
-    results = tuple(single.results[0] if r.run.pattern == pattern.name else r for r in report.results)
-    _state(setup)["report"] = PreviewReport(results)
+    # kept apart from the report: a run with the user's own values never changes the pattern's verdict
+    _state(setup).setdefault("custom", {})[pattern.name] = (values, single.results[0])
     st.rerun()
+
+
+def _custom_result(setup: PreviewSetup, pattern_name: str) -> None:
+    """The user's own run of one pattern, labelled as such, under the pattern's verdict."""
+    held = _state(setup).get("custom", {}).get(pattern_name)
+    if held is None:
+        return
+    values, result = held
+    shown = ", ".join(f"{name} = {_shown(value)}" for name, value in values.items())
+    with st.container(border=True):
+        st.markdown("**Your run with your own values** (it does not change the verdict above)")
+        st.text(f"Values: {shown}")
+        st.text(f"{'As the data says' if result.run.passed else 'Not as the data says'}: {result.run.verdict}")
+        if result.run.returned:
+            st.dataframe(pd.DataFrame([{k: str(v) for k, v in item.items()} for item in result.run.returned]),
+                         hide_index=True, key=f"preview.custom_items.{pattern_name}")
 
 
 def _shown(value: Any) -> str:

@@ -5,31 +5,21 @@ from __future__ import annotations
 import streamlit as st
 
 from modeling.errors import Problem, Severity
+from ui.text import plain
 
 
 def show_problems(problems: list[Problem], *, empty_note: str | None = None) -> None:
-    """One line per problem: path, what is wrong, how to fix it."""
+    """One line per problem: path, what is wrong, how to fix it (names in them are escaped, ui.text)."""
     if not problems:
         if empty_note:
             st.caption(empty_note)
         return
     for problem in problems:
-        text = f"`{problem.path or 'file'}` — {_escape(problem.message)}"
+        # the path holds user names (`entities[A`b]`), so it is escaped text in bold, not a code span it could close
+        text = f"**{plain(problem.path or 'file')}** — {plain(problem.message)}"
         if problem.suggestion:
-            text += f"  \n→ {_escape(problem.suggestion)}"
+            text += f"  \n→ {plain(problem.suggestion)}"
         if problem.severity is Severity.ERROR:
             st.error(text, icon="⛔")
         else:
             st.warning(text, icon="⚠️")
-
-
-def _escape(text: str) -> str:
-    """Markdown-escape user text so names like `a*b*` or links show literally."""
-    for character in "\\`*_[]<>#|":
-        text = text.replace(character, "\\" + character)
-    return text
-
-
-def escape_markdown(text: str) -> str:
-    """User text made safe to show inside Markdown (it is shown literally)."""
-    return _escape(text)

@@ -7,36 +7,49 @@ most recently edited draft. Every page calls these accessors: none relies on `ap
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 import streamlit as st
 
 from modeling.editing import new_document
-from modeling.errors import ModelFileError, Problem, WorkspaceError, errors_only
+from modeling.errors import ModelFileError, Problem, WorkspaceConflictError, WorkspaceError, errors_only
 from modeling.examples import example_document
 from modeling.model import Model
 from modeling.model_file import document_problems
 from modeling.workspace import Workspace, default_workspace_dir
+from ui.browser_binding import browser_cookie, set_browser_cookie
 from ui.problems import show_problems
+from ui.text import plain
+from workshop.expiry import sweep_now_and_then
 from workshop.isolation import (
     LOCAL_NAMESPACE,
     TOKEN_PARAMETER,
+    browser_proof,
     is_session_token,
-    new_session_token,
+    resolve_session,
     session_workspace_dir,
     workshop_mode,
+    workshop_secret,
 )
+from workshop.isolation import table_namespace as keyed_table_namespace
 from workshop.sharing import SHARE_PARAMETER, ShareLinkError, decode_share
 
 FIRST_EXAMPLE = "student_platform"
 _SLUG_KEY, _DOCUMENT_KEY, _TOKEN_KEY = "model.slug", "model.document", "workshop.session_token"
+_REFUSED_KEY = "workshop.refused_link"
+_NOTICE_KEY = "session.notice"
 MODEL_WIDGET_KEY = "sidebar.model"  # the sidebar's model switcher
 
 
 def workspace() -> Workspace:
     """The workspace folder; in workshop mode, this browser session's own folder inside it."""
     root = default_workspace_dir()
-    return Workspace(session_workspace_dir(root, session_namespace()) if workshop_mode() else root)
+    if not workshop_mode():
+        return Workspace(root)
+    token = session_namespace()
+    sweep_now_and_then(root, keep=token)  # idle attendees' folders expire (DESIGN_STUDIO_SESSION_TTL_HOURS)
+    return Workspace(session_workspace_dir(root, token))
 
 
 def current_slug() -> str:
@@ -46,40 +59,136 @@ def current_slug() -> str:
     if not (isinstance(slug, str) and space.exists(slug)):
         requested = st.query_params.get("model", "")
         slug = requested if space.exists(requested) else space.most_recent()
+        if requested and slug != requested:
+            notify(f"There is no model \"{requested[:64]}\" in this workspace (deleted, or a link from another "
+                   "server or session), so the most recent model is open instead.")
         if slug is None:
-            slug = space.create(example_document(FIRST_EXAMPLE))
+            try:
+                slug = space.create(example_document(FIRST_EXAMPLE))
+            except WorkspaceError as exc:
+                st.error(f"No model can be opened: {plain(str(exc))}", icon="💾")
+                st.stop()
         _remember(slug, None)
     if st.query_params.get("model") != slug:
         st.query_params["model"] = slug
     return slug
 
 
-def current_document() -> dict[str, Any]:
+@dataclass(frozen=True)
+class OpenDraft:
+    """The open model as this session holds it.
+
+    `base` is the document as last read from or written to the workspace at `version`; `document` is
+    what the user sees. They differ only while a save is pending: refused because the draft moved on
+    (`conflict`), or failed (`save_error`). The user's document is then kept here, never dropped.
+    """
+
+    slug: str
+    document: dict[str, Any]
+    base: dict[str, Any]
+    version: str
+    conflict: bool = False
+    save_error: str = ""
+    unreadable: str = ""
+
+    @property
+    def pending(self) -> bool:
+        return self.conflict or bool(self.save_error) or bool(self.unreadable)
+
+
+def open_draft() -> OpenDraft:
+    """The open model, re-read when another tab or person saved it and nothing of ours is pending."""
     slug = current_slug()
-    cached = st.session_state.get(_DOCUMENT_KEY)
-    if isinstance(cached, tuple) and cached[0] == slug:
-        return cached[1]
+    held = st.session_state.get(_DOCUMENT_KEY)
+    if isinstance(held, OpenDraft) and held.slug == slug:
+        if held.pending or workspace().version(slug) == held.version:
+            return held
+        st.toast("This model was changed in another tab or by someone else: showing the latest.", icon="🔄")
     try:
-        document = workspace().load(slug)
-    except (ModelFileError, WorkspaceError):
-        document = new_document("Recovered model", "recovered-model")
-    _remember(slug, document)
-    return document
+        draft = workspace().read(slug)
+    except (ModelFileError, WorkspaceError) as exc:
+        # Never open an unreadable file as a blank model under its own name: the first edit would
+        # overwrite it. The file stays as it is; an edit is saved as a new model (see save_document).
+        blank = new_document("Recovered model", "recovered-model")
+        held = OpenDraft(slug, blank, blank, "", unreadable=str(exc))
+    else:
+        held = OpenDraft(slug, draft.document, draft.document, draft.version)
+    st.session_state[_DOCUMENT_KEY] = held
+    return held
 
 
-def save_document(document: dict[str, Any]) -> None:
-    """Autosave: write the draft (valid or not) and keep it as the session's model."""
-    slug = current_slug()
-    workspace().save(slug, document)
-    _remember(slug, document)
+def current_document() -> dict[str, Any]:
+    return open_draft().document
+
+
+def save_document(document: dict[str, Any], based_on: OpenDraft | None = None) -> bool:
+    """Autosave: write the draft (valid or not) if nobody saved it since it was read (or since
+    `based_on`, the state a table was drawn from).
+
+    Returns whether it was written. If not, the document is kept in the session as pending, and the
+    page frame says why and offers the choices (callers rerun so the frame shows it).
+    """
+    held = open_draft()
+    base = based_on if based_on is not None and based_on.slug == held.slug else held
+    if held.unreadable:
+        slug = open_new_document(document)
+        notify(f"Saved as a new model \"{slug}\"; the unreadable file \"{held.slug}.json\" is kept as it was.")
+        return slug != held.slug
+    try:
+        version = workspace().save(held.slug, document, expected_version=base.version)
+    except WorkspaceConflictError:
+        st.session_state[_DOCUMENT_KEY] = replace(held, document=document, base=base.base, version=base.version,
+                                                  conflict=True, save_error="")
+        return False
+    except WorkspaceError as exc:
+        st.session_state[_DOCUMENT_KEY] = replace(held, document=document, base=base.base, version=base.version,
+                                                  save_error=str(exc))
+        return False
+    st.session_state[_DOCUMENT_KEY] = OpenDraft(held.slug, document, document, version)
+    return True
+
+
+def resolve_by_saving(document: dict[str, Any], over_version: str) -> None:
+    """Save `document` over the draft at `over_version` (the user chose it after seeing a conflict)."""
+    held = open_draft()
+    st.session_state[_DOCUMENT_KEY] = replace(held, version=over_version, conflict=False, save_error="")
+    save_document(document)
+
+
+def reload_from_workspace() -> None:
+    """Drop what this session holds of the open model and read it again (the user chose theirs)."""
+    st.session_state.pop(_DOCUMENT_KEY, None)
 
 
 def open_new_document(document: dict[str, Any]) -> str:
-    """Save a document as a new draft and make it the open model."""
-    slug = workspace().create(document)
-    _remember(slug, document)
+    """Save a document as a new draft and make it the open model (the open one stays, if it cannot)."""
+    space = workspace()
+    try:
+        slug = space.create(document)
+    except WorkspaceError as exc:
+        notify(f"The model was not opened: {exc}")
+        return current_slug()
+    _remember(slug, space.version(slug), document)
     st.query_params["model"] = slug
     return slug
+
+
+def link_params(**choices: str) -> dict[str, str]:
+    """Query parameters for an internal link: the open model, the workshop session, and `choices`."""
+    params = {"model": current_slug(), **choices}
+    token = st.query_params.get(TOKEN_PARAMETER)
+    if workshop_mode() and token:
+        params[TOKEN_PARAMETER] = token
+    return params
+
+
+def notify(message: str) -> None:
+    """A message for the next run of any page (a button usually reruns straight after acting)."""
+    st.session_state[_NOTICE_KEY] = message
+
+
+def take_notice() -> str | None:
+    return st.session_state.pop(_NOTICE_KEY, None)
 
 
 def switch_to(slug: str) -> None:
@@ -88,21 +197,44 @@ def switch_to(slug: str) -> None:
 
 
 def session_namespace() -> str:
-    """A short name for whose tables these are on the endpoint: 'local' for a single-user server.
+    """Whose work this is: 'local' for a single-user server, else this browser session's workshop token.
 
-    Workshop mode (one server, many attendees) gives each browser session its own namespace: a random
-    token kept in the session and mirrored in the URL (`?ws=`), so a refresh keeps it.
+    Workshop mode (one server, many attendees) gives each browser its own token, bound to it by a cookie
+    (`ui.browser_binding`) and mirrored in the URL (`?ws=`). A token in the URL is used only when this
+    browser's cookie proves it; anything else gets a new session of its own and a plain message.
     """
     if not workshop_mode():
         return LOCAL_NAMESPACE
     token = st.session_state.get(_TOKEN_KEY)
     if not is_session_token(token):
-        requested = st.query_params.get(TOKEN_PARAMETER, "")
-        token = requested if is_session_token(requested) else new_session_token()
+        resolution = resolve_session(st.query_params.get(TOKEN_PARAMETER), browser_cookie(),
+                                     workshop_secret(default_workspace_dir()))
+        token = resolution.token
         st.session_state[_TOKEN_KEY] = token
+        if resolution.refused:
+            st.session_state[_REFUSED_KEY] = resolution.refused
     if st.query_params.get(TOKEN_PARAMETER) != token:
         st.query_params[TOKEN_PARAMETER] = token
     return token
+
+
+def table_namespace() -> str:
+    """What names this session's tables on the endpoint: 'local', or a keyed hash of the workshop token."""
+    if not workshop_mode():
+        return LOCAL_NAMESPACE
+    return keyed_table_namespace(workshop_secret(default_workspace_dir()), session_namespace())
+
+
+def bind_browser() -> None:
+    """In workshop mode: keep this browser's cookie for its session, and say once why a link was not opened."""
+    if not workshop_mode():
+        return
+    token = session_namespace()
+    refused = st.session_state.pop(_REFUSED_KEY, None)
+    if refused:
+        st.warning(refused, icon="🔒")
+    with st.sidebar:  # an empty element: at the sidebar's foot it takes no room in the page
+        set_browser_cookie(browser_proof(workshop_secret(default_workspace_dir()), token))
 
 
 def open_shared_link() -> None:
@@ -125,12 +257,12 @@ def current_problems() -> list[Problem]:
     return document_problems(current_document())
 
 
-def _remember(slug: str, document: dict[str, Any] | None) -> None:
+def _remember(slug: str, version: str | None, document: dict[str, Any] | None = None) -> None:
     st.session_state[_SLUG_KEY] = slug
-    if document is None:
+    if document is None or version is None:
         st.session_state.pop(_DOCUMENT_KEY, None)
     else:
-        st.session_state[_DOCUMENT_KEY] = (slug, document)
+        st.session_state[_DOCUMENT_KEY] = OpenDraft(slug, document, document, version)
 
 
 def current_model() -> Model | None:

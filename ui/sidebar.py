@@ -9,6 +9,7 @@ from modeling.endpoint import Endpoint, EndpointStatus, check_endpoint, configur
 from modeling.errors import EndpointError
 from ui import session
 from ui.presenter import presenter_toggle
+from ui.text import plain
 
 STATUS_TTL_SECONDS = 15
 
@@ -33,6 +34,10 @@ def _model_switcher(simple: bool = False) -> None:
         st.session_state[session.MODEL_WIDGET_KEY] = slug
     st.selectbox("Open model", slugs, key=session.MODEL_WIDGET_KEY, format_func=lambda s: labels.get(s, s),
                  on_change=_switch_to_chosen, help="Models are saved automatically in the workspace folder.")
+    skipped = session.workspace().skipped()
+    if skipped and not simple:
+        st.caption("Not models, so not listed (folders, links or special files): "
+                   + ", ".join(plain(name) for name in skipped[:5]))
     if not simple and st.button("➕ New empty model", key="sidebar.new_model", width="stretch"):
         session.open_new_document(new_document("New model", "new-model"))
         st.rerun()
@@ -53,13 +58,13 @@ def _endpoint_status() -> None:
     try:
         status = _cached_status(configured_endpoint(), st.session_state.get("sidebar.endpoint_token", 0))
     except EndpointError as exc:
-        st.error(f"Endpoint not usable: {exc}", icon="🔌")
+        st.error(f"Endpoint not usable: {plain(exc)}", icon="🔌")
         return
     if status.reachable:
         tables = f" · {status.table_count} table(s)" if status.table_count is not None else ""
-        st.success(f"{status.message}{tables}", icon="🟢")
+        st.success(f"{plain(status.message)}{tables}", icon="🟢")
         return
-    st.error(status.message, icon="🔴")
+    st.error(plain(status.message), icon="🔴")
     if st.button("Retry", key="sidebar.endpoint_retry"):
         st.session_state["sidebar.endpoint_token"] = st.session_state.get("sidebar.endpoint_token", 0) + 1
         st.rerun()

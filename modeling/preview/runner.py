@@ -159,12 +159,26 @@ def _run_read(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun
     scanned = sum(page.get("ScannedCount", len(_page_items(request, page))) for page in pages)
     return PatternRun(
         plan.pattern, plan.operation, plan.index, plan.consistent_read, request, comparison.passed,
-        _read_verdict(comparison), tuple(returned[:MAX_SHOWN_ITEMS]), len(returned), scanned, len(pages),
+        _read_verdict(comparison, _why_not(shape, attributes, returned)), tuple(returned[:MAX_SHOWN_ITEMS]),
+        len(returned), scanned, len(pages),
         round(latency_ms, 1), read_pages, (), comparison,
         tuple(c for page in pages for c in _capacity_entries(page)))
 
 
-def _read_verdict(comparison: Comparison) -> str:
+def _why_not(shape: ReadShape, attributes: tuple[str, ...], returned: list[dict[str, Any]]) -> str:
+    """The design reason a read cannot return what it asks for, in words (as DDS205 says it), or ""."""
+    path = shape.path
+    if path.projection is ProjectionType.ALL or not returned:
+        return ""
+    absent = [a for a in attributes if all(a not in item for item in returned)]
+    if not absent:
+        return ""
+    wanted = "whole items" if not shape.pattern.returns else ", ".join(shape.pattern.returns)
+    return (f"{path.name} projects {path.projection.value}; the pattern returns {wanted}, "
+            f"so {', '.join(absent[:5])}{' and more' if len(absent) > 5 else ''} never come back")
+
+
+def _read_verdict(comparison: Comparison, why: str = "") -> str:
     if comparison.passed:
         return f"returned the {comparison.expected_count} item(s) the data says it should"
     parts = []
@@ -174,7 +188,8 @@ def _read_verdict(comparison: Comparison) -> str:
         parts.append(f"{comparison.unexpected_count} item(s) returned that the pattern does not ask for")
     if comparison.order_problem:
         parts.append(comparison.order_problem)
-    return f"expected {comparison.expected_count} item(s), got {comparison.returned_count}: " + "; ".join(parts)
+    verdict = f"expected {comparison.expected_count} item(s), got {comparison.returned_count}: " + "; ".join(parts)
+    return f"{verdict}. Why: {why}" if why else verdict
 
 
 def _execute_read(client: Any, request: PatternRequest, max_pages: int = MAX_PAGES) -> list[dict[str, Any]]:

@@ -1,8 +1,10 @@
 """The preview table on the endpoint: its name, its creation from the design, and its cleanup.
 
-Every preview table is named `dds-<session>-<model>` (two workshop attendees never share one) and
-tagged with its owner (modeling.preview.ownership). Loading into or deleting a table is refused unless
-this installation and session created it: the product never modifies or deletes a table it did not create.
+Every preview table is named `dds-<namespace>-<model>` (two workshop attendees never share one; in a
+workshop the namespace is a keyed hash of the session token, `workshop.isolation.table_namespace`, so a
+table name never reveals the token) and tagged with its owner (modeling.preview.ownership). Loading into or
+deleting a table is refused unless this installation and session created it: the product never modifies
+or deletes a table it did not create.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ LOADED_TAG = "dynamodb-design-studio:loaded"  # the fingerprint of the data a co
 # A preview needs little throughput; provisioned models get this much per table and per GSI so that
 # the preview shows the billing mode without paying for the production capacity.
 PREVIEW_PROVISIONED_UNITS = 10
-_NAME_PREFIX = "dds-"
+NAME_PREFIX = "dds-"
 _MAX_TABLE_NAME = 255
 
 
@@ -52,7 +54,7 @@ class PreviewTable:
 def preview_table(namespace: str, model_slug: str) -> PreviewTable:
     """The preview table of one session's model; names allow [A-Za-z0-9_.-] only (3 to 255 characters)."""
     clean = [re.sub(r"[^A-Za-z0-9_.\-]+", "-", part).strip("-") or "x" for part in (namespace, model_slug)]
-    name = f"{_NAME_PREFIX}{clean[0]}-{clean[1]}"[:_MAX_TABLE_NAME]
+    name = f"{NAME_PREFIX}{clean[0]}-{clean[1]}"[:_MAX_TABLE_NAME]
     return PreviewTable(name, namespace, model_slug)
 
 

@@ -74,7 +74,7 @@ def test_an_edit_in_the_entities_table_is_saved(page: Page, server: Server, tmp_
     assert eventually(lambda: saved.load(saved.most_recent())["entities"][0]["item_count"] == 1234567)
     page.reload()
     page.get_by_role("tab", name="Entities & attributes").click()
-    expect(page.locator('[data-testid="stDataFrame"]').first).to_contain_text("1234567", timeout=30_000)
+    expect(page.locator('[data-testid="stDataFrame"]').first).to_contain_text("1,234,567", timeout=30_000)
     assert_no_exception(page)
     assert external_requests == []
 

@@ -118,3 +118,29 @@ def test_opening_an_example_from_the_model_page_switches_the_sidebar_to_it() -> 
     at.button(key="model.open_example").click().run()
     assert at.title[0].value == "Model · Chat messages"
     assert at.selectbox(key="sidebar.model").value == at.session_state["model.slug"]
+
+
+def test_in_a_workshop_the_live_import_is_off_unless_the_instructor_allows_it(
+        loaded_table: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")
+    at = _page_with_example()
+    assert any("importing a live table is off" in i.value for i in at.info)
+    assert not [s for s in at.selectbox if s.key == "import.table"]
+    assert not [b for b in at.button if b.key == SUBMIT_IMPORT]
+
+
+def test_an_allowed_workshop_import_hides_and_refuses_other_attendees_tables(
+        loaded_table: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP_LIVE_IMPORT", "1")
+    client = dynamodb_client(configured_endpoint({}))
+    theirs = f"dds-{uuid.uuid4().hex[:20]}-their-model"  # another session's preview table
+    client.create_table(TableName=theirs, BillingMode="PAY_PER_REQUEST",
+                        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
+                        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}])
+    try:
+        at = _page_with_example()
+        options = at.selectbox(key="import.table").options
+        assert loaded_table in options and theirs not in options  # the instructor's table, not theirs
+    finally:
+        client.delete_table(TableName=theirs)

@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from modeling.workspace import Workspace
+from workshop.isolation import browser_proof, workshop_secret
 from workshop.lessons import LESSONS
 from workshop.sharing import encode_share
 from workshop.states import State, state_document
@@ -61,9 +62,28 @@ def test_workshop_sessions_get_their_own_namespace_and_a_refresh_keeps_it(
     names = {t: [d.name for d in Workspace(workspace_dir / "sessions" / t).drafts()] for t in (token, other)}
     assert names[token][0] == "CRM (single table) · lesson"
     assert names[other] == ["Student platform"]  # the share opened in the first session only
-    refreshed = _page("start.py", ws=token)  # a browser refresh: a new session with the URL's token
+    # A refresh is a new session with the URL's token and the browser's binding cookie. AppTest cannot send
+    # cookies (its sessions have no client), so the cookie is handed in where the page reads it; the real
+    # cookie round trip is in tests/e2e/test_workshop_browser.py.
+    proof = browser_proof(workshop_secret(workspace_dir), token)
+    monkeypatch.setattr("ui.session.browser_cookie", lambda: proof)
+    refreshed = _page("start.py", ws=token)
     assert refreshed.query_params["ws"] == token
     assert refreshed.subheader[0].value == "Open model: CRM (single table) · lesson"
+    assert not refreshed.warning
+
+
+def test_a_workshop_token_in_the_url_alone_opens_a_new_session(
+        workspace_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")
+    victim = _page("start.py", share=encode_share(state_document(State.CRM)))
+    token = victim.query_params["ws"]
+    for link in (token, "0" * 32, token + "\n", token.upper()):
+        intruder = _page("start.py", ws=link)  # another browser: no cookie for that token
+        assert intruder.query_params["ws"] not in (token, link)
+        assert intruder.subheader[0].value == "Open model: Student platform"  # a fresh session's first example
+        assert any("was not opened here" in w.value for w in intruder.warning)
+    assert [d.name for d in Workspace(workspace_dir / "sessions" / token).drafts()] == ["CRM (single table) · lesson"]
 
 
 def test_the_sidebar_still_switches_models_and_follows_a_model_opened_by_a_button(workspace_dir: Path) -> None:

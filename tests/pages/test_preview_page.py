@@ -7,6 +7,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from modeling.endpoint import configured_endpoint, dynamodb_client
+from tests.markdown_checks import unescape
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,8 +55,32 @@ def test_own_input_values_rerun_one_pattern_and_bad_values_are_explained() -> No
     fields[0].set_value("no-such-value")  # inside a form: sent with the submit, not before
     at.button(key=f"FormSubmitter:preview.inputs.{pattern}-Run with these values").click().run()
     assert not at.exception, at.exception
-    assert any(pattern in s.value for s in at.success), "an unknown value returns nothing, which is right"
-    assert next(m for m in at.metric if m.label == "Items returned").value == "0"
+    # the user's run is shown apart and labelled; the pattern's own verdict and figures stay (issue #14.6)
+    assert any("Values:" in t.value and "no-such-value" in t.value for t in at.text)
+    assert any("As the data says" in t.value for t in at.text), "an unknown value returns nothing, which is right"
+    assert any(pattern in unescape(s.value) for s in at.success)
+    assert int(next(m for m in at.metric if m.label == "Items returned").value) == int(returned.value)
+
+
+def test_a_custom_run_never_turns_a_failing_pattern_green() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/start.py").run()
+    at.button(key="start.open.student_platform_mistakes").click().run()
+    at.switch_page("pages/preview.py").run()
+    at.number_input(key="preview.items").set_value(1000).run()
+    _button(at, "preview.load").click().run()
+    _button(at, "preview.run_all").click().run()
+    at.selectbox(key="preview.detail").set_value("get_student_by_id").run()
+    fields = [t for t in at.text_input if t.key.startswith("preview.input.get_student_by_id.")]
+    for field in fields:
+        field.set_value("no-such-student")
+    at.button(key="FormSubmitter:preview.inputs.get_student_by_id-Run with these values").click().run()
+    assert not at.exception, at.exception
+    # still failed, and says why
+    assert any("get_student_by_id" in unescape(e.value) and "KEYS_ONLY" in unescape(e.value) for e in at.error)
+    failed = next(m for m in at.metric if m.label == "Failed")
+    assert int(failed.value) == 2
 
 
 def test_a_fresh_session_finds_the_table_it_loaded_and_a_changed_seed_does_not() -> None:

@@ -49,6 +49,9 @@ def test_every_pattern_of_every_example_matches_the_oracle(make_setup, example: 
         assert report.failed == ("get_student_by_id", "list_top_students_by_tenant")
         failed = report.results[[r.run.pattern for r in report.results].index("list_top_students_by_tenant")]
         assert "missing" in failed.run.verdict or "pad numbers" in failed.run.verdict
+        # the failure says why in words, as DDS205 does (issue #14.6)
+        by_id = report.results[[r.run.pattern for r in report.results].index("get_student_by_id")]
+        assert "projects KEYS_ONLY; the pattern returns whole items" in by_id.run.verdict
     else:
         assert report.failed == (), [r.run.verdict for r in report.results if not r.run.passed]
     for result in report.results:

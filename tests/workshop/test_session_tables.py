@@ -32,7 +32,8 @@ from streamlit.testing.v1 import app_test as app_test_module
 from modeling.endpoint import configured_endpoint, dynamodb_client
 from modeling.preview.loader import count_items
 from modeling.preview.tables import CREATOR, CREATOR_TAG, SESSION_TAG, table_owner_tags
-from workshop.isolation import is_session_token
+from modeling.workspace import default_workspace_dir
+from workshop.isolation import is_session_token, table_namespace, workshop_secret
 
 ROOT = Path(__file__).resolve().parents[2]
 ATTENDEES = 30
@@ -51,7 +52,8 @@ def _attendee(number: int) -> dict:
     table = next(c.value for c in at.caption if "Table `" in c.value).split("`")[1]
     loaded = int(next(m for m in at.metric if m.label == "Items in the table").value.replace(",", ""))
     passed = next(m for m in at.metric if m.label == "Patterns passed").value
-    return {"at": at, "table": table, "loaded": loaded, "passed": passed}
+    token = at.session_state["workshop.session_token"]
+    return {"at": at, "table": table, "loaded": loaded, "passed": passed, "token": token}
 
 
 @pytest.fixture
@@ -82,7 +84,10 @@ def test_thirty_attendees_preview_in_their_own_tables(monkeypatch: pytest.Monkey
     for attendee in attendees:
         tags = table_owner_tags(client, attendee["table"])
         assert tags[CREATOR_TAG] == CREATOR
-        assert is_session_token(tags[SESSION_TAG]) and tags[SESSION_TAG] in attendee["table"]
+        # the table and its tags carry a keyed hash of the session token, never the token itself
+        assert is_session_token(attendee["token"]) and attendee["token"] not in attendee["table"]
+        assert tags[SESSION_TAG] == table_namespace(workshop_secret(default_workspace_dir()), attendee["token"])
+        assert tags[SESSION_TAG] in attendee["table"] and attendee["token"] not in tags.values()
         sessions.add(tags[SESSION_TAG])
         assert count_items(client, attendee["table"]) == attendee["loaded"], "no one else's items in it"
         done, total = attendee["passed"].split(" of ")

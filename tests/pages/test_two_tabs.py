@@ -1,0 +1,134 @@
+"""Issues #14.4 and #15.7 on the real page script: two tabs on one model, failed saves, damaged drafts.
+
+Two AppTest sessions on one workspace folder are two browser tabs on one server: each has its own
+session state and both save into the same drafts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from modeling.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _tab() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/model.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _saved(workspace_dir: Path) -> dict:
+    space = Workspace(workspace_dir)
+    return space.load(space.most_recent())
+
+
+def _add_entity(at: AppTest, name: str) -> None:
+    version = at.session_state["model.entities.version"] if "model.entities.version" in at.session_state else 0  # noqa: SIM401
+    at.session_state[f"model.entities.editor.{version}"] = {
+        "edited_rows": {}, "added_rows": [{"name": name, "item_count": 5}], "deleted_rows": []}
+    at.run()
+    assert not at.exception, at.exception
+
+
+def _entity_names(document: dict) -> set[str]:
+    return {e["name"] for e in document["entities"]}
+
+
+def _conflict_shown(at: AppTest) -> bool:
+    return any("saved in another tab or by someone else" in w.value for w in at.warning)
+
+
+def test_a_second_tabs_stale_edit_is_not_saved_over_the_first_and_merges_on_request(workspace_dir: Path) -> None:
+    tab_a, tab_b = _tab(), _tab()
+    _add_entity(tab_a, "Invoice")
+    _add_entity(tab_b, "Refund")  # tab B still holds the model as it was before A's edit
+
+    assert "Invoice" in _entity_names(_saved(workspace_dir))  # A's edit was not overwritten
+    assert "Refund" not in _entity_names(_saved(workspace_dir))
+    assert _conflict_shown(tab_b)
+
+    tab_b.button(key="save_status.merge").click().run()
+    assert {"Invoice", "Refund"} <= _entity_names(_saved(workspace_dir))
+    assert not _conflict_shown(tab_b)
+
+
+def test_keep_mine_saves_theirs_as_a_copy(workspace_dir: Path) -> None:
+    tab_a, tab_b = _tab(), _tab()
+    _add_entity(tab_a, "Invoice")
+    _add_entity(tab_b, "Refund")
+    tab_b.button(key="save_status.keep_mine").click().run()
+    space = Workspace(workspace_dir)
+    documents = [space.load(d.slug) for d in space.drafts()]
+    mine = [d for d in documents if "Refund" in _entity_names(d)]
+    theirs = [d for d in documents if d["name"].endswith("(their version)")]
+    assert len(mine) == 1 and "Invoice" not in _entity_names(mine[0])
+    assert len(theirs) == 1 and "Invoice" in _entity_names(theirs[0])
+
+
+def test_a_tab_without_pending_edits_shows_the_other_tabs_save(workspace_dir: Path) -> None:
+    tab_a, tab_b = _tab(), _tab()
+    _add_entity(tab_a, "Invoice")
+    tab_b.run()
+    assert not _conflict_shown(tab_b)
+    assert any("Invoice" in str(cell) for cell in tab_b.session_state["model.document"].document["entities"])
+
+
+def test_an_edit_that_cannot_be_saved_is_kept_and_the_page_says_so(workspace_dir: Path) -> None:
+    tab = _tab()
+    (workspace_dir / ".lock").unlink()
+    (workspace_dir / ".lock").mkdir()  # every save now fails in the filesystem (root ignores permissions)
+    _add_entity(tab, "Invoice")
+    assert any("Your last edit is not saved" in e.value for e in tab.error)
+    assert "Invoice" in _entity_names(tab.session_state["model.document"].document)  # kept in the tab
+    (workspace_dir / ".lock").rmdir()
+    tab.button(key="save_status.retry").click().run()
+    assert "Invoice" in _entity_names(_saved(workspace_dir))
+
+
+def test_a_damaged_draft_is_never_overwritten(workspace_dir: Path) -> None:
+    tab = _tab()
+    space = Workspace(workspace_dir)
+    slug = space.most_recent()
+    damaged = b'{"format": "dynamodb-design-studio/model", "version": 1, "name": [unclosed'
+    (workspace_dir / f"{slug}.json").write_bytes(damaged)
+    tab.run()
+    assert any("could not be read" in e.value for e in tab.error)
+    _add_entity(tab, "Invoice")
+    assert (workspace_dir / f"{slug}.json").read_bytes() == damaged  # the original bytes are untouched
+    assert any("Invoice" in _entity_names(space.load(d.slug)) for d in space.drafts())
+
+
+def test_a_table_form_opened_before_another_tabs_rename_keeps_the_rename(workspace_dir: Path) -> None:
+    tab_a, tab_b = _tab(), _tab()
+    tab_a.text_input(key="model.name").input("Renamed in tab A")
+    tab_a.button(key="FormSubmitter:model.table_form-Save table settings").click().run()
+    tab_b.run()  # tab B's form was opened before the rename
+    assert any("Changed since this form was opened" in c.value for c in tab_b.caption)
+    tab_b.text_area(key="model.description").input("Described in tab B")
+    tab_b.button(key="FormSubmitter:model.table_form-Save table settings").click().run()
+    saved = _saved(workspace_dir)
+    assert saved["name"] == "Renamed in tab A"  # B did not write its stale name back
+    assert saved["description"] == "Described in tab B"
+
+
+def test_a_row_number_from_a_stale_table_never_edits_another_row(workspace_dir: Path) -> None:
+    tab_a, tab_b = _tab(), _tab()
+    first = _saved(workspace_dir)["entities"][0]["name"]
+    second = _saved(workspace_dir)["entities"][1]["name"]
+    tab_a.session_state["model.entities.editor.0"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]}
+    tab_a.run()
+    # tab B still shows the first entity in row 0 and edits row 1, the second entity
+    tab_b.session_state["model.entities.editor.0"] = {
+        "edited_rows": {1: {"item_count": 777}}, "added_rows": [], "deleted_rows": []}
+    tab_b.run()
+    assert _conflict_shown(tab_b)
+    tab_b.button(key="save_status.merge").click().run()
+    entities = {e["name"]: e for e in _saved(workspace_dir)["entities"]}
+    assert first not in entities  # A's deletion stands
+    assert entities[second]["item_count"] == 777  # B's edit landed on the entity B saw in that row

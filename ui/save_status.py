@@ -1,0 +1,79 @@
+"""What every page shows when the open model's last edit is not saved: why, and what the user can do.
+
+Nothing is dropped here: the user's document stays in the session until they choose. A conflict (the
+model was saved elsewhere since this tab read it) offers a merge of the edits that do not overlap,
+keeping theirs as a copy, saving theirs and ours side by side, or reloading theirs.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from modeling.errors import WorkspaceError
+from modeling.merge import changed_paths, three_way_merge
+from ui import session
+from ui.text import plain
+
+
+def render_save_status() -> None:
+    notice = session.take_notice()
+    if notice:
+        st.error(plain(notice), icon="💾")
+    held = session.open_draft()
+    if held.unreadable:
+        st.error(f"The model file `{held.slug}.json` could not be read, so a blank model is shown: "
+                 f"{plain(held.unreadable)}. The file is kept as it is; an edit here is saved as a "
+                 "new model. Fix the file, or open another model in the sidebar.", icon="💾")
+    elif held.save_error:
+        st.error(f"Your last edit is not saved: {plain(held.save_error)}. It is kept in this tab; "
+                 "it is lost if you close the tab.", icon="💾")
+        if st.button("Try saving again", key="save_status.retry"):
+            session.save_document(held.document)
+            st.rerun()
+    elif held.conflict:
+        _conflict(held)
+
+
+def _conflict(held: session.OpenDraft) -> None:
+    try:
+        theirs = session.workspace().read(held.slug)
+    except WorkspaceError as exc:
+        st.error(f"Your last edit is not saved and the saved model cannot be read: {plain(str(exc))}",
+                 icon="💾")
+        return
+    merged = three_way_merge(held.base, held.document, theirs.document)
+    theirs_changed = changed_paths(held.base, theirs.document)
+    mine_changed = changed_paths(held.base, held.document)
+    with st.container(border=True, key="save_status.conflict"):
+        st.warning("This model was saved in another tab or by someone else after you opened it, so your last "
+                   "edit is not saved yet. Nothing is lost: choose what to keep.", icon="🔀")
+        st.caption("They changed: " + (", ".join(theirs_changed) or "nothing that differs from yours"))
+        st.caption("You changed: " + (", ".join(mine_changed) or "nothing"))
+        if merged.conflicts:
+            st.caption("Both changed, differently: " + ", ".join(c.path for c in merged.conflicts)
+                       + ". A merge is not possible; keep one side and the other as a copy.")
+        merge, mine, copy_mine, reload = st.columns(4)
+        if merge.button("Merge both", key="save_status.merge", disabled=not merged.clean,
+                        help="Keep their changes and yours (they do not overlap)."):
+            session.resolve_by_saving(merged.document, theirs.version)
+            st.rerun()
+        if mine.button("Keep mine, theirs as a copy", key="save_status.keep_mine"):
+            _save_copy(theirs.document, "their version")
+            session.resolve_by_saving(held.document, theirs.version)
+            st.rerun()
+        if copy_mine.button("Keep theirs, mine as a copy", key="save_status.copy_mine"):
+            _save_copy(held.document, "my version")
+            session.reload_from_workspace()
+            st.rerun()
+        if reload.button("Discard mine, show theirs", key="save_status.reload"):
+            session.reload_from_workspace()
+            st.rerun()
+
+
+def _save_copy(document: dict, label: str) -> None:
+    """Save a copy as a new draft without opening it (the open model stays the open model)."""
+    named = {**document, "name": f"{document.get('name') or 'Model'} ({label})"}
+    try:
+        session.workspace().create(named)
+    except WorkspaceError as exc:
+        session.notify(f"The copy was not saved: {exc}")
