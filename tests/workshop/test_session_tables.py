@@ -6,8 +6,9 @@ AppTest sessions run in threads against the same in-process embedded moto server
 AppTest is not made for threads: every run installs a mock Streamlit Runtime as the process-wide
 instance and sets it back to None when it ends, so one attendee's run finishing pulls the Runtime from
 under another attendee's script ("Runtime hasn't been created!" at the end of its run, then a KeyError
-from AppTest; seen 1 in 3 runs beside a CPU hog). A real server has one Runtime for every session, so
-the test keeps one in place while the attendees run (`_one_runtime_for_every_session`). Every AppTest run
+from AppTest; seen 1 in 3 runs beside a CPU hog), and a component registered on one run's Runtime is
+looked up on another's. A real server has one Runtime for every session, so the test gives every
+attendee the same one (`_one_runtime_for_every_session`). Every AppTest run
 also compiles the page afresh, and CPython 3.11's parser is not safe to run in several threads at once
 ("SystemError: AST constructor recursion depth mismatch", seen 1 in 10 runs beside a CPU hog); a real
 server compiles a page once into its one script cache, which the fixture shares the same way.
@@ -16,18 +17,23 @@ server compiles a page once into its one script cache, which the fixture shares 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 from unittest.mock import MagicMock
 
 import pytest
+from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.runtime import Runtime
 from streamlit.runtime.caching.storage.dummy_cache_storage import MemoryCacheStorageManager
+from streamlit.runtime.dataframe_source_manager import DataframeSourceManager
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
+from streamlit.testing.v1.util import patch_config_options
 
 from modeling.endpoint import configured_endpoint, dynamodb_client
 from modeling.preview.loader import count_items
@@ -57,17 +63,25 @@ def _attendee(number: int) -> dict:
 
 
 @pytest.fixture
-def _one_runtime_for_every_session(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`Runtime.instance()` falls back to one shared mock Runtime (like AppTest's own) when a finished
-    AppTest run has set the process-wide instance to None while other sessions' scripts still run; and
-    every session shares one script cache."""
+def _one_runtime_for_every_session(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every attendee's AppTest sees one shared mock Runtime (built as AppTest builds its own), whatever
+    AppTest sets the process-wide instance to between runs, and every session shares one script cache."""
     shared = MagicMock(spec=Runtime)
     shared.media_file_mgr = MediaFileManager(MemoryMediaFileStorage("/mock/media"))
+    shared.dataframe_source_mgr = DataframeSourceManager()
     shared.cache_storage_manager = MemoryCacheStorageManager()
-    monkeypatch.setattr(Runtime, "instance", classmethod(
-        lambda cls: cls._instance if cls._instance is not None else shared))
+    components = BidiComponentManager()  # the workshop's cookie component registers here, once for all
+    components.discover_and_register_components(start_file_watching=False)
+    shared.bidi_component_registry = components
+    monkeypatch.setattr(Runtime, "instance", classmethod(lambda cls: shared))
+    monkeypatch.setattr(Runtime, "exists", classmethod(lambda cls: True))
     script_cache = ScriptCache()  # thread-safe: compiles each page once, under its lock
     monkeypatch.setattr(app_test_module, "ScriptCache", lambda: script_cache)
+    # AppTest also switches the process-wide option global.appTest on for each run and off at its end,
+    # which drops another run's widget metadata (KeyError on a selectbox); keep it on for the whole test
+    monkeypatch.setattr(app_test_module, "patch_config_options", lambda options: nullcontext())
+    with patch_config_options({"global.appTest": True}):
+        yield
 
 
 @pytest.mark.usefixtures("_one_runtime_for_every_session")
