@@ -28,8 +28,9 @@ from modeling.examples import example_document, list_examples
 from modeling.generator import propose_designs
 from modeling.model_file import model_from_document
 from modeling.preview.loader import batches_of, load_items
+from modeling.preview.ownership import TableGuard
 from modeling.preview.session import load_workers, preview_data, preview_setup
-from modeling.preview.tables import create_preview_table, delete_preview_table
+from modeling.preview.tables import create_preview_table, delete_preview_table, mark_loaded
 
 
 def bare_load_seconds(client, table_name: str, batches: list) -> float:
@@ -63,19 +64,20 @@ def main() -> None:
         batches = batches_of(data)
         bare_times, loader_times = [], []
         for _ in range(args.rounds):  # alternate, each into a fresh table; the best of each is compared
-            create_preview_table(client, setup.table, model.table, setup.design.key_design)
+            create_preview_table(client, setup.table, model.table, setup.design.key_design, setup.owner)
             bare_times.append(bare_load_seconds(client, setup.table.name, batches))
-            create_preview_table(client, setup.table, model.table, setup.design.key_design)
+            identity = create_preview_table(client, setup.table, model.table, setup.design.key_design, setup.owner)
             load_started = time.perf_counter()
-            report = load_items(client, setup.table.name, data, workers=workers)
+            report = load_items(client, TableGuard(client, setup.owner, identity), data, workers=workers)
             load_seconds = time.perf_counter() - load_started  # with the final count
             loader_times.append(report.seconds)  # the writes alone, what the bare loop does
         bare = min(bare_times)
         assert report.complete, f"{example.slug}: {report.items_counted} of {report.items_expected} items counted"
+        mark_loaded(client, identity, setup.owner, setup.fingerprint)
         run_started = time.perf_counter()
         result = run_preview(PreviewRun(setup, data))
         run_seconds = time.perf_counter() - run_started
-        delete_preview_table(client, setup.table)
+        delete_preview_table(client, setup.table, setup.owner)
         bare_rate, loader_rate = len(data.items) / bare, len(data.items) / min(loader_times)
         ratios.append(loader_rate / bare_rate)
         total = generated + load_seconds + run_seconds

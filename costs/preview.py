@@ -17,7 +17,7 @@ from modeling.endpoint import dynamodb_client
 from modeling.preview.code import cli_command, javascript_code, python_code
 from modeling.preview.dataset import PreviewData
 from modeling.preview.runner import PatternRun, RunContext, run_pattern
-from modeling.preview.session import PreviewSetup
+from modeling.preview.session import PreviewSetup, check_preview_table
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,9 @@ class PreviewRun:
 def run_preview(request: PreviewRun, progress: Callable[[int, int], None] | None = None) -> PreviewReport:
     setup = request.setup
     client = dynamodb_client(setup.endpoint)
-    context = RunContext(setup.model, setup.design, request.data, setup.table.name, setup.seed, request.inputs)
+    check_preview_table(setup, client)  # refuses (raises) before any request, read or write
+    context = RunContext(setup.model, setup.design, request.data, setup.table.name, setup.seed, request.inputs,
+                         before_write=lambda: check_preview_table(setup, client))
     profile = capacity_profile(setup.model, setup.design)
     names: Sequence[str] = request.patterns or [p.name for p in setup.model.access_patterns]
     results = []

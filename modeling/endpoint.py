@@ -8,7 +8,10 @@ Configuration, first match wins:
 - nothing: the embedded moto server, started once per process on 127.0.0.1 and a free port, and
   stopped at exit. The app talks to it over HTTP with boto3, exactly as to any other endpoint.
 
-Only this module builds boto3 clients; credentials are never logged or shown.
+Only this module builds boto3 clients; credentials are never logged or shown. Every client has explicit
+connect and read timeouts, a bounded number of attempts and a total deadline per call (`Timeouts`), and
+checks that the endpoint answers in DynamoDB's JSON: an endpoint that accepts and never answers, trickles
+bytes, pauses mid-load or answers with an HTML page ends in a clear message within seconds.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import queue
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -31,10 +36,35 @@ from modeling.errors import EndpointError
 DEFAULT_REGION = "us-east-1"
 # Loopback endpoints (moto, DynamoDB Local) accept any credentials; these are placeholders, not secrets.
 _LOCAL_CREDENTIALS = {"aws_access_key_id": "design-studio-local", "aws_secret_access_key": "local"}
-# botocore's standard retry mode: exponential backoff with jitter for throttling and transient errors.
-_CLIENT_CONFIG = Config(retries={"mode": "standard", "max_attempts": 5},
-                        connect_timeout=3, read_timeout=20, user_agent_extra="dynamodb-design-studio")
-_PING_CONFIG = Config(retries={"mode": "standard", "max_attempts": 1}, connect_timeout=2, read_timeout=5)
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """How long one request may take. botocore's standard retry mode retries throttling, 5xx answers and
+    dropped or timed-out connections with exponential backoff and jitter, up to `attempts` in all; the
+    deadline bounds the whole call, retries included, because a read timeout alone never fires on an
+    endpoint that trickles a byte at a time."""
+
+    connect_seconds: float = 3.0
+    read_seconds: float = 5.0  # per socket read; DynamoDB answers in milliseconds
+    # botocore's default for standard mode; its backoff (up to 1 s, then 2 s) fits inside the deadline
+    attempts: int = 3
+    call_deadline_seconds: float = 10.0
+    waiter_deadline_seconds: float = 150.0  # CreateTable/DeleteTable on AWS take up to a couple of minutes
+
+    def config(self) -> Config:
+        return Config(retries={"mode": "standard", "max_attempts": self.attempts},
+                      connect_timeout=self.connect_seconds, read_timeout=self.read_seconds,
+                      user_agent_extra="dynamodb-design-studio")
+
+
+DEFAULT_TIMEOUTS = Timeouts()
+# The embedded server runs in this process and cannot stall on its own, but it shares the GIL with every
+# session's script: under load (a workshop of thirty) one answer can take seconds, and giving up would fail
+# a load that is merely slow.
+EMBEDDED_TIMEOUTS = Timeouts(read_seconds=60.0, call_deadline_seconds=120.0)
+# One quick question (the sidebar's status, "is the table already loaded?"): one attempt, short deadline.
+PROBE_TIMEOUTS = Timeouts(connect_seconds=2.0, read_seconds=4.0, attempts=1, call_deadline_seconds=6.0)
 
 
 class EndpointKind(StrEnum):
@@ -49,10 +79,16 @@ class Endpoint:
     url: str | None
     region: str
     profile: str | None = None
+    timeouts: Timeouts = DEFAULT_TIMEOUTS
 
     @property
     def is_loopback(self) -> bool:
         return self.url is not None and urlsplit(self.url).hostname in ("127.0.0.1", "localhost", "::1")
+
+    @property
+    def probe_timeouts(self) -> Timeouts:
+        """For one quick question; the embedded server gets its patient timeouts (it cannot stall alone)."""
+        return self.timeouts if self.kind is EndpointKind.EMBEDDED else PROBE_TIMEOUTS
 
     def describe(self) -> str:
         """A short label without credentials, e.g. 'embedded moto at http://127.0.0.1:5123'."""
@@ -115,7 +151,7 @@ def configured_endpoint(environ: dict[str, str] | None = None) -> Endpoint:
     url = choice or env.get("AWS_ENDPOINT_URL_DYNAMODB", "").strip()
     if url:
         return Endpoint(EndpointKind.CUSTOM, _checked_url(url), region or DEFAULT_REGION)
-    return Endpoint(EndpointKind.EMBEDDED, embedded_endpoint_url(), DEFAULT_REGION)
+    return Endpoint(EndpointKind.EMBEDDED, embedded_endpoint_url(), DEFAULT_REGION, timeouts=EMBEDDED_TIMEOUTS)
 
 
 def _checked_url(url: str) -> str:
@@ -139,8 +175,34 @@ def _profile_region(profile: str | None) -> str | None:
 # --- clients -------------------------------------------------------------------------------------
 
 
-def dynamodb_client(endpoint: Endpoint, *, config: Config = _CLIENT_CONFIG) -> Any:
-    """A boto3 DynamoDB client for the endpoint (create one per thread; clients are cheap)."""
+class DeadlineExceeded(BotoCoreError):
+    """The endpoint did not finish answering one call within its total deadline."""
+
+    fmt = ("no complete answer to {operation} within {seconds:.0f} s, retries included (the endpoint stalls or "
+           "is overloaded)")
+
+
+class NotDynamoDB(BotoCoreError):
+    """The endpoint answered, but not in DynamoDB's JSON."""
+
+    fmt = ("the endpoint answered {operation} with {content_type!r} content, not DynamoDB's JSON: it is not "
+           "a DynamoDB endpoint (check the URL and port)")
+
+
+def dynamodb_client(endpoint: Endpoint, *, timeouts: Timeouts | None = None) -> Any:
+    """A boto3 DynamoDB client for the endpoint, with timeouts, a deadline per call and answer checks.
+
+    `timeouts` defaults to the endpoint's own (tests give a proxy shorter ones). Create one per thread
+    or share one; clients are cheap.
+    """
+    chosen = timeouts or endpoint.timeouts
+    # The embedded server runs in this process and cannot stall on its own: its socket timeouts suffice, and
+    # it is spared a thread per call (about 1.6 ms of a 6 ms call on a busy 2-core machine).
+    return _GuardedClient(_boto3_client(endpoint, chosen.config()), chosen,
+                          with_deadlines=endpoint.kind is not EndpointKind.EMBEDDED)
+
+
+def _boto3_client(endpoint: Endpoint, config: Config) -> Any:
     try:
         if endpoint.kind is EndpointKind.AWS:
             session = boto3.session.Session(profile_name=endpoint.profile, region_name=endpoint.region)
@@ -154,11 +216,81 @@ def dynamodb_client(endpoint: Endpoint, *, config: Config = _CLIENT_CONFIG) -> A
         raise EndpointError(f"cannot create a DynamoDB client for {endpoint.describe()}: {exc}") from None
 
 
+class _GuardedClient:
+    """The boto3 client, except that every API call has a total deadline and its answer must be JSON.
+
+    The call runs in a daemon thread; past the deadline the caller gets DeadlineExceeded (a BotoCoreError,
+    so every existing handler turns it into a clear message) while the stalled thread ends on its own at
+    the socket's next read timeout. Waiters get the longer waiter deadline. Everything else (meta, Stubber,
+    exceptions) is the client's own.
+    """
+
+    def __init__(self, client: Any, timeouts: Timeouts, *, with_deadlines: bool = True) -> None:
+        self._client = client
+        self._timeouts = timeouts
+        self._with_deadlines = with_deadlines
+        self._operations = client.meta.method_to_api_mapping
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._client, name)
+        if name in self._operations:
+            operation = self._operations[name]
+
+            def call(**kwargs: Any) -> Any:
+                response = with_deadline(lambda: attribute(**kwargs), self._timeouts.call_deadline_seconds,
+                                         operation) if self._with_deadlines else attribute(**kwargs)
+                _check_json(response, operation)
+                return response
+            return call
+        if name == "get_waiter" and self._with_deadlines:
+            return lambda waiter_name: _DeadlineWaiter(attribute(waiter_name), self._timeouts.waiter_deadline_seconds)
+        return attribute
+
+
+@dataclass(frozen=True)
+class _DeadlineWaiter:
+    waiter: Any
+    seconds: float
+
+    def wait(self, **kwargs: Any) -> None:
+        with_deadline(lambda: self.waiter.wait(**kwargs), self.seconds, f"waiting for {self.waiter.name}")
+
+
+def with_deadline(call: Callable[[], Any], seconds: float, operation: str) -> Any:
+    """The call's result, or DeadlineExceeded once `seconds` have passed (the call keeps its thread)."""
+    answers: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+
+    def run() -> None:
+        try:
+            answers.put((True, call()))
+        except BaseException as exc:  # handed to the caller's thread, raised there
+            answers.put((False, exc))
+
+    threading.Thread(target=run, name=f"dynamodb-{operation}", daemon=True).start()
+    try:
+        ok, value = answers.get(timeout=seconds)
+    except queue.Empty:
+        raise DeadlineExceeded(operation=operation, seconds=seconds) from None
+    if not ok:
+        raise value
+    return value
+
+
+def _check_json(response: Any, operation: str) -> None:
+    headers = response.get("ResponseMetadata", {}).get("HTTPHeaders", {}) if isinstance(response, dict) else {}
+    content_type = headers.get("content-type", "")
+    if not isinstance(response, dict) or (content_type and "json" not in content_type.lower()):
+        raise NotDynamoDB(operation=operation, content_type=content_type or type(response).__name__)
+
+
 def check_endpoint(endpoint: Endpoint) -> EndpointStatus:
     """Ask the endpoint for its tables (one request, short timeouts); never raises."""
     try:
-        client = dynamodb_client(endpoint, config=_PING_CONFIG)
-        names = client.list_tables(Limit=100).get("TableNames", [])
+        client = dynamodb_client(endpoint, timeouts=endpoint.probe_timeouts)
+        answer = client.list_tables(Limit=100)
+        names = answer.get("TableNames")
+        if not isinstance(names, list):
+            raise NotDynamoDB(operation="ListTables", content_type="JSON without TableNames")
     except EndpointError as exc:
         return EndpointStatus(endpoint, False, str(exc))
     except NoCredentialsError:
@@ -170,6 +302,8 @@ def check_endpoint(endpoint: Endpoint) -> EndpointStatus:
         error = exc.response.get("Error", {})
         return EndpointStatus(endpoint, False, f"{endpoint.describe()} refused the request: "
                               f"{error.get('Code', 'error')}: {error.get('Message', '')}")
+    except NotDynamoDB as exc:
+        return EndpointStatus(endpoint, False, f"{endpoint.describe()}: {exc}")
     except BotoCoreError as exc:
         return EndpointStatus(endpoint, False, f"{endpoint.describe()} does not answer ({_short(exc)}); "
                               "check that it is running and the URL is right, then retry")

@@ -16,10 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, NoRegionError
 
-from modeling.endpoint import Endpoint, dynamodb_client
+from modeling.endpoint import Endpoint, NotDynamoDB, Timeouts, dynamodb_client
 from modeling.errors import EndpointError
 from modeling.live_inference import TableFacts, infer_model
 from modeling.model import KeyAttribute, Projection, SecondaryIndex
@@ -30,8 +29,7 @@ DEFAULT_MAX_PAGES = 10  # a Scan page stops at 1 MB (dynamodb-facts §8), so 10 
 READ_ONLY_OPERATIONS = frozenset({"ListTables", "DescribeTable", "DescribeTimeToLive", "DescribeContinuousBackups",
                                   "Scan"})
 # Few retries and short timeouts: a user is waiting, and a dead endpoint should say so in seconds
-_IMPORT_CONFIG = Config(retries={"mode": "standard", "max_attempts": 2}, connect_timeout=3, read_timeout=20,
-                        user_agent_extra="dynamodb-design-studio")
+_IMPORT_TIMEOUTS = Timeouts(attempts=2)
 _KEY_TYPES = {"HASH": "partition_key", "RANGE": "sort_key"}
 
 
@@ -165,7 +163,7 @@ def sample_items(endpoint: Endpoint, request: ImportRequest, client: Any) -> tup
 
 
 def _client(endpoint: Endpoint) -> Any:
-    return dynamodb_client(endpoint, config=_IMPORT_CONFIG)
+    return dynamodb_client(endpoint, timeouts=_IMPORT_TIMEOUTS)
 
 
 def _optional(call: Callable[[], Any]) -> Any:
@@ -186,6 +184,8 @@ def _call(endpoint: Endpoint, what: str, call: Callable[[], Any], table_name: st
         raise EndpointError(f"cannot {what}: no AWS Region is configured; set DESIGN_STUDIO_REGION") from None
     except ClientError as exc:
         raise _client_error(endpoint, what, exc, table_name, client) from None
+    except NotDynamoDB as exc:
+        raise EndpointError(f"cannot {what}: {endpoint.describe()}: {exc}") from None
     except BotoCoreError as exc:
         raise EndpointError(f"cannot {what}: {endpoint.describe()} does not answer ({_short(exc)}); check that "
                             "it is running and the URL is right, then retry") from None

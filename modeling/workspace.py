@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -222,3 +223,39 @@ def _draft_name(path: Path, status: os.stat_result) -> str | None:
 
 def is_valid_slug(slug: str) -> bool:
     return bool(_SLUG.match(slug))
+
+
+# --- this installation's identity ------------------------------------------------------------------
+
+INSTANCE_FILE = ".instance-id"
+_INSTANCE = re.compile(r"^[0-9a-f]{32}$")
+_process_instance: dict[Path, str] = {}
+
+
+def instance_id(root: Path) -> str:
+    """A random id for this installation of the product, kept in the workspace folder (created once).
+
+    Preview tables are tagged with it, so the product only ever writes to or deletes tables this very
+    installation created, never a colleague's on a shared endpoint. When the folder cannot be written, the
+    id lasts as long as the process: tables it creates are then refused after a restart, which is safe.
+    """
+    path = root / INSTANCE_FILE
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        if _INSTANCE.match(text):
+            return text
+    except (OSError, UnicodeDecodeError):
+        pass
+    fresh = secrets.token_hex(16)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="ascii") as handle:  # "x": two processes never both write it
+            handle.write(fresh + "\n")
+        return fresh
+    except FileExistsError:
+        text = path.read_text(encoding="ascii").strip()
+        if _INSTANCE.match(text):
+            return text
+    except OSError:
+        pass
+    return _process_instance.setdefault(root, fresh)

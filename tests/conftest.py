@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import os
 import re
+import secrets
 from pathlib import Path
 
 import pytest
@@ -43,10 +44,17 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
 
 
+# The whole test run is one installation of the product against one embedded endpoint, as a user's app is:
+# every test's workspace carries the same instance id, so a preview table one test made is this
+# installation's in the next (tests that need a colleague's installation give another workspace).
+TEST_INSTANCE_ID = secrets.token_hex(16)
+
+
 @pytest.fixture(autouse=True)
-def workspace_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own empty workspace folder."""
-    folder = tmp_path / "workspace"
+def workspace_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own empty workspace folder (holding only the run's instance id), beside tmp_path."""
+    folder = tmp_path_factory.mktemp("workspace")
+    (folder / ".instance-id").write_text(TEST_INSTANCE_ID + "\n", encoding="ascii")
     monkeypatch.setenv("DESIGN_STUDIO_WORKSPACE", str(folder))
     return folder
 

@@ -13,7 +13,6 @@ from modeling.preview.dataset import PreviewData
 from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
 from modeling.preview.session import PreviewSetup, already_loaded, cleanup_preview, load_preview
-from modeling.preview.tables import ForeignTableError
 from ui.text import plain
 
 _STATE = "preview.state"
@@ -35,12 +34,17 @@ def load_controls(setup: PreviewSetup) -> None:
     columns = st.columns(3)
     resume = state.get("resume")
     label = "Resume loading" if resume is not None else "Load sample data"
+    if state.get("interrupted"):  # kept over the rerun that turned the button into "Resume loading"
+        st.error(f"{plain(state.pop('interrupted'))} (press Resume loading).", icon="⚠️")
+    if state.pop("loading", False):  # the last load never finished: Cancel (or leaving the page) stopped it
+        st.info("Loading was cancelled; what was written stays in the table until you load again, which "
+                "starts from a fresh table.", icon="⏹️")
     if columns[0].button(label, type="primary", key="preview.load"):
         _load(setup, state, resume)
     if columns[1].button("Clean up (delete the preview table)", key="preview.cleanup"):
         try:
             deleted = cleanup_preview(setup)
-        except (EndpointError, ForeignTableError) as exc:
+        except ModelingError as exc:  # the endpoint, or a table this installation did not create
             st.error(plain(exc), icon="⛔")
         else:
             state.pop("report", None)
@@ -49,15 +53,34 @@ def load_controls(setup: PreviewSetup) -> None:
             st.success(f"Deleted {name}." if deleted else f"There was no table {name}.")
     loaded: LoadReport | None = state.get("load_report")
     if loaded is not None:
-        verdict = "every item is there" if loaded.complete else \
-            f"the table holds {loaded.items_counted:,} items, not {loaded.items_expected:,}: load again"
-        columns[2].metric("Items loaded", f"{loaded.items_written:,}",
-                          help=f"{loaded.items_per_second:,.0f} items/s in {loaded.requests} BatchWriteItem "
-                               f"requests; a count afterwards found {loaded.items_counted:,}: {verdict}")
+        load_figures(loaded, columns[2])
+
+
+def load_figures(loaded: LoadReport, column: Any) -> None:
+    """What the table really holds after the load (counted, not assumed), and any shortfall, in plain view."""
+    column.metric("Items in the table", f"{loaded.items_counted:,}",
+                  delta=None if loaded.complete else f"{-loaded.shortfall:,} vs {loaded.items_expected:,} generated",
+                  help="Counted with a Scan after the load")
+    attempts = f" over {loaded.attempts} attempts" if loaded.attempts > 1 else ""
+    st.caption(f"Counted {loaded.items_counted:,} of {loaded.items_expected:,} generated items after "
+               f"{loaded.requests:,} BatchWriteItem requests{attempts} (every retry counted); "
+               f"{loaded.items_per_second:,.0f} items/s in the last attempt.")
+    if loaded.shortfall > 0:
+        st.warning(f"The table holds {loaded.items_counted:,} items: {loaded.shortfall:,} fewer than the "
+                   f"{loaded.items_expected:,} generated. Press Load sample data to load them again into a fresh "
+                   "table.", icon="⚠️")
+    elif loaded.shortfall < 0:
+        st.warning(f"The table holds {loaded.items_counted:,} items: {-loaded.shortfall:,} more than the "
+                   f"{loaded.items_expected:,} generated (something else wrote to it). Press Load sample data to "
+                   "start again from a fresh table.", icon="⚠️")
 
 
 def _load(setup: PreviewSetup, state: dict[str, Any], resume: Any) -> None:
     bar = st.progress(0.0, text="Creating the table…")
+    # Pressing Cancel reruns the page, which stops this script at its next progress update; the load
+    # sends nothing more (modeling.preview.loader cancels its pending batches).
+    st.button("Cancel loading", key="preview.cancel")
+    state["loading"] = True
 
     def progress(done: int, total: int, seconds: float) -> None:
         rate = done / seconds if seconds > 0 else 0.0
@@ -66,14 +89,15 @@ def _load(setup: PreviewSetup, state: dict[str, Any], resume: Any) -> None:
     try:
         data, report = load_preview(setup, progress, resume)
     except LoadInterrupted as exc:
-        state["resume"] = exc.state
-        bar.empty()
-        st.error(f"{plain(exc)} (press Resume loading).", icon="⚠️")
-        return
-    except (EndpointError, ForeignTableError, ModelingError) as exc:
+        state.update(resume=exc.state, interrupted=str(exc))
+        state.pop("loading", None)
+        st.rerun()  # so that the button says what it now does: Resume loading
+    except ModelingError as exc:  # the endpoint, or a table this installation did not create
+        state.pop("loading", None)  # a resume state is kept: Resume checks the table again before writing
         bar.empty()
         st.error(f"The preview could not be loaded: {plain(exc)}", icon="⛔")
         return
+    state.pop("loading", None)
     bar.empty()
     state.update(data=data, load_report=report, resume=None)
     state.pop("report", None)
@@ -101,8 +125,11 @@ def run_controls(setup: PreviewSetup, data: PreviewData) -> PreviewReport | None
     state = _state(setup)
     if st.button("Run every access pattern", type="primary", key="preview.run_all"):
         bar = st.progress(0.0, text="Running…")
-        state["report"] = run_preview(PreviewRun(setup, data), lambda done, total: bar.progress(
-            done / total, text=f"{done} of {total} patterns"))
+        try:
+            state["report"] = run_preview(PreviewRun(setup, data), lambda done, total: bar.progress(
+                done / total, text=f"{done} of {total} patterns"))
+        except ModelingError as exc:  # the table is gone, or is not this installation's any more
+            st.error(f"The patterns were not run: {plain(exc)}", icon="⛔")
         bar.empty()
     return state.get("report")
 
@@ -181,7 +208,11 @@ def _custom_inputs(setup: PreviewSetup, data: PreviewData, report: PreviewReport
     except RequestBuildError as exc:
         st.error(f"{plain(exc)}. Fix the value and run again.", icon="⛔")
         return
-    single = run_preview(PreviewRun(setup, data, (pattern.name,), {pattern.name: [values]}))
+    try:
+        single = run_preview(PreviewRun(setup, data, (pattern.name,), {pattern.name: [values]}))
+    except ModelingError as exc:  # the table is gone, or is not this installation's any more
+        st.error(f"The pattern was not run: {plain(exc)}", icon="⛔")
+        return
     # kept apart from the report: a run with the user's own values never changes the pattern's verdict
     _state(setup).setdefault("custom", {})[pattern.name] = (values, single.results[0])
     st.rerun()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -40,6 +41,7 @@ from modeling.preview.requests import (
     read_shape,
     typed_params,
 )
+from modeling.retry import RetriesExhausted, send_until_done
 from modeling.sample_data import Item, item_keys
 
 MAX_PAGES = 100
@@ -95,6 +97,8 @@ class RunContext:
     table_name: str
     seed: int = 42
     inputs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # per pattern, user-given values
+    # Checks the table is still the product's own, loaded one; raises (and nothing is written) when not.
+    before_write: Callable[[], None] | None = None
 
 
 def run_pattern(client: Any, context: RunContext, pattern_name: str) -> PatternRun:
@@ -106,9 +110,13 @@ def run_pattern(client: Any, context: RunContext, pattern_name: str) -> PatternR
     try:
         if is_read(pattern):
             return _run_read(client, context, plan)
+        if context.before_write is not None:
+            context.before_write()
         return _run_write(client, context, plan)
     except RequestBuildError as exc:
         return _failed(plan, f"the request could not be built: {exc}")
+    except RetriesExhausted as exc:
+        return _failed(plan, str(exc))
     except ClientError as exc:
         error = exc.response.get("Error", {})
         return _failed(plan, f"the endpoint refused the request: {error.get('Code', 'error')}: "
@@ -206,15 +214,14 @@ def _execute_read(client: Any, request: PatternRequest, max_pages: int = MAX_PAG
 
 
 def _batch_get(client: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
-    pages = []
-    request_items = params["RequestItems"]
-    for attempt in range(8):
+    pages: list[dict[str, Any]] = []
+
+    def send(request_items: dict[str, Any]) -> dict[str, Any]:
         page = client.batch_get_item(RequestItems=request_items, ReturnConsumedCapacity="INDEXES")
         pages.append(page)
-        request_items = page.get("UnprocessedKeys") or {}
-        if not request_items:
-            break
-        time.sleep(random.uniform(0, min(2.0, 0.05 * 2 ** attempt)))  # noqa: S311 - jitter
+        return page.get("UnprocessedKeys") or {}
+
+    send_until_done(send, params["RequestItems"], what="BatchGetItem")
     return pages
 
 
@@ -286,7 +293,7 @@ def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRu
         request = _put_request(plan, table, key_design, new_items)
         writes = tuple(_written(key_design, None, item) for item in new_items)
         started = time.perf_counter()
-        _send_write(client, request)
+        _send_write(client, request, pk_names)
         latency_ms = (time.perf_counter() - started) * 1000
         # every item is read back; the index lookups (slow on moto) are made for one item per entity
         first_of_entity = {entity: i for i, entity in reversed(list(enumerate(entities)))}
@@ -305,7 +312,7 @@ def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRu
             "ConditionExpression": "attribute_exists(#pk)",
             "ExpressionAttributeNames": {"#pk": pk_names[0]}}, ({n: original.get(n) for n in pattern.inputs},))
         started = time.perf_counter()
-        _send_write(client, request)
+        _send_write(client, request, pk_names)
         latency_ms = (time.perf_counter() - started) * 1000
         problems = _check_absent(client, table, key_design, original)
         client.put_item(TableName=table, Item=to_dynamodb_json(original))  # undo: the oracle's data again
@@ -354,7 +361,7 @@ def _run_update(client: Any, context: RunContext, plan: PatternPlan, target: Sto
     request = PatternRequest(plan.pattern, Operation.UPDATE_ITEM, params,
                              ({n: target.attributes.get(n) for n in pattern.inputs},))
     started = time.perf_counter()
-    _send_write(client, request)
+    _send_write(client, request, pk_names)
     latency_ms = (time.perf_counter() - started) * 1000
     problems = _check_present(client, context.table_name, key_design, after)
     client.put_item(TableName=context.table_name, Item=to_dynamodb_json(target.full_item))  # undo
@@ -411,18 +418,47 @@ def _put_request(plan: PatternPlan, table: str, key_design: KeyDesign, items: li
         {"Put": {"TableName": table, "Item": item, **condition}} for item in items]}, ({},))
 
 
-def _send_write(client: Any, request: PatternRequest) -> None:
+def _send_write(client: Any, request: PatternRequest, key_names: tuple[str, ...]) -> None:
     params = typed_params(request)
     method = {Operation.PUT_ITEM: client.put_item, Operation.UPDATE_ITEM: client.update_item,
               Operation.DELETE_ITEM: client.delete_item, Operation.TRANSACT_WRITE_ITEMS: client.transact_write_items,
               Operation.BATCH_WRITE_ITEM: client.batch_write_item}[request.operation]
-    response = method(**params)
-    unprocessed = response.get("UnprocessedItems") if request.operation is Operation.BATCH_WRITE_ITEM else None
-    for attempt in range(8):
-        if not unprocessed:
-            break
-        time.sleep(random.uniform(0, min(2.0, 0.05 * 2 ** attempt)))  # noqa: S311 - jitter
-        unprocessed = client.batch_write_item(RequestItems=unprocessed).get("UnprocessedItems")
+    if request.operation is Operation.BATCH_WRITE_ITEM:
+        send_until_done(lambda items: client.batch_write_item(RequestItems=items).get("UnprocessedItems"),
+                        params["RequestItems"], what="BatchWriteItem")
+        return
+    try:
+        method(**params)
+    except ClientError as exc:
+        if not (_answer_was_lost(exc) and _already_applied(client, request.operation, params, key_names)):
+            raise
+
+
+# A conditional write whose first answer was lost (a reset or timed-out connection) and that botocore then
+# sent again fails its own condition: the first attempt already did the work. Only then is the table read
+# to see whether the write's effect is there; a condition that fails on the first attempt is a real failure.
+_CONDITION_FAILURES = ("ConditionalCheckFailedException", "TransactionCanceledException")
+
+
+def _answer_was_lost(exc: ClientError) -> bool:
+    retried = int(exc.response.get("ResponseMetadata", {}).get("RetryAttempts", 0) or 0)
+    return retried > 0 and exc.response.get("Error", {}).get("Code") in _CONDITION_FAILURES
+
+
+def _already_applied(client: Any, operation: Operation, params: dict[str, Any], key_names: tuple[str, ...]) -> bool:
+    if operation is Operation.PUT_ITEM:
+        puts = [(params["TableName"], params["Item"])]
+    elif operation is Operation.TRANSACT_WRITE_ITEMS:
+        puts = [(e["Put"]["TableName"], e["Put"]["Item"]) for e in params["TransactItems"] if "Put" in e]
+    elif operation is Operation.DELETE_ITEM:
+        return "Item" not in client.get_item(TableName=params["TableName"], Key=params["Key"], ConsistentRead=True)
+    else:
+        return False
+    for table, item in puts:
+        stored = client.get_item(TableName=table, Key={n: item[n] for n in key_names}, ConsistentRead=True)
+        if from_dynamodb_json(stored.get("Item", {})) != from_dynamodb_json(item):
+            return False
+    return bool(puts)
 
 
 def _check_present(client: Any, table: str, key_design: KeyDesign, item: Item,
@@ -474,14 +510,12 @@ def _found_in_index(client: Any, table: str, key_design: KeyDesign, index: Secon
 
 
 def _delete_items(client: Any, table: str, names: tuple[str, ...], items: list[Item]) -> None:
-    """Undo the puts: one BatchWriteItem of deletes per 25 items (moto never leaves any unprocessed;
-    DynamoDB may, so the leftovers are deleted one by one)."""
+    """Undo the puts: one BatchWriteItem of deletes per 25 items, leftovers re-sent (modeling.retry)."""
     for start in range(0, len(items), 25):
         deletes = [{"DeleteRequest": {"Key": to_dynamodb_json({n: item[n] for n in names})}}
                    for item in items[start:start + 25]]
-        left = client.batch_write_item(RequestItems={table: deletes}).get("UnprocessedItems", {}).get(table, [])
-        for request in left:
-            client.delete_item(TableName=table, Key=request["DeleteRequest"]["Key"])
+        send_until_done(lambda requests: client.batch_write_item(RequestItems=requests).get("UnprocessedItems"),
+                        {table: deletes}, what="undoing the written items")
 
 
 def _written(key_design: KeyDesign, before: Item | None, after: Item | None) -> WrittenItem:

@@ -2,9 +2,9 @@
 
 Every preview table is named `dds-<namespace>-<model>` (two workshop attendees never share one; in a
 workshop the namespace is a keyed hash of the session token, `workshop.isolation.table_namespace`, so a
-table name never reveals the token) and
-tagged as created by the product. Loading into or deleting a table is refused unless the table carries
-that tag: the product never modifies or deletes a table it did not create.
+table name never reveals the token) and tagged with its owner (modeling.preview.ownership). Loading into or
+deleting a table is refused unless this installation and session created it: the product never modifies
+or deletes a table it did not create.
 """
 
 from __future__ import annotations
@@ -15,24 +15,33 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from modeling.errors import EndpointError, ModelingError
+from modeling.errors import EndpointError
 from modeling.model import BillingMode, KeyDesign, ProjectionType, SecondaryIndex, TableSettings
 from modeling.preview.dataset import key_attributes
+from modeling.preview.ownership import (
+    CREATOR,
+    CREATOR_TAG,
+    LOAD_TAG,
+    SESSION_TAG,
+    ForeignTableError,
+    Owner,
+    TableIdentity,
+    endpoint_error,
+    new_load_id,
+    owned_identity,
+    ownership_tags,
+    table_tags,
+)
 
-CREATOR_TAG = "created-by"
-CREATOR = "dynamodb-design-studio"
+__all__ = ["CREATOR", "CREATOR_TAG", "SESSION_TAG", "ForeignTableError"]  # re-exported for callers
+
 MODEL_TAG = "dynamodb-design-studio:model"
-SESSION_TAG = "dynamodb-design-studio:session"
 LOADED_TAG = "dynamodb-design-studio:loaded"  # the fingerprint of the data a completed load wrote
 # A preview needs little throughput; provisioned models get this much per table and per GSI so that
 # the preview shows the billing mode without paying for the production capacity.
 PREVIEW_PROVISIONED_UNITS = 10
 NAME_PREFIX = "dds-"
 _MAX_TABLE_NAME = 255
-
-
-class ForeignTableError(ModelingError):
-    """A table with the preview's name exists but was not created by the product."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +58,8 @@ def preview_table(namespace: str, model_slug: str) -> PreviewTable:
     return PreviewTable(name, namespace, model_slug)
 
 
-def create_table_request(table: PreviewTable, settings: TableSettings, key_design: KeyDesign) -> dict[str, Any]:
+def create_table_request(table: PreviewTable, settings: TableSettings, key_design: KeyDesign, owner: Owner,
+                         load_id: str) -> dict[str, Any]:
     """CreateTable parameters for the design: keys, indexes, projections, billing mode, ownership tags."""
     provisioned = settings.billing_mode is BillingMode.PROVISIONED
     throughput = {"ReadCapacityUnits": PREVIEW_PROVISIONED_UNITS, "WriteCapacityUnits": PREVIEW_PROVISIONED_UNITS}
@@ -60,8 +70,7 @@ def create_table_request(table: PreviewTable, settings: TableSettings, key_desig
         "KeySchema": _key_schema(key_design.partition_key.name,
                                  key_design.sort_key.name if key_design.sort_key else None),
         "BillingMode": settings.billing_mode.value,
-        "Tags": [{"Key": CREATOR_TAG, "Value": CREATOR}, {"Key": MODEL_TAG, "Value": table.model_slug[:256]},
-                 {"Key": SESSION_TAG, "Value": table.namespace[:256]}],
+        "Tags": [*ownership_tags(owner, load_id), {"Key": MODEL_TAG, "Value": table.model_slug[:256]}],
     }
     if provisioned:
         request["ProvisionedThroughput"] = throughput
@@ -93,88 +102,85 @@ def _index(index: SecondaryIndex, partition_key: str) -> dict[str, Any]:
 
 def table_owner_tags(client: Any, name: str) -> dict[str, str] | None:
     """The table's tags, or None when no such table exists."""
-    try:
-        arn = client.describe_table(TableName=name)["Table"]["TableArn"]
-        tags = client.list_tags_of_resource(ResourceArn=arn).get("Tags", [])
-    except ClientError as exc:
-        if _code(exc) == "ResourceNotFoundException":
-            return None
-        raise _endpoint_error("read the table's tags", exc) from None
-    except BotoCoreError as exc:
-        raise _endpoint_error("read the table's tags", exc) from None
-    return {tag["Key"]: tag["Value"] for tag in tags}
+    found = table_tags(client, name)
+    return None if found is None else found[1]
 
 
-def ensure_owned(client: Any, name: str) -> bool:
-    """True when the table exists and the product created it, False when it does not exist.
+def ensure_owned(client: Any, name: str, owner: Owner) -> TableIdentity | None:
+    """The table's identity when it exists and this owner created it, None when it does not exist.
 
     Raises ForeignTableError for a table someone else created: it is never written to or deleted.
     """
-    tags = table_owner_tags(client, name)
-    if tags is None:
-        return False
-    if tags.get(CREATOR_TAG) != CREATOR:
-        raise ForeignTableError(f"the table {name} exists but was not created by DynamoDB Design Studio "
-                                f"(it has no `{CREATOR_TAG}: {CREATOR}` tag), so the preview will not write to "
-                                "it or delete it; rename that table or point the preview at another endpoint")
-    return True
+    return owned_identity(client, name, owner)
 
 
-def mark_loaded(client: Any, name: str, fingerprint: str) -> None:
+def mark_loaded(client: Any, identity: TableIdentity, owner: Owner, fingerprint: str) -> None:
     """Tag the table with the fingerprint of the data it now holds in full (after the count check)."""
+    current = owned_identity(client, identity.name, owner)
+    if current != identity:
+        return  # replaced since the count: the new table holds something else, so it is not marked
     try:
-        arn = client.describe_table(TableName=name)["Table"]["TableArn"]
-        client.tag_resource(ResourceArn=arn, Tags=[{"Key": LOADED_TAG, "Value": fingerprint}])
+        client.tag_resource(ResourceArn=identity.arn, Tags=[{"Key": LOADED_TAG, "Value": fingerprint}])
     except (ClientError, BotoCoreError) as exc:
-        raise _endpoint_error("tag the loaded table", exc) from None
+        raise endpoint_error("tag the loaded table", exc) from None
 
 
-def loaded_fingerprint(client: Any, name: str) -> str | None:
-    """The fingerprint of the data a product-made table holds in full, or None."""
-    tags = table_owner_tags(client, name)
-    if not tags or tags.get(CREATOR_TAG) != CREATOR:
+def loaded_fingerprint(client: Any, name: str, owner: Owner) -> str | None:
+    """The fingerprint of the data a table this owner made holds in full, or None."""
+    identity = owned_identity(client, name, owner)
+    if identity is None:
         return None
-    return tags.get(LOADED_TAG)
+    found = table_tags(client, name)
+    return None if found is None else found[1].get(LOADED_TAG)
 
 
-def create_preview_table(client: Any, table: PreviewTable, settings: TableSettings, key_design: KeyDesign) -> None:
-    """Create the table (replacing an earlier preview table of the product) and wait until it is active."""
-    if ensure_owned(client, table.name):
-        delete_preview_table(client, table)
+def create_preview_table(client: Any, table: PreviewTable, settings: TableSettings, key_design: KeyDesign,
+                         owner: Owner) -> TableIdentity:
+    """Create the table (replacing an earlier preview table of this owner), wait until it is active,
+    and return its identity. A table of anyone else with that name raises ForeignTableError."""
+    if ensure_owned(client, table.name, owner) is not None:
+        delete_preview_table(client, table, owner)
+    load_id = new_load_id()
     try:
-        client.create_table(**create_table_request(table, settings, key_design))
+        _create(client, create_table_request(table, settings, key_design, owner, load_id), owner)
         client.get_waiter("table_exists").wait(TableName=table.name, WaiterConfig={"Delay": 1, "MaxAttempts": 120})
         if settings.ttl_attribute:
             client.update_time_to_live(TableName=table.name, TimeToLiveSpecification={
                 "Enabled": True, "AttributeName": settings.ttl_attribute})
+    except (ClientError, BotoCoreError) as exc:
+        raise endpoint_error(f"create the table {table.name}", exc) from None
+    identity = owned_identity(client, table.name, owner)
+    if identity is None:
+        raise EndpointError(f"the table {table.name} was created but the endpoint does not show it; retry")
+    return identity
+
+
+def _create(client: Any, request: dict[str, Any], owner: Owner) -> None:
+    """CreateTable; when its first answer was lost and botocore's retry finds the table in use, the table
+    is ours only if it carries the load id this very request gave it."""
+    try:
+        client.create_table(**request)
     except ClientError as exc:
-        raise _endpoint_error(f"create the table {table.name}", exc) from None
-    except BotoCoreError as exc:
-        raise _endpoint_error(f"create the table {table.name}", exc) from None
+        if exc.response.get("Error", {}).get("Code") != "ResourceInUseException":
+            raise
+        load_id = next(tag["Value"] for tag in request["Tags"] if tag["Key"] == LOAD_TAG)
+        identity = owned_identity(client, request["TableName"], owner)  # someone else's: ForeignTableError
+        if identity is None or identity.load_id != load_id:
+            raise
 
 
-def delete_preview_table(client: Any, table: PreviewTable) -> bool:
-    """Delete the preview table if it exists and the product created it; False when there was none."""
-    if not ensure_owned(client, table.name):
+def delete_preview_table(client: Any, table: PreviewTable, owner: Owner) -> bool:
+    """Delete the preview table if it exists and this owner created it; False when there was none."""
+    if ensure_owned(client, table.name, owner) is None:
         return False
     try:
-        client.delete_table(TableName=table.name)
+        try:
+            client.delete_table(TableName=table.name)
+        except ClientError as exc:  # gone already: a retry after a lost answer, or deleted meanwhile
+            if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
+                raise
         client.get_waiter("table_not_exists").wait(TableName=table.name,
                                                    WaiterConfig={"Delay": 1, "MaxAttempts": 120})
     except (ClientError, BotoCoreError) as exc:
-        raise _endpoint_error(f"delete the table {table.name}", exc) from None
+        raise endpoint_error(f"delete the table {table.name}", exc) from None
     return True
-
-
-def _code(exc: ClientError) -> str:
-    return exc.response.get("Error", {}).get("Code", "")
-
-
-def _endpoint_error(action: str, exc: Exception) -> EndpointError:
-    if isinstance(exc, ClientError):
-        error = exc.response.get("Error", {})
-        return EndpointError(f"the endpoint refused to {action}: {error.get('Code', 'error')}: "
-                             f"{error.get('Message', '')}")
-    text = str(exc)
-    return EndpointError(f"could not {action}: the endpoint did not answer ({text[:160]}); check that it is "
-                         "running, then retry")

@@ -14,7 +14,7 @@ def test_load_run_all_and_see_every_pattern_pass(page: Page, server: Server, ext
     open_page(page, f"{server.url}/preview", "Preview · Student platform")
     wait_until_idle(page)
     page.get_by_role("button", name="Load sample data").click()
-    expect(page.get_by_text("Items loaded")).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("Items in the table")).to_be_visible(timeout=60_000)
     page.get_by_role("button", name="Run every access pattern").click()
     expect(page.get_by_text("Every access pattern returned what the data says it should.")).to_be_visible(
         timeout=90_000)

@@ -24,7 +24,7 @@ def test_load_run_all_and_cleanup() -> None:
     _button(at, "preview.load").click().run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
-    loaded = next(m for m in at.metric if m.label == "Items loaded")
+    loaded = next(m for m in at.metric if m.label == "Items in the table")
     assert int(loaded.value.replace(",", "")) > 300
     _button(at, "preview.run_all").click().run()
     assert not at.exception, at.exception
@@ -87,7 +87,7 @@ def test_a_fresh_session_finds_the_table_it_loaded_and_a_changed_seed_does_not()
     at = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()
     at.number_input(key="preview.items").set_value(200).run()
     _button(at, "preview.load").click().run()
-    assert any(m.label == "Items loaded" for m in at.metric)
+    assert any(m.label == "Items in the table" for m in at.metric)
 
     again = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()  # a refresh
     again.number_input(key="preview.items").set_value(200).run()

@@ -117,9 +117,9 @@ def test_a_table_the_product_did_not_create_is_never_written_or_deleted(make_set
     with pytest.raises(ForeignTableError, match="not created by DynamoDB Design Studio"):
         load_preview(setup)
     with pytest.raises(ForeignTableError):
-        delete_preview_table(client, setup.table)
+        delete_preview_table(client, setup.table, setup.owner)
     with pytest.raises(ForeignTableError):
-        create_preview_table(client, setup.table, setup.model.table, setup.design.key_design)
+        create_preview_table(client, setup.table, setup.model.table, setup.design.key_design, setup.owner)
     assert client.get_item(TableName=setup.table.name, Key={"PK": {"S": "precious"}})["Item"]
     client.delete_table(TableName=setup.table.name)
 

@@ -14,13 +14,23 @@ from botocore.stub import ANY, Stubber
 
 from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import EndpointError
-from modeling.preview.loader import LoadInterrupted, backoff_seconds, batches_of, load_items
+from modeling.preview.loader import LoadInterrupted, batches_of, load_items
+from modeling.preview.ownership import TableGuard
 from modeling.preview.session import load_preview, preview_data
+from modeling.preview.tables import create_preview_table
+from modeling.retry import backoff_seconds
+
+
+def _fresh_table_guard(setup, client) -> TableGuard:
+    """A new, empty preview table of the setup's owner, and the guard a load into it uses."""
+    return TableGuard(client, setup.owner, create_preview_table(client, setup.table, setup.model.table,
+                                                                setup.design.key_design, setup.owner))
 
 
 def test_unprocessed_items_are_sent_again_until_none_are_left(make_setup, client) -> None:
     setup = make_setup("iot_telemetry", 60)
     data = preview_data(setup)
+    guard = _fresh_table_guard(setup, client)  # the guard reads the real table; the writes are stubbed
     batches = batches_of(data)
     stubbed = dynamodb_client(setup.endpoint)
     stubber = Stubber(stubbed)
@@ -33,7 +43,7 @@ def test_unprocessed_items_are_sent_again_until_none_are_left(make_setup, client
                              {"RequestItems": {setup.table.name: left_over}})
     stubber.add_response("scan", {"Count": len(data.items), "ScannedCount": len(data.items), "Items": []}, None)
     with stubber:
-        report = load_items(stubbed, setup.table.name, data, workers=1, sleep=sleeps.append)
+        report = load_items(stubbed, guard, data, workers=1, sleep=sleeps.append)
     stubber.assert_no_pending_responses()
     assert report.unprocessed_retries == len(batches) and report.requests == 2 * len(batches)
     assert report.complete and len(sleeps) == len(batches)
@@ -52,12 +62,8 @@ def test_backoff_grows_exponentially_with_full_jitter_and_a_cap() -> None:
 
 def test_throttling_that_outlasts_the_retries_stops_with_a_resumable_state(make_setup, client) -> None:
     setup = make_setup("iot_telemetry", 100)
-    data, _ = load_preview(setup)  # the real table exists; throttle a reload of it
-    client.delete_table(TableName=setup.table.name)
-    client.get_waiter("table_not_exists").wait(TableName=setup.table.name)
-    from modeling.preview.tables import create_preview_table
-
-    create_preview_table(client, setup.table, setup.model.table, setup.design.key_design)
+    data = preview_data(setup)
+    guard = _fresh_table_guard(setup, client)
     batches = batches_of(data)
     stubbed = dynamodb_client(setup.endpoint)
     stubber = Stubber(stubbed)
@@ -65,14 +71,14 @@ def test_throttling_that_outlasts_the_retries_stops_with_a_resumable_state(make_
     stubber.add_client_error("batch_write_item", "ProvisionedThroughputExceededException",
                              "The level of configured provisioned throughput for the table was exceeded")
     with stubber, pytest.raises(LoadInterrupted) as stopped:
-        load_items(stubbed, setup.table.name, data, workers=1, sleep=lambda s: None)
+        load_items(stubbed, guard, data, workers=1, sleep=lambda s: None)
     state = stopped.value.state
     assert "ProvisionedThroughputExceededException" in str(stopped.value)
     assert "load again" in str(stopped.value)
     assert len(state.completed) == 1 and len(state.remaining) == len(batches) - 1
     # resuming with a working client sends only the remaining batches; the stubbed first batch was
     # never really written, so the count shows exactly those items missing
-    report = load_items(client, setup.table.name, data, state=state)
+    report = load_items(client, guard, data, state=state)
     assert report.items_counted == len(data.items) - len(batches[0])
     assert not report.complete
 
@@ -95,18 +101,17 @@ class _DropsOneCall:
 
 def test_a_dropped_connection_mid_load_resumes_without_losing_or_duplicating(make_setup, client) -> None:
     setup = make_setup("chat_messages", 300)
-    data, _ = load_preview(setup)
-    client.delete_table(TableName=setup.table.name)
-    from modeling.preview.tables import create_preview_table
-
-    create_preview_table(client, setup.table, setup.model.table, setup.design.key_design)
+    data = preview_data(setup)
+    guard = _fresh_table_guard(setup, client)
     with pytest.raises(LoadInterrupted) as stopped:
-        load_items(_DropsOneCall(client, 3), setup.table.name, data, workers=1)
+        load_items(_DropsOneCall(client, 3), guard, data, workers=1)
     assert "did not answer" in str(stopped.value)
-    # the other batches still went through; only the dropped one is left to resend
-    assert stopped.value.state.remaining == [2]
-    assert stopped.value.items_written == len(data.items) - len(batches_of(data)[2])
-    report = load_items(client, setup.table.name, data, state=stopped.value.state)
+    # the load stops at the first failure (a stalled endpoint must not cost a deadline per batch): the
+    # two batches before it are done, the dropped one and the later ones not yet started are left to send
+    batches, state = batches_of(data), stopped.value.state
+    assert state.remaining[0] == 2 and len(state.remaining) >= len(batches) - 4
+    assert stopped.value.items_written == sum(len(batches[i]) for i in state.completed)
+    report = load_items(client, guard, data, state=stopped.value.state)
     assert report.complete and report.items_counted == len(data.items)
 
 
