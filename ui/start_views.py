@@ -25,10 +25,11 @@ def summary_metrics(summary: DocumentSummary, model: Model | None) -> None:
     columns[3].metric("Model errors", summary.error_count, help="Problems in the model file (Model page)")
     columns[4].metric("Model warnings", summary.warning_count)
     if model is None:
-        columns[5].metric("Design findings", "—", help="Fix the model's errors first; then the design is checked")
+        columns[5].metric("Design errors · warnings", "—",
+                          help="Fix the model's errors first; then the design is checked")
         return
     design = _design_findings(model.model_dump_json())
-    columns[5].metric("Design findings", f"{design.error_count} errors, {design.warning_count} warnings",
+    columns[5].metric("Design errors · warnings", f"{design.error_count} · {design.warning_count}",
                       help=f"The design checks of {design.design_name}, as the Layout page shows them")
 
 

@@ -129,11 +129,11 @@ def test_start_shows_the_design_findings_not_only_the_model_errors(workspace_dir
     at.button(key="start.open.student_platform_mistakes").click().run()
     at.switch_page("pages/start.py").run()
     assert next(m for m in at.metric if m.label == "Model errors").value == "0"
-    findings = next(m for m in at.metric if m.label == "Design findings").value
+    findings = next(m for m in at.metric if m.label == "Design errors · warnings").value
     # the Layout page lists the same design's findings: the mistakes example has errors there
     at.switch_page("pages/layout.py").run()
     layout_errors = sum(o.startswith("⛔") for o in at.radio(key="layout.finding").options)
-    assert layout_errors > 0 and findings.startswith(f"{layout_errors} errors")
+    assert layout_errors > 0 and findings.startswith(f"{layout_errors} · ")
 
 
 def test_a_new_model_from_the_start_page_is_valid_and_opens_on_the_model_page(workspace_dir: Path) -> None:
