@@ -151,8 +151,9 @@ def search_layouts(model: Model, sheet: PriceSheet | None = None, max_candidates
                    exhaustive: bool = False) -> SearchResult:
     """The cheapest layout of the model (canonicalised first), with every complete layout priced on the way."""
     started = time.perf_counter()
-    if max_candidates is None:
-        max_candidates = max(20, DEFAULT_PRICING_BUDGET // max(1, len(model.access_patterns)))
+    if max_candidates is None:  # pricing a design costs in proportion to its entities and patterns
+        work = len(model.access_patterns) + len(model.entities)
+        max_candidates = max(4, min(DEFAULT_PRICING_BUDGET // max(1, work), DEFAULT_PRICING_BUDGET // 12))
     canonical = canonical_model(model).model_copy(update={"key_design": None})
     pricer = _Pricer(canonical, sheet)
     order = _placement_order(canonical)
