@@ -1,1 +1,0 @@
-"""`dds`: the one command line of DynamoDB Design Studio, with subcommands by task (see dds.cli)."""
