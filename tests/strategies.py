@@ -175,9 +175,11 @@ def entities(draw: st.DrawFn, columns: dict[str, tuple[str, ...]],
             required=draw(st.booleans()), unique=draw(st.booleans()), description=draw(texts),
             generator=draw(st.none() | generators(targets)), **draw(sizes()),
         ) for name in attributes)
+        # an entity that patterns use needs an identity (validation), so a valid model names one
+        identifiers = draw(subsets(attributes)) or attributes[:1]
         result.append(Entity(
             name=entity, description=draw(texts), item_count=draw(st.integers(0, 10**15)),
-            monthly_growth_percent=draw(finite(-100.0, 1000.0)), identifiers=draw(subsets(attributes)),
+            monthly_growth_percent=draw(finite(-100.0, 1000.0)), identifiers=identifiers,
             attributes=built))
     return tuple(result)
 

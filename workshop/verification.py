@@ -66,7 +66,8 @@ class Subject:
 
     @cached_property
     def estimate(self) -> ModelEstimate:
-        return estimate_model(EstimateRequest(model=self.model, design_name=self.design.name, compare_designs=False))
+        # the design the Capacity & cost page opens on (the ranking's first), as the attendee sees it there
+        return estimate_model(EstimateRequest(model=self.model, compare_designs=False))
 
     def hot_report(self, index: str) -> HotPartitionReport:
         return analyse_hot_partitions(HotPartitionRequest(model=self.model, design=self.design, index=index,

@@ -41,6 +41,10 @@ from modeling.preview.tables import CREATOR, CREATOR_TAG, SESSION_TAG, table_own
 from modeling.workspace import default_workspace_dir
 from workshop.isolation import is_session_token, table_namespace, workshop_secret
 
+# thirty attendees at once on two cores: run alone (serially, with the browser tests), not beside another
+# xdist worker, which starved attendee 26 of its rerun in a CI run
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parents[2]
 ATTENDEES = 30
 
