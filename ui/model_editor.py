@@ -105,14 +105,28 @@ def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, A
                  column_config: dict[str, Any]) -> None:
     held = session.open_draft()
     snapshot = st.session_state.get(_snapshot_key(name))
-    if not isinstance(snapshot, _Snapshot) or snapshot.last.document != held.document:
-        if isinstance(snapshot, _Snapshot):  # drawn before: a new key gives a grid without the old edits
-            st.session_state[f"model.{name}.version"] = st.session_state.get(f"model.{name}.version", 0) + 1
+    if not isinstance(snapshot, _Snapshot):
         snapshot = _Snapshot(held.document, held)
-        st.session_state[_snapshot_key(name)] = snapshot
+    elif snapshot.last.document != held.document:
+        if _can_rebase(snapshot, held.document, rows_of):
+            snapshot = _Snapshot(held.document, held)
+        else:  # a new key gives a grid without the old edits, drawn from the document as it is now
+            st.session_state[f"model.{name}.version"] = st.session_state.get(f"model.{name}.version", 0) + 1
+            snapshot = _Snapshot(held.document, held)
+    st.session_state[_snapshot_key(name)] = snapshot
     frame = pd.DataFrame(editing.rows_for_text_cells(rows_of(snapshot.drawn)), columns=list(columns))
     st.data_editor(frame, key=editor_key(name), column_config=column_config, num_rows="dynamic",
                    hide_index=True, width="stretch")
+
+
+def _can_rebase(snapshot: _Snapshot, document: dict[str, Any],
+                rows_of: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> bool:
+    """Whether a grid can keep its key (and so its selection, its open cell and what is being typed
+    into it) while something else changed the document: it has no edits of its own applied, so its
+    cumulative edits start from nothing, and it would show exactly the same rows. Re-drawing every
+    grid of the page after each commit in one of them mounted three new grids in the browser, and
+    the keys typed into the next cell meanwhile were lost on a busy machine (issue 14, item 2)."""
+    return snapshot.applied is None and rows_of(document) == rows_of(snapshot.drawn)
 
 
 def _number_column(label: str, help_text: str = "") -> Any:

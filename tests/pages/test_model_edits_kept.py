@@ -149,3 +149,45 @@ def test_a_new_model_from_the_start_page_is_valid_and_opens_on_the_model_page(wo
     assert stored["entities"][0]["identifiers"] == ["ticketId"]
     assert stored["access_patterns"][0]["name"] == "get_ticket_by_ticket_id"
     assert any("The model is valid" in s.value for s in at.success)
+
+
+def _version(at: AppTest, grid: str) -> int:
+    key = f"model.{grid}.version"
+    return at.session_state[key] if key in at.session_state else 0  # noqa: SIM401
+
+
+def test_a_grid_whose_rows_an_edit_elsewhere_leaves_alone_keeps_its_key_and_keeps_that_edit(
+        workspace_dir: Path) -> None:
+    # Re-drawing every grid after a commit in one of them mounted new grids in the browser, and keys
+    # typed into the next cell meanwhile were lost (tests/e2e/test_fast_typing_browser.py, issue 14.2).
+    at = model_page()
+    before = _version(at, "relationships")
+    add_entity_in_the_grid(at, "Invoice")
+    assert _version(at, "relationships") == before  # its rows did not change: same grid, same key
+
+    first = saved(workspace_dir)["relationships"][0]["name"]
+    at.session_state[f"model.relationships.editor.{before}"] = {
+        "edited_rows": {0: {"cardinality_mean": "7"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception, at.exception
+    document = saved(workspace_dir)
+    # the relationship edit is applied to the model as it is now: the entity added meanwhile stays
+    assert any(e["name"] == "Invoice" for e in document["entities"])
+    relationship = next(r for r in document["relationships"] if r["name"] == first)
+    assert relationship["cardinality"]["mean"] == 7
+
+
+def test_a_grid_with_edits_of_its_own_is_drawn_again_when_another_grid_changes_the_model(
+        workspace_dir: Path) -> None:
+    at = model_page()
+    before = _version(at, "relationships")
+    at.session_state[f"model.relationships.editor.{before}"] = {
+        "edited_rows": {0: {"cardinality_mean": "7"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    add_entity_in_the_grid(at, "Invoice")
+    # its cumulative edits were applied to the older model: it starts again from the model as it is now,
+    # so a later commit in it cannot re-apply them on top of the entity just added
+    assert _version(at, "relationships") == before + 1
+    document = saved(workspace_dir)
+    assert any(e["name"] == "Invoice" for e in document["entities"])
+    assert document["relationships"][0]["cardinality"]["mean"] == 7
