@@ -205,9 +205,4 @@ def _text_diff(before: str, after: str) -> str:
 
 
 def _delete(slug: str) -> None:
-    with st.expander("Delete this model"):
-        confirm = st.checkbox(f"Yes, delete {plain(slug)} from the workspace", key="model.delete_confirm")
-        if st.button("Delete model", key="model.delete", disabled=not confirm, type="primary"):
-            session.workspace().delete(slug)
-            session.switch_to(session.workspace().most_recent() or "")
-            st.rerun()
+    st.caption("To delete this model, use 🗑 next to the model picker in the sidebar.")

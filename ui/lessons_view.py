@@ -1,7 +1,8 @@
 """Widgets of the Lessons page: lesson choice, one step at a time, reveals, break-it and sharing.
 
-A step opens its prepared model as a new model of this session (`session.open_new_document`) and
-switches to the real page; reveals are computed by the domain (`workshop.reveals`) and cached per step.
+Every step of a lesson opens its prepared model into the lesson's one model (`session.place_model`;
+what the attendee typed into it is kept as a copy first) and switches to the real page; reveals are
+computed by the domain (`workshop.reveals`) and cached per step.
 """
 
 from __future__ import annotations
@@ -72,6 +73,19 @@ def outline(chosen: Lesson, index: int) -> None:
                     f"{chosen.break_it.title}")
 
 
+def open_in_lesson_model(chosen: Lesson, document: dict) -> str:
+    return session.place_model(chosen.model_slug, chosen.placed(document), chosen.is_untouched)
+
+
+def reset_button(chosen: Lesson, index: int) -> None:
+    """Put the shown step's prepared model back into the lesson's model (edits kept as a copy)."""
+    document = chosen.steps[index].document() if index < len(chosen.steps) else chosen.break_it.broken_document()
+    if st.button("Reset this lesson's model", key="lessons.reset",
+                 help="Puts this step's model back into the lesson's model; your edits are kept as a copy."):
+        open_in_lesson_model(chosen, document)
+        st.rerun()
+
+
 def render_step(chosen: Lesson, index: int) -> None:
     step = chosen.steps[index]
     st.header(f"Step {index + 1}: {step.title}")
@@ -79,12 +93,14 @@ def render_step(chosen: Lesson, index: int) -> None:
     left, right = st.columns(2)
     if left.button(f"Open this step's model and go to {step.page.title}", key="lessons.open", type="primary",
                    width="stretch"):
-        session.open_new_document(step.document())
+        open_in_lesson_model(chosen, step.document())
         st.switch_page(step.page.value)
     # A button, not st.page_link: a link is resolved while drawing, which fails when this page runs as the
     # entry script (a deep link on a fresh server, or the per-page smoke test); switch_page resolves on click.
     if right.button(f"Go to the {step.page.title} page (keep my model)", key="lessons.go", width="stretch"):
         st.switch_page(step.page.value)
+    if session.current_slug() == chosen.model_slug:
+        reset_button(chosen, index)
     st.info(f"**Question:** {step.question}", icon="❓")
     reveal_key = f"lessons.revealed.{chosen.slug}.{index}"
     if st.button("Reveal the answer", key="lessons.reveal"):
@@ -102,7 +118,7 @@ def render_break_it(chosen: Lesson) -> None:
     wanted = st.toggle("Introduce the mistake (opens a broken copy of the lesson's model)", value=broken)
     if wanted != broken:
         if wanted:
-            session.open_new_document(exercise.broken_document())
+            open_in_lesson_model(chosen, exercise.broken_document())
             st.session_state[_BROKEN_KEY] = chosen.slug
         else:
             st.session_state.pop(_BROKEN_KEY, None)
@@ -110,6 +126,7 @@ def render_break_it(chosen: Lesson) -> None:
     if not broken:
         return
     st.markdown(f"**Find it:** {exercise.hint}")
+    reset_button(chosen, len(chosen.steps))
     st.caption("Fix it on the real pages (your edits are saved as you go), then come back and check.")
     if st.button("Check my fix", key="lessons.check", type="primary"):
         place = lesson_preview_place()
@@ -118,7 +135,7 @@ def render_break_it(chosen: Lesson) -> None:
     with st.expander("Show the fix"):
         st.markdown(exercise.fix)
         if st.button("Open the reference fix as my model", key="lessons.open_fix"):
-            session.open_new_document(exercise.fixed_document())
+            open_in_lesson_model(chosen, exercise.fixed_document())
             st.rerun()
 
 

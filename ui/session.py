@@ -7,6 +7,7 @@ most recently edited draft. Every page calls these accessors: none relies on `ap
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -169,6 +170,39 @@ def open_new_document(document: dict[str, Any]) -> str:
         notify(f"The model was not opened: {exc}")
         return current_slug()
     _remember(slug, space.version(slug), document)
+    st.query_params["model"] = slug
+    return slug
+
+
+def place_model(slug: str, document: dict[str, Any], untouched: Callable[[dict[str, Any]], bool]) -> str:
+    """Put `document` into the draft `slug` (created if absent) and open it; return the slug opened.
+
+    A lesson reuses one model instead of adding one per step. What the user typed into it is never
+    lost: when the draft holds anything `untouched` does not recognise, it is first kept as a copy
+    (and the next run says so). A draft that cannot be read, or that changes while this runs, is left
+    as it is and the document opens as a new model instead.
+    """
+    space = workspace()
+    version = space.version(slug)
+    if version is not None:
+        try:
+            current = space.read(slug)
+        except (ModelFileError, WorkspaceError):
+            return open_new_document(document)
+        if not untouched(current.document):
+            name = f"{current.document.get('name') or slug} (my edits)"
+            try:
+                kept = space.create({**current.document, "name": name})
+            except WorkspaceError as exc:
+                notify(f"Your edits in \"{slug}\" could not be kept as a copy ({exc}), so they were left "
+                       "in place and the step opened as a new model.")
+                return open_new_document(document)
+            notify(f"Your edits to this model are kept as \"{kept}\" (sidebar).")
+    try:
+        new_version = space.save(slug, document, expected_version=version or "")
+    except WorkspaceError:  # a conflict included: someone saved it meanwhile, so leave theirs alone
+        return open_new_document(document)
+    _remember(slug, new_version, document)
     st.query_params["model"] = slug
     return slug
 

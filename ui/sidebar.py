@@ -32,14 +32,28 @@ def _model_switcher(simple: bool = False) -> None:
         # The open model changed elsewhere (a button, a link, a lesson): show it. Setting the state (not an
         # index) also updates the browser's copy, which would otherwise send the old choice back and undo it.
         st.session_state[session.MODEL_WIDGET_KEY] = slug
-    st.selectbox("Open model", slugs, key=session.MODEL_WIDGET_KEY, format_func=lambda s: labels.get(s, s),
-                 on_change=_switch_to_chosen, help="Models are saved automatically in the workspace folder.")
+    picker, delete = st.columns([5, 1], vertical_alignment="bottom")
+    picker.selectbox("Open model", slugs, key=session.MODEL_WIDGET_KEY, format_func=lambda s: labels.get(s, s),
+                     on_change=_switch_to_chosen, help="Models are saved automatically in the workspace folder.")
+    if slug in labels and not simple:
+        with delete.popover("🗑", help="Delete the open model"):
+            _delete(slug)
     skipped = session.workspace().skipped()
     if skipped and not simple:
         st.caption("Not models, so not listed (folders, links or special files): "
                    + ", ".join(plain(name) for name in skipped[:5]))
     if not simple and st.button("➕ New empty model", key="sidebar.new_model", width="stretch"):
         session.open_new_document(new_document("New model", "new-model"))
+        st.rerun()
+
+
+def _delete(slug: str) -> None:
+    """Delete the open model, once the user ticked that they mean it (nothing is deleted by one click)."""
+    confirm = st.checkbox(f"Yes, delete {plain(slug)} from the workspace", key="sidebar.delete_confirm")
+    if st.button("Delete model", key="sidebar.delete", disabled=not confirm, type="primary"):
+        session.workspace().delete(slug)
+        st.session_state.pop("sidebar.delete_confirm", None)
+        session.switch_to(session.workspace().most_recent() or "")
         st.rerun()
 
 

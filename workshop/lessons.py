@@ -98,6 +98,26 @@ class Lesson:
     steps: tuple[Step, ...]
     break_it: BreakIt
 
+    @property
+    def model_slug(self) -> str:
+        """The one model of the attendee's workspace that every step of this lesson opens into."""
+        return f"lesson-{self.slug}"
+
+    @property
+    def model_name(self) -> str:
+        return f"Lesson {self.number} · {self.title}"
+
+    def placed(self, document: Document) -> Document:
+        """A prepared model as the lesson's model holds it (named after the lesson, not the step)."""
+        return {**document, "name": self.model_name}
+
+    def is_untouched(self, document: Document) -> bool:
+        """Whether the lesson's model is one of the lesson's prepared models as placed: nothing the
+        attendee typed is in it, so another step may replace it without keeping a copy."""
+        prepared = [*(step.document() for step in self.steps), self.break_it.broken_document(),
+                    self.break_it.fixed_document()]
+        return any(document == self.placed(candidate) for candidate in prepared)
+
 
 def lesson(slug: str) -> Lesson:
     found = next((item for item in LESSONS if item.slug == slug), None)

@@ -28,7 +28,7 @@ def test_break_it_opens_a_broken_model_and_check_my_fix_reports_each_step() -> N
     at.session_state[f"lessons.step.{LESSONS[0].slug}"] = len(LESSONS[0].steps)
     at.run()
     next(t for t in at.toggle if t.label.startswith("Introduce")).set_value(True).run()
-    assert at.query_params["model"].endswith("broken")
+    assert at.query_params["model"] == LESSONS[0].model_slug  # the broken copy in the lesson's model
     at.button(key="lessons.check").click().run()
     assert any("❌" in m.value and "DDS104" in m.value for m in at.markdown)
     at.button(key="lessons.open_fix").click().run()
@@ -96,3 +96,59 @@ def test_the_sidebar_still_switches_models_and_follows_a_model_opened_by_a_butto
     at.button(key="start.open.chat_messages").click().run()  # opens a new model, then switches page
     at.run()
     assert at.selectbox(key="sidebar.model").value == at.query_params["model"]
+
+
+def _steps_opened(at: AppTest, lesson_slug: str, indexes: range) -> None:
+    for index in indexes:
+        at.session_state[f"lessons.step.{lesson_slug}"] = index
+        at.run()
+        at.button(key="lessons.open").click().run()  # switches to the step's page
+        at.switch_page("pages/lessons.py").run()
+        assert not at.exception, at.exception
+
+
+def test_every_step_of_a_lesson_opens_into_one_model_and_the_attendees_edits_are_kept(
+        workspace_dir: Path) -> None:
+    chosen = LESSONS[0]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.switch_page("pages/lessons.py").run()
+    space = Workspace(workspace_dir)
+    before = {d.slug for d in space.drafts()}
+    _steps_opened(at, chosen.slug, range(len(chosen.steps)))
+    # one model for the whole lesson, not one per step (issue 14.10)
+    assert {d.slug for d in space.drafts()} - before == {chosen.model_slug}
+    last = chosen.steps[-1].document()
+    assert space.load(chosen.model_slug) == {**last, "name": chosen.model_name}
+
+    edited = {**space.load(chosen.model_slug), "description": "my own notes"}  # the attendee edits it
+    space.save(chosen.model_slug, edited)
+    _steps_opened(at, chosen.slug, range(1))
+    copies = [d for d in space.drafts() if d.slug not in before | {chosen.model_slug}]
+    assert [space.load(d.slug)["description"] for d in copies] == ["my own notes"]  # kept, not overwritten
+    assert space.load(chosen.model_slug) == {**chosen.steps[0].document(), "name": chosen.model_name}
+
+    space.save(chosen.model_slug, {**space.load(chosen.model_slug), "description": "more notes"})
+    at.session_state[f"lessons.step.{chosen.slug}"] = 0
+    at.run()
+    at.button(key="lessons.reset").click().run()
+    assert space.load(chosen.model_slug) == {**chosen.steps[0].document(), "name": chosen.model_name}
+    assert sorted(space.load(d.slug)["description"] for d in space.drafts()
+                  if d.slug not in before | {chosen.model_slug}) == ["more notes", "my own notes"]
+    assert any("kept as" in e.value for e in at.error)  # and the page says where they went
+
+
+def test_the_open_model_is_deleted_from_the_sidebar_only_once_confirmed(workspace_dir: Path) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.switch_page("pages/model.py").run()
+    space = Workspace(workspace_dir)
+    at.sidebar.button(key="sidebar.new_model").click().run()
+    slug = at.query_params["model"]
+    others = {d.slug for d in space.drafts()} - {slug}
+    assert space.exists(slug) and others
+    assert at.sidebar.button(key="sidebar.delete").disabled  # not confirmed: nothing to click yet
+    at.sidebar.checkbox(key="sidebar.delete_confirm").check().run()
+    at.sidebar.button(key="sidebar.delete").click().run()
+    assert not at.exception, at.exception
+    assert not space.exists(slug)
+    assert {d.slug for d in space.drafts()} == others  # only the open model went
+    assert at.query_params["model"] in others
