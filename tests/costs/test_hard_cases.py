@@ -530,6 +530,21 @@ def test_replica_writes_and_storage_use_the_replica_regions_sheet() -> None:
     assert fixed["Replicated write capacity, table t, us-east-1 (rWCU-hours)"] == Decimal("4.75")
 
 
+def test_an_eu_central_1_replica_is_priced_at_eu_central_1s_sheet_on_demand() -> None:
+    # home us-east-1, replica eu-central-1, on-demand, 100 reads/s, 10 writes/s, 100 GiB (730 h = 2,628,000 s):
+    # home: 262.8 M RRU x $0.125 = $32.85; 26.28 M rWRU x $0.625 = $16.425 -> $16.43; 100 x $0.25 = $25.00 (§9.2)
+    # replica: 26.28 M rWRU x $0.7625 = $20.0385 -> $20.04; 100 GiB x $0.306 = $30.60 (eu-central-1's sheet)
+    # total 32.85 + 16.43 + 25.00 + 20.04 + 30.60 = $124.92
+    usage = TableUsage(table=ResourceUsage.flat("t", 100, 10, storage_bytes=100 * 1024**3),
+                       replica_regions=("eu-central-1",))
+    option = estimate_monthly_cost(usage, US_EAST_1, STANDARD_ONLY).option(OPT.ON_DEMAND)
+    got = lines(option)
+    assert got["Replicated writes, table t, eu-central-1 (rWRU)"] == Decimal("20.04")
+    assert got["Storage in eu-central-1, table t (GB-month)"] == Decimal("30.60")
+    assert got["Replicated writes, table t, us-east-1 (rWRU)"] == Decimal("16.43")
+    assert option.monthly_total_usd == Decimal("124.92")
+
+
 def test_global_tables_reserve_reads_but_not_replicated_writes() -> None:
     # 700 reads/s -> 1,000 RCU: 10 one-year blocks at $30 / 12 + $0.0025 x 730 = $4.325 each beat
     # 1,000 x 730 x $0.00013 = $94.90 on-rate (§9.2, §10): "Reserved RCU ... (10 x 100 RCU)"; the table's
