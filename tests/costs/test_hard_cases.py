@@ -20,10 +20,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from costs import charts
 from costs.__main__ import main as costs_main
 from costs.autoscaling import ScalingPolicy, fixed_capacity, simulate_autoscaling
 from costs.capacity import capacity_profile
-from costs.estimate import EstimateRequest, cost_components, estimate_model
+from costs.estimate import EstimateRequest, break_even_curve, cost_components, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import PriceItem, available_regions, line_item, load_price_sheet, price_sheet_for, reserved_blocks
@@ -371,6 +372,23 @@ def test_unpriced_lines_are_never_zero_or_none_in_the_cli_report_and_charts(regi
     rows = cost_components(result.cost)
     assert rows and all(r["monthly USD"] is not None for r in rows)
     assert not any(r["option"].startswith("On-demand") for r in rows)  # no throughput price: not drawn
+
+
+@pytest.mark.parametrize("region", UNPRICED_ON_DEMAND)
+def test_the_break_even_and_pattern_charts_leave_out_what_has_no_price(region) -> None:
+    # flat 70 reads/s and 7 writes/s: 70 x 2,628,000 = 183.96 M RCU-seconds a month = 51,100 RCU-hours at 100 %
+    # utilisation x $0.00013 = $6.643 (us-west-2) / x $0.000148 = $7.5628 (ap-southeast-1); writes 5,110 WCU-hours
+    # x $0.00065 = $3.3215 / x $0.00074 = $3.7814: provisioned $9.9645 / $11.3442 at 100 %. On-demand has no price:
+    # None in every row, never the $0 line the chart used to draw
+    rows = break_even_curve(flat(70, 7), load_price_sheet(region), STANDARD)
+    expected = {"us-west-2": 9.9645, "ap-southeast-1": 11.3442}[region]
+    assert rows[-1]["utilisation %"] == 100 and rows[-1]["provisioned USD/month"] == pytest.approx(expected)
+    assert all(r["on-demand USD/month"] is None for r in rows)
+    figure = charts.break_even(rows, None)
+    assert [trace.name for trace in figure.data] == ["provisioned"]
+    assert "on-demand not drawn: no price in this Region" in figure.layout.title.text
+    patterns = charts.cost_by_pattern([{"access pattern": "get_doc_by_id", "on-demand USD/month": None}])
+    assert len(patterns.data[0].x) == 0 and "1 of 1 not drawn" in patterns.layout.title.text
 
 
 def test_every_shipped_region_is_in_the_table_above() -> None:
