@@ -62,7 +62,6 @@ FREE_DECREASES_PER_DAY = 4
 DECREASE_INTERVAL_MINUTES = 60  # then 1 per hour without a decrease in the preceding hour
 MINUTES_PER_HOUR, MINUTES_PER_DAY, HOURS_PER_DAY = 60, 1440, 24
 MIN_CAPACITY_UNITS = 1  # §8: minimum provisioned capacity per table or GSI
-DEFAULT_MAX_CAPACITY_UNITS = 40_000  # §8: default table-level throughput quota (adjustable), for IaC defaults
 # The simulation prices what the load needs: its default maximum is not the quota (which can be raised, §8);
 # the estimate raises a finding naming the quota increase instead (costs.quotas)
 UNCAPPED_MAX_CAPACITY_UNITS = 10**12

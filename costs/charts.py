@@ -40,7 +40,10 @@ def cost_by_pattern(rows: list[dict[str, Any]]) -> go.Figure:
     figure = go.Figure(go.Bar(x=[float(r["on-demand USD/month"]) for r in priced],
                               y=[r["access pattern"] for r in priced], orientation="h",
                               hovertemplate="%{y}: $%{x:,.2f} a month<extra></extra>"))
-    figure.update_layout(title="On-demand cost per access pattern", xaxis_title="USD per month",
+    unpriced = len(rows) - len(priced)
+    title = "On-demand cost per access pattern" + (
+        f" ({unpriced} of {len(rows)} not drawn: no on-demand price in this Region)" if unpriced else "")
+    figure.update_layout(title=title, xaxis_title="USD per month",
                          yaxis_title="", height=max(320, 28 * len(priced) + 120))
     return figure
 
@@ -72,14 +75,18 @@ def autoscaling_curve(rows: list[dict[str, Any]], title: str) -> go.Figure:
 def break_even(rows: list[dict[str, Any]], break_even_percent: float | None) -> go.Figure:
     """On-demand vs provisioned throughput cost as the provisioned utilisation varies."""
     x = [r["utilisation %"] for r in rows]
-    figure = go.Figure([
-        go.Scatter(name="on-demand", x=x, y=[r["on-demand USD/month"] for r in rows], mode="lines"),
-        go.Scatter(name="provisioned", x=x, y=[r["provisioned USD/month"] for r in rows], mode="lines"),
-    ])
+    lines = {name: [r[f"{name} USD/month"] for r in rows] for name in ("on-demand", "provisioned")}
+    # a line without a price is left out and named in the title, never drawn at $0
+    missing = [name for name, y in lines.items() if any(v is None for v in y)]
+    figure = go.Figure([go.Scatter(name=name, x=x, y=y, mode="lines") for name, y in lines.items()
+                        if name not in missing])
     if break_even_percent is not None:
         figure.add_vline(x=break_even_percent, line_dash="dash",
                          annotation_text=f"break-even {break_even_percent:.1f} %")
-    figure.update_layout(title="Throughput cost: on-demand vs provisioned", yaxis_title="USD per month",
+    title = "Throughput cost: on-demand vs provisioned"
+    if missing:
+        title += f" ({' and '.join(missing)} not drawn: no price in this Region)"
+    figure.update_layout(title=title, yaxis_title="USD per month",
                          xaxis_title="average utilisation of provisioned capacity (%)")
     return figure
 

@@ -268,16 +268,17 @@ def break_even_curve(usage: TableUsage, sheet: PriceSheet, table_class: TableCla
     """Monthly throughput cost of on-demand vs provisioned at 10-100 % average utilisation (same consumption).
 
     Provisioned capacity-hours = units consumed / (3,600 x utilisation); on-demand pays per unit. The
-    lines cross at the break-even utilisation (dynamodb-facts §10).
+    lines cross at the break-even utilisation (dynamodb-facts §10). A line whose read or write price is not
+    available is None in every row (never $0): the chart leaves it out and says so.
     """
     units = {d: sum(monthly_units(r) for r in _rates(usage, d)) for d in CapacityDimension}
-    on_demand = sum(_usd(units[d], sheet.price(on_demand_item(d), table_class)) for d in CapacityDimension)
+    on_demand = _sum_usd([(units[d], sheet.price(on_demand_item(d), table_class)) for d in CapacityDimension])
     rows = []
     for percent in range(10, 101, 5):
         hours = {d: units[d] / (SECONDS_PER_HOUR * Decimal(percent) / 100) for d in CapacityDimension}
-        provisioned = sum(_usd(hours[d], sheet.price(provisioned_item(d), table_class)) for d in CapacityDimension)
-        rows.append({"utilisation %": percent, "on-demand USD/month": float(on_demand),
-                     "provisioned USD/month": float(provisioned)})
+        provisioned = _sum_usd([(hours[d], sheet.price(provisioned_item(d), table_class)) for d in CapacityDimension])
+        rows.append({"utilisation %": percent, "on-demand USD/month": on_demand,
+                     "provisioned USD/month": provisioned})
     return rows
 
 
@@ -287,8 +288,11 @@ def _rates(usage: TableUsage, dimension: CapacityDimension) -> list[tuple[float,
             for r in resources]
 
 
-def _usd(quantity: Decimal, price: Any) -> Decimal:
-    return Decimal(0) if price.value is None else quantity / price.per * price.value
+def _sum_usd(quantities: list[tuple[Decimal, Any]]) -> float | None:
+    """Sum of quantity x price; None when any price is not available (a missing price is never $0)."""
+    if any(price.value is None for _, price in quantities):
+        return None
+    return float(sum(quantity / price.per * price.value for quantity, price in quantities))
 
 
 def price_rows(sheet: PriceSheet) -> list[dict[str, Any]]:

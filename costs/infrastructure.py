@@ -8,8 +8,11 @@ from here: the same capacity profile and per-minute curves the Capacity & cost p
   use the table's, dynamodb-facts §4.2).
 - Auto scaling: the initial capacity is the fixed figure (the table serves its peak from the first
   minute), the minimum is the lowest capacity of the simulated day, the maximum is the fixed figure
-  times `max_capacity_headroom` (room for growth beyond the modelled peak), capped at the default
-  40,000-unit table quota (§8); target tracking at the chosen utilisation (§11.1).
+  times `max_capacity_headroom` (room for growth beyond the modelled peak); target tracking at the
+  chosen utilisation (§11.1).
+- Quotas are never ceilings (§8): capacities follow what the load needs, and when the table with its
+  GSIs goes above a default quota (40,000 units per table, 80,000 per account and Region, per
+  dimension) the export says which quota to raise and to what, in the notes and in the code's header.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from costs.autoscaling import DEFAULT_MAX_CAPACITY_UNITS, DEFAULT_TARGET_UTILIZATION, MIN_CAPACITY_UNITS, ScalingPolicy
+from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, MIN_CAPACITY_UNITS, ScalingPolicy
 from costs.capacity import capacity_profile, table_usage
 from costs.design_ranking import ranked_designs
 from costs.errors import UsageError
 from costs.pricing import CapacityDimension
+from costs.quotas import ACCOUNT_PROVISIONED_QUOTA_UNITS, TABLE_THROUGHPUT_QUOTA_UNITS
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions
 from modeling.design import TABLE, Design
 from modeling.infrastructure import (
@@ -109,13 +113,33 @@ def provisioned_capacity(model: Model, design: Design, auto_scaling: bool = True
     source = (f"Capacities come from the cost engine (the Capacity & cost page's figures for the design "
               f"'{design.name}'): the access patterns' units at the peak hour of the "
               f"'{model.traffic_profile.shape}' traffic profile, {how}.")
-    return ProvisionedCapacity(resources, target_utilization * 100 if auto_scaling else None, source)
+    return ProvisionedCapacity(resources, target_utilization * 100 if auto_scaling else None, source,
+                               _quota_findings(model.table.name, resources, auto_scaling))
+
+
+def _quota_findings(table_name: str, resources: dict[str, ResourceCapacity], auto_scaling: bool) -> tuple[str, ...]:
+    """The default quotas (dynamodb-facts §8, adjustable) the exported capacities of the table and its GSIs exceed."""
+    what = "the auto scaling maximum" if auto_scaling else "the provisioned capacity"
+    findings = []
+    for word, unit in (("read", "RCU"), ("write", "WCU")):
+        # the quota counts the table and its GSIs together; auto scaling may reach every maximum at once
+        dimensions = [r.read if word == "read" else r.write for r in resources.values()]
+        units = sum(d.max_capacity_units or d.capacity_units for d in dimensions)
+        for scope, quota in (("table-level", TABLE_THROUGHPUT_QUOTA_UNITS),
+                             ("account-level (every table in the Region)", ACCOUNT_PROVISIONED_QUOTA_UNITS)):
+            if units > quota:
+                findings.append(
+                    f"{what.capitalize()} of table {table_name} and its GSIs adds up to {units:,} {unit}, above "
+                    f"the default {scope} {word} quota of {quota:,} (adjustable, dynamodb-facts §8): request an "
+                    f"increase to at least {units:,} {unit} in Service Quotas before deploying, or the capacity "
+                    "above the quota cannot be set.")
+    return tuple(findings)
 
 
 def _dimension(fixed_units: float, lowest_scaled_units: float | None, headroom: float) -> DimensionCapacity:
     units = max(MIN_CAPACITY_UNITS, math.ceil(fixed_units))
     if lowest_scaled_units is None:
         return DimensionCapacity(units)
-    highest = min(DEFAULT_MAX_CAPACITY_UNITS, max(units, math.ceil(units * headroom)))
+    highest = max(units, math.ceil(units * headroom))  # never capped at a quota: see _quota_findings
     lowest = max(MIN_CAPACITY_UNITS, min(units, math.floor(lowest_scaled_units)))
-    return DimensionCapacity(min(units, highest), lowest, highest)
+    return DimensionCapacity(units, lowest, highest)

@@ -42,8 +42,10 @@ def plain(value: Any) -> Any:
 
 
 def cost_estimate_document(estimate: CostEstimate, header: dict[str, Any]) -> dict[str, Any]:
+    # an option not offered, or without a read/write/capacity price, has no subtotal: null, never "0"
     options = [{**plain(dataclasses.asdict(o)), "monthly_total_usd": plain(o.monthly_total_usd),
-                "priced_subtotal_usd": plain(o.priced_subtotal_usd), "is_complete": o.is_complete}
+                "priced_subtotal_usd": None if o.unavailable_reason or o.lacks_throughput_price
+                else plain(o.priced_subtotal_usd), "is_complete": o.is_complete}
                for o in estimate.options]
     return plain({"region": estimate.region, "price_sheet_effective_date": estimate.price_sheet_effective_date,
                   **header, "options": options, "recommendation": estimate.recommendation,

@@ -50,12 +50,14 @@ class ProvisionedCapacity:
     """Capacity of the table (key `modeling.design.TABLE`) and each GSI; LSIs use the table's (§4.2).
 
     `target_utilization_percent` is None for fixed capacity, else the auto scaling target (20-90).
-    `source` says where the numbers come from, in words.
+    `source` says where the numbers come from, in words; `quota_findings` name each default quota the
+    capacities exceed and the increase to request (a quota is never a ceiling, dynamodb-facts §8).
     """
 
     resources: Mapping[str, ResourceCapacity]
     target_utilization_percent: float | None = None
     source: str = ""
+    quota_findings: tuple[str, ...] = ()
 
     def of(self, resource: str) -> ResourceCapacity:
         if resource not in self.resources:
@@ -179,3 +181,10 @@ def scaled_resources(key_design: KeyDesign) -> list[tuple[str, str]]:
 
 def one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def quota_comment(capacity: ProvisionedCapacity | None) -> str:
+    """`# Quota: ...` lines for a YAML or HCL header, one per quota the capacities exceed (may be empty)."""
+    if capacity is None:
+        return ""
+    return "".join(f"# Quota: {one_line(finding)}\n" for finding in capacity.quota_findings)

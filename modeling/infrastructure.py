@@ -80,6 +80,8 @@ def _notes(model: Model, fmt: IacFormat, capacity: ProvisionedCapacity | None) -
     notes = []
     if capacity is not None and capacity.source:
         notes.append(capacity.source)
+    if capacity is not None:
+        notes.extend(capacity.quota_findings)
     if fmt is IacFormat.CLI_JSON:
         if table.point_in_time_recovery:
             notes.append("create-table cannot turn on point-in-time recovery: run `aws dynamodb "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import subprocess
 import sys
 from decimal import Decimal
@@ -19,17 +20,23 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from costs import charts
+from costs.__main__ import main as costs_main
 from costs.autoscaling import ScalingPolicy, fixed_capacity, simulate_autoscaling
 from costs.capacity import capacity_profile
-from costs.estimate import EstimateRequest, cost_components, estimate_model
+from costs.estimate import EstimateRequest, break_even_curve, cost_components, estimate_model
+from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.monthly import estimate_monthly_cost
-from costs.pricing import PriceItem, available_regions, load_price_sheet, price_sheet_for, reserved_blocks
+from costs.pricing import PriceItem, available_regions, line_item, load_price_sheet, price_sheet_for, reserved_blocks
 from costs.throttling import throttling_risk
 from costs.traffic_curves import pattern_minute_rates
 from costs.usage import CapacityOption, EstimateOptions, FixedCapacity, ResourceUsage, TableUsage
 from modeling.design import Operation
 from modeling.generator import propose_designs
-from modeling.model import Model, TableClass, TrafficProfile, TrafficShape
+from modeling.infrastructure import IacFormat
+from modeling.model import BillingMode, Model, TableClass, TrafficProfile, TrafficShape
+from tests.cli_runner import run_main
+from tests.modeling.test_infrastructure import cfn_lint_problems
 
 OPT, STANDARD, IA = CapacityOption, TableClass.STANDARD, TableClass.STANDARD_INFREQUENT_ACCESS
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,6 +193,44 @@ def test_an_option_that_cannot_serve_the_peak_is_never_recommended() -> None:
     assert result.recommendation.option is not OPT.PROVISIONED_FIXED
 
 
+# Infrastructure as code follows the load too: the auto scaling maximum is never capped at the 40,000-unit
+# default quota; the export names the increase instead (in the notes and in the template's header).
+IAC_QUOTAS = [
+    # 42,000 strong GetItems/s of a small item = 42,000 RCU/s (§1.2); fixed ceil(42,000 / 0.7) = 60,000 RCU;
+    # auto scaling maximum 2 x 60,000 = 120,000 RCU, above 40,000 (table) and 80,000 (account); the old code
+    # wrote MaxCapacity 40,000 and an initial 40,000 that could never serve the peak
+    (True, 60_000, 120_000, ("adds up to 120,000 RCU", "table-level read quota of 40,000",
+                             "account-level (every table in the Region) read quota of 80,000")),
+    # fixed capacity only: 60,000 RCU on the table, plus 1 WCU (the minimum, §8) -> table-level finding only
+    (False, 60_000, None, ("adds up to 60,000 RCU", "table-level read quota of 40,000")),
+]
+
+
+@pytest.mark.parametrize(("auto_scaling", "initial", "maximum", "findings"), IAC_QUOTAS, ids=["auto", "fixed"])
+def test_exported_capacity_follows_the_load_and_names_the_quota_increase(auto_scaling, initial, maximum,
+                                                                         findings) -> None:
+    model = _doc_model(42_000, 42_000)
+    model = model.model_copy(update={"table": model.table.model_copy(update={"billing_mode": BillingMode.PROVISIONED})})
+    result = export_infrastructure(InfrastructureRequest(model, IacFormat.CLOUDFORMATION, auto_scaling=auto_scaling))
+    read = result.capacity.of("table").read
+    assert (read.capacity_units, read.max_capacity_units) == (initial, maximum)
+    text = " ".join(result.capacity.quota_findings)
+    assert all(words in text for words in findings), text
+    assert len(result.capacity.quota_findings) == len(findings) - 1
+    assert all(f in result.code.notes for f in result.capacity.quota_findings)
+    assert result.code.text.count("# Quota: ") == len(result.capacity.quota_findings)
+    assert cfn_lint_problems(result.code.text) == []
+
+
+def test_exported_capacity_under_the_quota_says_nothing_about_quotas() -> None:
+    # 700 reads/s: ceil(700 / 0.7) = 1,000 RCU, maximum 2,000 (+ 1 WCU, max 2): far under 40,000
+    model = _doc_model(700, 700)
+    model = model.model_copy(update={"table": model.table.model_copy(update={"billing_mode": BillingMode.PROVISIONED})})
+    result = export_infrastructure(InfrastructureRequest(model, IacFormat.TERRAFORM))
+    assert result.capacity.of("table").read.max_capacity_units == 2_000
+    assert result.capacity.quota_findings == () and "# Quota" not in result.code.text
+
+
 # --- 3. a missing price is never $0 -------------------------------------------------------------------------
 
 
@@ -256,6 +301,94 @@ def test_each_region_prices_fixed_capacity_at_its_own_sheet(region, rcu_price, w
     assert sheet.price(PriceItem.PROVISIONED_WRITE_CAPACITY_UNIT_HOURS, STANDARD).value == Decimal(wcu_price)
     assert fixed["Read capacity, table t (RCU-hours)"] == Decimal(reads_usd)
     assert fixed["Write capacity, table t (WCU-hours)"] == Decimal(writes_usd)
+
+
+# On-demand and storage at each Region's own sheet, where the sheet has them (§9.2-9.4; eu-central-1 from a
+# third-party copy of its AWS Price List, see its sheet). Flat 100 reads/s and 10 writes/s of 1-unit requests:
+# 100 x 2,628,000 s (730 h) = 262.8 M RRU and 10 x 2,628,000 = 26.28 M WRU; 100 GiB of storage
+ON_DEMAND_PRICES = [
+    # 262.8 x 0.125 = 32.85; 26.28 x 0.625 = 16.425 -> 16.43; 100 x 0.25 = 25.00
+    ("us-east-1", "32.85", "16.43", "25.00"),
+    # us-east-2: the same figures from one third-party copy of its Price List (an assumption)
+    ("us-east-2", "32.85", "16.43", "25.00"),
+    # 262.8 x 0.1415 = 37.1862 -> 37.19; 26.28 x 0.705 = 18.5274 -> 18.53; 100 x 0.283 = 28.30
+    ("eu-west-1", "37.19", "18.53", "28.30"),
+    # 262.8 x 0.1425 = 37.449 -> 37.45; 26.28 x 0.715 = 18.7902 -> 18.79; 100 x 0.285 = 28.50
+    ("ap-northeast-1", "37.45", "18.79", "28.50"),
+    # 262.8 x 0.1525 = 40.077 -> 40.08; 26.28 x 0.7625 = 20.0385 -> 20.04; 100 x 0.306 = 30.60
+    ("eu-central-1", "40.08", "20.04", "30.60"),
+]
+
+
+@pytest.mark.parametrize(("region", "reads_usd", "writes_usd", "storage_usd"), ON_DEMAND_PRICES,
+                         ids=[r[0] for r in ON_DEMAND_PRICES])
+def test_on_demand_and_storage_use_the_regions_own_sheet(region, reads_usd, writes_usd, storage_usd) -> None:
+    usage = TableUsage(table=ResourceUsage.flat("t", 100, 10, storage_bytes=100 * 1024**3))
+    option = estimate_monthly_cost(usage, load_price_sheet(region), STANDARD_ONLY).option(OPT.ON_DEMAND)
+    got = lines(option)
+    assert (got["Reads, table t (RRU)"], got["Writes, table t (WRU)"], got["Storage, table t (GB-month)"]) == (
+        Decimal(reads_usd), Decimal(writes_usd), Decimal(storage_usd))
+    # 32.85 + 16.43 + 25.00 = 74.28 in us-east-1; the total is the sum of the rounded lines
+    assert option.monthly_total_usd == Decimal(reads_usd) + Decimal(writes_usd) + Decimal(storage_usd)
+
+
+def test_eu_central_1_prices_pitr_and_replicated_writes_from_its_own_sheet() -> None:
+    # PITR 100 GiB x $0.2448 = $24.48; a replica in eu-central-1 takes 26.28 M rWRU x $0.7625 = $20.0385 -> $20.04
+    # (replicated = single-Region write price since Nov 2024, §5, §9.1)
+    usage = TableUsage(table=ResourceUsage.flat("t", 100, 10, storage_bytes=100 * 1024**3),
+                       point_in_time_recovery=True)
+    sheet = load_price_sheet("eu-central-1")
+    got = lines(estimate_monthly_cost(usage, sheet, STANDARD_ONLY).option(OPT.ON_DEMAND))
+    assert got["Point-in-time recovery, table + LSIs (GB-month)"] == Decimal("24.48")
+    assert sheet.price(PriceItem.REPLICATED_WRITE_REQUEST_UNITS, STANDARD).value == Decimal("0.7625")
+    # 26.28 x 0.7625 = 20.0385 -> 20.04
+    rwru = line_item("r", sheet.price(PriceItem.REPLICATED_WRITE_REQUEST_UNITS, STANDARD), Decimal(26_280_000))
+    assert rwru.monthly_cost_usd == Decimal("20.04")
+
+
+UNPRICED_ON_DEMAND = ["us-west-2", "ap-southeast-1"]
+_ZERO = re.compile(r"\$0\.00(?!\d)|\bNone\b|USD 0(?![.\d])")
+
+
+@pytest.mark.parametrize("region", UNPRICED_ON_DEMAND)
+def test_unpriced_lines_are_never_zero_or_none_in_the_cli_report_and_charts(region) -> None:
+    # us-west-2 and ap-southeast-1 have no sourced on-demand or storage price: the CLI text, the JSON, the
+    # Markdown report and the chart rows say "not available" or leave the line out, never $0.00 or None
+    model_file = str(ROOT / "modeling" / "examples" / "crm_single_table.yaml")
+    text = run_main(costs_main, ["estimate", model_file, "--region", region, "--format", "text"])
+    assert text.returncode == 0 and "On-demand (Standard): not available" in text.stdout
+    assert not _ZERO.search(text.stdout), _ZERO.search(text.stdout)
+    for fmt in ("md", "html"):
+        report = run_main(costs_main, ["report", model_file, "--region", region, "--format", fmt,
+                                       "--hot-key-values", "1000"])
+        visible = re.sub(r"<script.*?</script>", "", report.stdout, flags=re.S)  # the charts' bundled JS
+        assert report.returncode == 0 and not _ZERO.search(visible), _ZERO.search(visible)
+    document = json.loads(run_main(costs_main, ["estimate", model_file, "--region", region]).stdout)
+    on_demand = [o for o in document["options"] if o["option"] == "on_demand"]
+    assert on_demand and all(o["monthly_total_usd"] is None and o["priced_subtotal_usd"] is None
+                             for o in on_demand)
+    result = estimate_model(EstimateRequest(_doc_model(10, 70).model_copy(update={"table": _doc_model(
+        10, 70).table.model_copy(update={"region": region})}), compare_designs=False))
+    rows = cost_components(result.cost)
+    assert rows and all(r["monthly USD"] is not None for r in rows)
+    assert not any(r["option"].startswith("On-demand") for r in rows)  # no throughput price: not drawn
+
+
+@pytest.mark.parametrize("region", UNPRICED_ON_DEMAND)
+def test_the_break_even_and_pattern_charts_leave_out_what_has_no_price(region) -> None:
+    # flat 70 reads/s and 7 writes/s: 70 x 2,628,000 = 183.96 M RCU-seconds a month = 51,100 RCU-hours at 100 %
+    # utilisation x $0.00013 = $6.643 (us-west-2) / x $0.000148 = $7.5628 (ap-southeast-1); writes 5,110 WCU-hours
+    # x $0.00065 = $3.3215 / x $0.00074 = $3.7814: provisioned $9.9645 / $11.3442 at 100 %. On-demand has no price:
+    # None in every row, never the $0 line the chart used to draw
+    rows = break_even_curve(flat(70, 7), load_price_sheet(region), STANDARD)
+    expected = {"us-west-2": 9.9645, "ap-southeast-1": 11.3442}[region]
+    assert rows[-1]["utilisation %"] == 100 and rows[-1]["provisioned USD/month"] == pytest.approx(expected)
+    assert all(r["on-demand USD/month"] is None for r in rows)
+    figure = charts.break_even(rows, None)
+    assert [trace.name for trace in figure.data] == ["provisioned"]
+    assert "on-demand not drawn: no price in this Region" in figure.layout.title.text
+    patterns = charts.cost_by_pattern([{"access pattern": "get_doc_by_id", "on-demand USD/month": None}])
+    assert len(patterns.data[0].x) == 0 and "1 of 1 not drawn" in patterns.layout.title.text
 
 
 def test_every_shipped_region_is_in_the_table_above() -> None:
@@ -413,6 +546,21 @@ def test_replica_writes_and_storage_use_the_replica_regions_sheet() -> None:
     fixed = lines(result.option(OPT.PROVISIONED_FIXED))
     assert fixed["Replicated write capacity, table t, eu-west-1 (rWCU-hours)"] == Decimal("5.37")
     assert fixed["Replicated write capacity, table t, us-east-1 (rWCU-hours)"] == Decimal("4.75")
+
+
+def test_an_eu_central_1_replica_is_priced_at_eu_central_1s_sheet_on_demand() -> None:
+    # home us-east-1, replica eu-central-1, on-demand, 100 reads/s, 10 writes/s, 100 GiB (730 h = 2,628,000 s):
+    # home: 262.8 M RRU x $0.125 = $32.85; 26.28 M rWRU x $0.625 = $16.425 -> $16.43; 100 x $0.25 = $25.00 (§9.2)
+    # replica: 26.28 M rWRU x $0.7625 = $20.0385 -> $20.04; 100 GiB x $0.306 = $30.60 (eu-central-1's sheet)
+    # total 32.85 + 16.43 + 25.00 + 20.04 + 30.60 = $124.92
+    usage = TableUsage(table=ResourceUsage.flat("t", 100, 10, storage_bytes=100 * 1024**3),
+                       replica_regions=("eu-central-1",))
+    option = estimate_monthly_cost(usage, US_EAST_1, STANDARD_ONLY).option(OPT.ON_DEMAND)
+    got = lines(option)
+    assert got["Replicated writes, table t, eu-central-1 (rWRU)"] == Decimal("20.04")
+    assert got["Storage in eu-central-1, table t (GB-month)"] == Decimal("30.60")
+    assert got["Replicated writes, table t, us-east-1 (rWRU)"] == Decimal("16.43")
+    assert option.monthly_total_usd == Decimal("124.92")
 
 
 def test_global_tables_reserve_reads_but_not_replicated_writes() -> None:
