@@ -34,6 +34,7 @@ from boto3.dynamodb.types import TypeDeserializer
 from modeling.keys import (
     KEY_SEPARATOR,
     LABEL_SEPARATORS,
+    VALUE,
     is_constant_word,
     is_label,
     key_shape,
@@ -85,6 +86,7 @@ class _Group:
     items: list[_Item]
     name: str = ""
     templates: dict[str, str] = field(default_factory=dict)  # key attribute -> template
+    constants: frozenset[str] = frozenset()  # whole sort-key values read as constants (modeling.keys)
     conditions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # sparse key attribute -> only_when
 
 
@@ -143,7 +145,7 @@ def _groups(facts: TableFacts, items: list[_Item]) -> list[_Group]:
         sort_value = text(item, sort_name)
         shape = (key_shape(str(text(item, facts.partition_key.name))),
                  None if sort_value is None else key_shape(sort_value, constants))
-        by_shape.setdefault(shape, _Group(shape, [])).items.append(item)
+        by_shape.setdefault(shape, _Group(shape, [], constants=frozenset(constants))).items.append(item)
     return sorted(by_shape.values(), key=lambda g: -len(g.items))
 
 
@@ -265,13 +267,11 @@ def _template(key: str, items: list[_Item], key_names: set[str], group: _Group, 
 def _segment(key: str, position: int, kept: list[tuple[_Item, list[str]]], key_names: set[str], group: _Group,
              notes: list[str]) -> str:
     values = [parts[position] for _, parts in kept]
-    if len(set(values)) == 1 and (_constant_segment(values[0], len(kept[0][1])) or not values[0]):
+    if len(set(values)) == 1 and (_constant_segment(values[0], len(kept[0][1]), group.constants) or not values[0]):
         return values[0]
     reference = _matching_attribute(values, [item for item, _ in kept], key_names)
     if reference is not None:
         return reference
-    if len(set(values)) == 1 and len(values) > 1:
-        return values[0]  # the same in every sampled item: a constant
     if len(kept[0][1]) == 1:  # the whole value (`id` = 42): an attribute named like the key, same type
         name = key if _NAME.match(key) else _free_name(group, "keyValue")
         for item, _ in kept:
@@ -292,9 +292,12 @@ def _segment(key: str, position: int, kept: list[tuple[_Item, list[str]]], key_n
     return f"{{{name}}}"
 
 
-def _constant_segment(segment: str, segments: int) -> bool:
-    """A segment equal in every item stays constant text when it reads as a label (a whole value: capitals)."""
-    return is_label(segment) if segments > 1 else is_constant_word(segment)
+def _constant_segment(segment: str, segments: int, constants: frozenset[str]) -> bool:
+    """A segment equal in every item stays constant text when the key grammar reads it as a label; a whole
+    value when it is capitals, quoted, or repeated across partitions (`modeling.keys.key_shape`)."""
+    if segments > 1:
+        return is_label(segment)
+    return is_constant_word(segment) or key_shape(segment, constants) != (VALUE,)
 
 
 def _matching_attribute(values: list[str], items: list[_Item], key_names: set[str]) -> str | None:
