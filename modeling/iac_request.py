@@ -124,11 +124,10 @@ def table_request(table_name: str, billing_mode: BillingMode, key_design: KeyDes
     table's, dynamodb-facts §4.2). The one builder: the IaC export and the preview table both start here.
 
     >>> from modeling.model import KeyAttribute, KeyDesign
-    >>> design = KeyDesign(partition_key=KeyAttribute(name="PK", type="S"))
-    >>> table_request("orders", BillingMode.PAY_PER_REQUEST, design)
-    ... # doctest: +NORMALIZE_WHITESPACE
-    {'TableName': 'orders', 'AttributeDefinitions': [{'AttributeName': 'PK', 'AttributeType': 'S'}],
-     'KeySchema': [{'AttributeName': 'PK', 'KeyType': 'HASH'}], 'BillingMode': 'PAY_PER_REQUEST'}
+    >>> design = KeyDesign(partition_key=KeyAttribute(name="PK", type="S"), sort_key=None)
+    >>> request = table_request("orders", BillingMode.PAY_PER_REQUEST, design)
+    >>> request["AttributeDefinitions"], request["KeySchema"], request["BillingMode"]
+    ([{'AttributeName': 'PK', 'AttributeType': 'S'}], [{'AttributeName': 'PK', 'KeyType': 'HASH'}], 'PAY_PER_REQUEST')
     """
     request: dict[str, Any] = {
         "TableName": table_name,
