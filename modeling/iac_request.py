@@ -14,7 +14,7 @@ from typing import Any
 
 from modeling.design import TABLE
 from modeling.errors import ModelingError
-from modeling.model import KeyAttribute, KeyDesign, Model, ProjectionType, SecondaryIndex
+from modeling.model import BillingMode, KeyAttribute, KeyDesign, Model, ProjectionType, SecondaryIndex
 
 # Tagging rules for DynamoDB resources (not in dynamodb-facts.md; from AWS's tagging page)
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html#TaggingRestrictions
@@ -109,19 +109,7 @@ def create_table_input(model: Model, key_design: KeyDesign, capacity: Provisione
     https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateTable.html
     """
     table = model.table
-    request: dict[str, Any] = {
-        "TableName": table.name,
-        "AttributeDefinitions": [{"AttributeName": a.name, "AttributeType": str(a.type)}
-                                 for a in key_attributes(key_design)],
-        "KeySchema": _key_schema(key_design.partition_key, key_design.sort_key),
-        "BillingMode": str(table.billing_mode),
-    }
-    if capacity is not None:
-        request["ProvisionedThroughput"] = _throughput(capacity.of(TABLE))
-    if key_design.global_secondary_indexes:
-        request["GlobalSecondaryIndexes"] = [_index(i, capacity) for i in key_design.global_secondary_indexes]
-    if key_design.local_secondary_indexes:
-        request["LocalSecondaryIndexes"] = [_index(i, None) for i in key_design.local_secondary_indexes]
+    request = table_request(table.name, table.billing_mode, key_design, capacity)
     if table.stream_view_type is not None:
         request["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": str(table.stream_view_type)}
     request["TableClass"] = str(table.table_class)
@@ -129,6 +117,41 @@ def create_table_input(model: Model, key_design: KeyDesign, capacity: Provisione
     if tags:
         request["Tags"] = [{"Key": key, "Value": value} for key, value in tags]
     return request
+
+
+def table_request(table_name: str, billing_mode: BillingMode, key_design: KeyDesign,
+                  capacity: ProvisionedCapacity | None = None) -> dict[str, Any]:
+    """The part of CreateTable that says what the table is: key attributes, key schema, every index with
+    its projection, billing mode and capacity (with `capacity`, the table's and each GSI's; LSIs use the
+    table's, dynamodb-facts §4.2). The one builder: the IaC export and the preview table both start here.
+
+    >>> from modeling.model import KeyAttribute, KeyDesign
+    >>> design = KeyDesign(partition_key=KeyAttribute(name="PK", type="S"), sort_key=None)
+    >>> request = table_request("orders", BillingMode.PAY_PER_REQUEST, design)
+    >>> request["AttributeDefinitions"], request["KeySchema"], request["BillingMode"]
+    ([{'AttributeName': 'PK', 'AttributeType': 'S'}], [{'AttributeName': 'PK', 'KeyType': 'HASH'}], 'PAY_PER_REQUEST')
+    """
+    request: dict[str, Any] = {
+        "TableName": table_name,
+        "AttributeDefinitions": [{"AttributeName": a.name, "AttributeType": str(a.type)}
+                                 for a in key_attributes(key_design)],
+        "KeySchema": _key_schema(key_design.partition_key, key_design.sort_key),
+        "BillingMode": str(billing_mode),
+    }
+    if capacity is not None:
+        request["ProvisionedThroughput"] = _throughput(capacity.of(TABLE))
+    if key_design.global_secondary_indexes:
+        request["GlobalSecondaryIndexes"] = [_index(i, capacity) for i in key_design.global_secondary_indexes]
+    if key_design.local_secondary_indexes:
+        request["LocalSecondaryIndexes"] = [_index(i, None) for i in key_design.local_secondary_indexes]
+    return request
+
+
+def uniform_capacity(key_design: KeyDesign, capacity_units: int, source: str = "") -> ProvisionedCapacity:
+    """The same fixed read and write capacity for the table and every GSI."""
+    each = ResourceCapacity(DimensionCapacity(capacity_units), DimensionCapacity(capacity_units))
+    return ProvisionedCapacity({TABLE: each, **{i.name: each for i in key_design.global_secondary_indexes}},
+                               source=source)
 
 
 def key_attributes(key_design: KeyDesign) -> list[KeyAttribute]:

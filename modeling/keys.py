@@ -11,7 +11,7 @@ rendered strings sorts the numbers. Templates are parsed once into segments; ren
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -145,3 +145,97 @@ def _padded_number(number: Decimal, width: int, decimals: int | None) -> str:
     return text.rjust(width + (len(text) - integer_digits), "0")
 
 
+
+
+# --- reading key values back: the grammar the importers share -----------------------------------------
+#
+# Key values are the convention of single-table design (not a DynamoDB rule): labels and values joined by
+# `#`, or by `:` / `|` after a label (`User:alice`). A label is a word of letters and `_`, in any case
+# (`CUSTOMER`, `u`, `follower`, `Room`): the AWS sample models use all three. A word with a digit is a
+# value (`D1`, `r1`, a VIN), and so is a mixed-case word right after a label (`User:UserA`). A whole key
+# value of one segment is a value (`DEN`, `player001`) unless it is known to be a constant (written in
+# quotes, or repeated where a value would not be): the importers decide that from the items.
+
+KEY_SEPARATOR = "#"
+LABEL_SEPARATORS = (":", "|")  # separate only after a label: `12:00` in a time is not a key part
+VALUE = "*"  # a value's place in a key shape
+_LABEL_WORD = re.compile(r"^[A-Za-z_]+$")
+
+
+def is_label(segment: str, after_label: bool = False) -> bool:
+    """Whether one segment of a key value reads as a label rather than a value.
+
+    >>> [is_label(s) for s in ("CUSTOMER", "ORDER_ITEM", "u", "follower", "Room")]
+    [True, True, True, True, True]
+    >>> [is_label(s) for s in ("123", "D1", "r1", "c-0", "2024-05-01", "")]
+    [False, False, False, False, False, False]
+    >>> is_label("UserA", after_label=True), is_label("ACTIVE", after_label=True)
+    (False, True)
+    """
+    if not _LABEL_WORD.match(segment):
+        return False
+    mixed = segment != segment.lower() and segment != segment.upper()
+    return not (after_label and mixed)
+
+
+def is_constant_word(value: str) -> bool:
+    """A whole one-segment value that reads as a constant when no item says otherwise: capitals (`PROFILE`).
+
+    >>> is_constant_word("PROFILE"), is_constant_word("META_DATA"), is_constant_word("meta"), is_constant_word("A1")
+    (True, True, False, False)
+    """
+    return value.isupper() and bool(_LABEL_WORD.match(value))
+
+
+def split_key_value(value: str) -> tuple[str, list[str]]:
+    """The separator and the segments of a key value; `:` and `|` separate only after a label.
+
+    >>> split_key_value("CUSTOMER#123#ORDER#9")
+    ('#', ['CUSTOMER', '123', 'ORDER', '9'])
+    >>> split_key_value("User:alice"), split_key_value("2024-05-01T12:00:00")
+    ((':', ['User', 'alice']), ('', ['2024-05-01T12:00:00']))
+    """
+    if KEY_SEPARATOR in value:
+        return KEY_SEPARATOR, value.split(KEY_SEPARATOR)
+    for separator in LABEL_SEPARATORS:
+        if separator in value and _LABEL_WORD.match(value.split(separator)[0]):
+            return separator, value.split(separator)
+    return "", [value]
+
+
+def key_shape(value: str, constants: frozenset[str] | set[str] = frozenset()) -> tuple[str, ...]:
+    """The labels of a key value with `*` for each value: items of one entity share a shape.
+
+    A one-segment value is `*` unless `constants` holds it or it is quoted (`"info"`); empty segments
+    (`#META#`) are kept as they are.
+
+    >>> key_shape("CUSTOMER#123#ORDER#9"), key_shape("u#12345#follower"), key_shape("User:UserA")
+    (('CUSTOMER', '*', 'ORDER', '*'), ('u', '*', 'follower'), ('User', '*'))
+    >>> key_shape("#META#"), key_shape("DEN"), key_shape("PROFILE", {"PROFILE"}), key_shape('"info"')
+    (('', 'META', ''), ('*',), ('PROFILE',), ('info',))
+    """
+    if value in constants or (value.startswith('"') and value.endswith('"')):
+        return (value.strip('"'),)
+    _, segments = split_key_value(value)
+    if len(segments) == 1:
+        return (VALUE,)
+    shape: list[str] = []
+    for segment in segments:
+        after_label = bool(shape) and shape[-1] not in (VALUE, "")
+        shape.append(segment if segment == "" or is_label(segment, after_label) else VALUE)
+    return tuple(shape)
+
+
+def repeated_constants(keys: Iterable[tuple[str, str | None]]) -> set[str]:
+    """One-segment sort-key values found in several partitions (`PROFILE`, `meta`, `#META#`): constants.
+
+    `keys` are (partition key value, sort key value) pairs; an identifier would differ between partitions.
+
+    >>> sorted(repeated_constants([("u#1", "meta"), ("u#2", "meta"), ("u#1", "2024"), ("u#2", "x1")]))
+    ['meta']
+    """
+    partitions: dict[str, set[str]] = {}
+    for partition, sort in keys:
+        if sort is not None:
+            partitions.setdefault(sort, set()).add(partition)
+    return {v for v, p in partitions.items() if len(p) > 1 and is_label(v.strip('"#'))}

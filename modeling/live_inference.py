@@ -2,9 +2,10 @@
 
 `modeling.live_import` reads the table; this module turns what it read into a model document:
 
-1. Items are grouped by the *shape* of their table keys: each `#`-separated segment that looks like a
-   label (`CUSTOMER`, `ORDER_ITEM`: capitals, digits, `_`) is kept, any other segment is a value. So
-   `CUSTOMER#123 / PROFILE` and `CUSTOMER#9 / TICKET#T-1` are two groups.
+1. Items are grouped by the *shape* of their table keys, read with the key grammar of `modeling.keys`
+   (the one the NoSQL Workbench import uses): each segment that reads as a label (`CUSTOMER`, `u`,
+   `follower`: letters and `_`) is kept, any other segment is a value; a one-segment sort key found in
+   several partitions is a constant. So `CUSTOMER#123 / PROFILE` and `CUSTOMER#9 / TICKET#T-1` are two groups.
 2. Each group becomes an entity named after its labels: the sort key's first label when the sort key
    has values (`TICKET#...` -> Ticket), else the partition key's last label (`CUSTOMER#123` ->
    Customer), unless a constant sort key is more specific (`XP_TRANSFER` beside `TRANSFER#...`).
@@ -30,12 +31,22 @@ from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer
 
-from modeling.keys import render_value
+from modeling.keys import (
+    KEY_SEPARATOR,
+    LABEL_SEPARATORS,
+    VALUE,
+    is_constant_word,
+    is_label,
+    key_shape,
+    render_value,
+    repeated_constants,
+    split_key_value,
+)
 from modeling.model import FORMAT_NAME, FORMAT_VERSION, KeyAttribute, SecondaryIndex
 from modeling.value_generators import generator_for
 
-SEPARATOR = "#"
-_LABEL = re.compile(r"^[A-Z][A-Z0-9_]*$")
+SEPARATOR = KEY_SEPARATOR  # for the shapes shown in the notes
+_ANY_SEPARATOR = "[" + re.escape(KEY_SEPARATOR + "".join(LABEL_SEPARATORS)) + "]"
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")  # modeling.model.Name
 _PADDED = re.compile(r"^\d+(\.\d+)?$")
 _deserializer = TypeDeserializer()
@@ -75,6 +86,7 @@ class _Group:
     items: list[_Item]
     name: str = ""
     templates: dict[str, str] = field(default_factory=dict)  # key attribute -> template
+    constants: frozenset[str] = frozenset()  # whole sort-key values read as constants (modeling.keys)
     conditions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # sparse key attribute -> only_when
 
 
@@ -120,17 +132,20 @@ def infer_model(facts: TableFacts, raw_items: list[dict[str, dict[str, Any]]], r
 # --- grouping and naming -----------------------------------------------------------------------------
 
 
-def _shape(value: Any) -> tuple[str, ...]:
-    return tuple(s if _LABEL.match(s) else "*" for s in str(value).split(SEPARATOR))
-
-
 def _groups(facts: TableFacts, items: list[_Item]) -> list[_Group]:
     sort_name = facts.sort_key.name if facts.sort_key else None
+
+    def text(item: _Item, name: str | None) -> str | None:
+        value = item.values.get(name) if name else None
+        return None if value is None else render_value(value)
+
+    constants = repeated_constants((str(text(i, facts.partition_key.name)), text(i, sort_name)) for i in items)
     by_shape: dict[tuple, _Group] = {}
     for item in items:
-        sort_value = item.values.get(sort_name) if sort_name else None
-        shape = (_shape(item.values[facts.partition_key.name]), None if sort_value is None else _shape(sort_value))
-        by_shape.setdefault(shape, _Group(shape, [])).items.append(item)
+        sort_value = text(item, sort_name)
+        shape = (key_shape(str(text(item, facts.partition_key.name))),
+                 None if sort_value is None else key_shape(sort_value, constants))
+        by_shape.setdefault(shape, _Group(shape, [], constants=frozenset(constants))).items.append(item)
     return sorted(by_shape.values(), key=lambda g: -len(g.items))
 
 
@@ -238,26 +253,25 @@ def _key_order(facts: TableFacts) -> Any:
 
 
 def _template(key: str, items: list[_Item], key_names: set[str], group: _Group, notes: list[str]) -> str:
-    split = [str(render_value(i.values[key])).split(SEPARATOR) for i in items]
-    length = Counter(len(s) for s in split).most_common(1)[0][0]
-    kept = [(item, parts) for item, parts in zip(items, split, strict=True) if len(parts) == length]
+    split = [split_key_value(str(render_value(i.values[key]))) for i in items]
+    separator, length = Counter((s, len(p)) for s, p in split).most_common(1)[0][0]
+    kept = [(item, parts) for item, (found, parts) in zip(items, split, strict=True)
+            if (found, len(parts)) == (separator, length)]
     if len(kept) < len(items):
         notes.append(f"Entity {group.name}: {len(items) - len(kept)} of {len(items)} sampled {key} values have "
-                     "another number of # segments and were left out of its template.")
+                     f"another number of {separator or '#'} segments and were left out of its template.")
     parts = [_segment(key, position, kept, key_names, group, notes) for position in range(length)]
-    return SEPARATOR.join(parts)
+    return separator.join(parts)
 
 
 def _segment(key: str, position: int, kept: list[tuple[_Item, list[str]]], key_names: set[str], group: _Group,
              notes: list[str]) -> str:
     values = [parts[position] for _, parts in kept]
-    if len(set(values)) == 1 and (_LABEL.match(values[0]) or not values[0]):
+    if len(set(values)) == 1 and (_constant_segment(values[0], len(kept[0][1]), group.constants) or not values[0]):
         return values[0]
     reference = _matching_attribute(values, [item for item, _ in kept], key_names)
     if reference is not None:
         return reference
-    if len(set(values)) == 1 and len(values) > 1:
-        return values[0]  # the same in every sampled item: a constant
     if len(kept[0][1]) == 1:  # the whole value (`id` = 42): an attribute named like the key, same type
         name = key if _NAME.match(key) else _free_name(group, "keyValue")
         for item, _ in kept:
@@ -267,7 +281,7 @@ def _segment(key: str, position: int, kept: list[tuple[_Item, list[str]]], key_n
                      "with the same values.")
         return f"{{{name}}}"
     previous = [parts[position - 1] for _, parts in kept] if position else []
-    label = previous[0] if previous and len(set(previous)) == 1 and _LABEL.match(previous[0]) else ""
+    label = previous[0] if previous and len(set(previous)) == 1 and is_label(previous[0]) else ""
     name = _free_name(group, f"{entity_name(label)[:1].lower()}{entity_name(label)[1:]}Id" if label
                       else f"{key.lower()}Part{position + 1}")
     for (item, _), value in zip(kept, values, strict=True):
@@ -276,6 +290,14 @@ def _segment(key: str, position: int, kept: list[tuple[_Item, list[str]]], key_n
     notes.append(f"Entity {group.name}: the values after {label or 'position ' + str(position + 1)} in {key} "
                  f"match no attribute, so they became the attribute {name} (it exists only inside the key).")
     return f"{{{name}}}"
+
+
+def _constant_segment(segment: str, segments: int, constants: frozenset[str]) -> bool:
+    """A segment equal in every item stays constant text when the key grammar reads it as a label; a whole
+    value when it is capitals, quoted, or repeated across partitions (`modeling.keys.key_shape`)."""
+    if segments > 1:
+        return is_label(segment)
+    return is_constant_word(segment) or key_shape(segment, constants) != (VALUE,)
 
 
 def _matching_attribute(values: list[str], items: list[_Item], key_names: set[str]) -> str | None:
@@ -328,9 +350,9 @@ def _identifier_owners(facts: TableFacts, groups: list[_Group]) -> dict[str, str
     owners: dict[str, str] = {}
     for group in groups:
         for key in _table_key_names(facts):
-            parts = group.templates.get(key, "").split(SEPARATOR)
+            parts = re.split(_ANY_SEPARATOR, group.templates.get(key, ""))
             for position, label in enumerate(parts):
-                if not (_LABEL.match(label) and entity_name(label) == group.name):
+                if not (is_label(label) and entity_name(label) == group.name):
                     continue
                 following = []
                 for part in parts[position + 1:]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from workshop.roles import document_index_serving
+
 Document = dict[str, Any]
 
 
@@ -61,7 +63,8 @@ def keys_only_roster(document: Document) -> Document:
 def drop_sparse_index(document: Document) -> Document:
     """The unpaid orders lose their index: the hourly report becomes Scan + filter (DDS201)."""
     broken = _renamed(document, "broken")
-    _entity_keys(broken, "Order").get("indexes", {}).pop("GSI3", None)
+    sparse = document_index_serving(document, "list_unpaid_orders_by_date")  # by role, not by number
+    _entity_keys(broken, "Order").get("indexes", {}).pop(sparse, None)
     return broken
 
 

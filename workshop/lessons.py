@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
-from modeling.design import Operation
+from modeling.design import Design, Operation
 from modeling.model_file import model_from_document
 from workshop import breaks, reveals
 from workshop.reveals import Reveal, RevealFunction
+from workshop.roles import ALL_INDEXES, document_design, index_role, needs_design, resolve_roles
 from workshop.states import State, state_document
 from workshop.verification import (
     BillingModeMatchesRecommendation,
@@ -55,9 +57,17 @@ class Step:
     title: str
     page: StudioPage
     state: State
-    look_at: str  # where on the page, in words
-    question: str
+    look_at_source: str  # where on the page, in words; indexes named by role (`workshop.roles`)
+    question_source: str
     reveal: RevealFunction
+
+    @property
+    def look_at(self) -> str:
+        return state_text(self.state, self.look_at_source)
+
+    @property
+    def question(self) -> str:
+        return state_text(self.state, self.question_source)
 
     def document(self) -> Document:
         return state_document(self.state)
@@ -70,11 +80,23 @@ class Step:
 class BreakIt:
     title: str
     state: State  # the lesson's model the mistake is put into
-    brief: str  # what the attendee is told (not the answer)
-    hint: str  # where to find it with the product's own checks and charts
-    fix: str  # the fix, in words
+    brief_source: str  # what the attendee is told (not the answer); indexes named by role
+    hint_source: str  # where to find it with the product's own checks and charts
+    fix_source: str  # the fix, in words
     breaker: Callable[[Document], Document]
     steps: tuple[VerificationStep, ...]
+
+    @property
+    def brief(self) -> str:
+        return state_text(self.state, self.brief_source)
+
+    @property
+    def hint(self) -> str:
+        return state_text(self.state, self.hint_source)
+
+    @property
+    def fix(self) -> str:
+        return state_text(self.state, self.fix_source)
 
     def broken_document(self) -> Document:
         return self.breaker(state_document(self.state))
@@ -119,6 +141,22 @@ class Lesson:
         return any(document == self.placed(candidate) for candidate in prepared)
 
 
+# Indexes the lesson texts name, by the access pattern each serves (`workshop.roles`)
+ROSTER = index_role("list_students_by_status")  # the roster index: students of a tenant by status
+UNPAID_REPORT = index_role("list_unpaid_orders_by_date")  # the sparse index of the unpaid-orders report
+
+
+@lru_cache(maxsize=len(State))
+def state_design(state: State) -> Design:
+    """The design a state's model opens on, computed once: the lesson texts read its index roles."""
+    return document_design(state_document(state))
+
+
+def state_text(state: State, source: str) -> str:
+    """A lesson text with its `[index:PATTERN]` roles named as the state's design names them."""
+    return resolve_roles(source, state_design(state)) if needs_design(source) else source
+
+
 def lesson(slug: str) -> Lesson:
     found = next((item for item in LESSONS if item.slug == slug), None)
     if found is None:
@@ -151,14 +189,14 @@ _L1 = Lesson("access-patterns-first", 1, "Access patterns first",
 _L2 = Lesson("hot-partition", 2, "The hot partition",
              "Status as a partition key under a sign-up burst, seen on the Hot partitions page, then fixed.", (
     Step("What the checks say", StudioPage.LAYOUT, State.STUDENT_MISTAKES,
-         "Design checks, errors only: the findings on GSI1's partition key.",
-         "Which checks fail on GSI1, and how busy is its busiest key value?", reveals.status_key_findings),
+         f"Design checks, errors only: the findings on {ROSTER}'s partition key.",
+         f"Which checks fail on {ROSTER}, and how busy is its busiest key value?", reveals.status_key_findings),
     Step("See it run hot", StudioPage.HOT_PARTITIONS, State.STUDENT_MISTAKES,
-         "Table or index GSI1; open the burst scenario, pick create_student_by_tenant (3,700 in 0.2 s).",
-         "What share of GSI1's traffic lands on one key value, and what does the burst do to its partition?",
+         f"Table or index {ROSTER}; open the burst scenario, pick create_student_by_tenant (3,700 in 0.2 s).",
+         f"What share of {ROSTER}'s traffic lands on one key value, and what does the burst do to its partition?",
          reveals.status_key_hot_partition),
     Step("Fix it with the tenant in the key", StudioPage.HOT_PARTITIONS, State.STUDENT_DESIGNED,
-         "The roster index (GSI2) of the designed Student platform: the skew table and the histogram.",
+         f"The roster index ({ROSTER}) of the designed Student platform: the skew table and the histogram.",
          "How many key values does TENANT#…#STATUS#… give, and how busy is the busiest?",
          reveals.tenant_status_key),
 ), BreakIt("Status becomes the partition key", State.STUDENT_DESIGNED,
@@ -199,7 +237,7 @@ _L4 = Lesson("gsis-cost", 4, "GSIs are copies you pay for",
          "Per table and index: storage of each GSI next to the table's.",
          "How much do the GSIs store compared with the table?", reveals.index_copies),
     Step("One index, several entities", StudioPage.LAYOUT, State.STUDENT_DESIGNED,
-         "The table viewed through each index: which entities appear in GSI1, GSI2 and GSI3.",
+         f"The table viewed through each index: which entities appear in {ALL_INDEXES}.",
          "Which GSIs are overloaded, holding more than one entity?", reveals.overloaded_indexes),
     Step("Every change, every index", StudioPage.CAPACITY_AND_COST, State.STUDENT_DESIGNED,
          "Cost per access pattern: increment_student_xp_by_id and its index writes.",
@@ -223,9 +261,10 @@ _L5 = Lesson("filters-dont-save", 5, "Filters don't save money",
          "Cost per access pattern: list_unpaid_orders_by_date's read units per request.",
          "How many RCU does a run cost now, against the Scan?", reveals.unpaid_report_sparse),
 ), BreakIt("The sparse index is dropped", State.SHOP_SPARSE,
-           "Someone removed GSI3 'because nothing else uses it'.",
+           f"Someone removed {UNPAID_REPORT} 'because nothing else uses it'.",
            "Layout page: the report is a Scan again; Design checks: DDS201; Capacity & cost: its RCU.",
-           "Give Order a GSI3 entry again: STATUS#{status} / ORDER#{orderDate}#{orderId}, only when status = UNPAID.",
+           f"Give Order a {UNPAID_REPORT} entry again: "
+           "STATUS#{status} / ORDER#{orderDate}#{orderId}, only when status = UNPAID.",
            breaks.drop_sparse_index, (
     CheckPasses("The report needs no Scan (DDS201)", ("DDS201",), "list_unpaid_orders_by_date"),
     PatternServed("The report is served by a Query", "list_unpaid_orders_by_date", (Operation.QUERY,)),

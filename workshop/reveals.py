@@ -23,7 +23,8 @@ from modeling.hot_partitions import BurstScenario, HotPartitionRequest, analyse_
 from modeling.model import Consistency, Model, TableClass
 from modeling.model_file import model_from_document
 from modeling.planner import plan_pattern
-from workshop.states import SPARSE_INDEX, State, state_document
+from workshop.roles import index_serving
+from workshop.states import State, state_document
 from workshop.verification import SEED, VERIFY_KEY_VALUES, busiest_key_utilisation
 
 BURST_SIGN_UPS = 3700  # the sign-up burst of the issue: 3,700 sign-ups in 200 ms on one key value
@@ -102,14 +103,16 @@ def status_key_findings(model: Model) -> Reveal:
 
 
 def status_key_hot_partition(model: Model) -> Reveal:
+    design = _design(model)
+    index = index_serving(design, "list_students_by_status")  # the status-keyed roster index
     report = analyse_hot_partitions(HotPartitionRequest(
-        model=model, design=_design(model), index="GSI1", max_key_values=VERIFY_KEY_VALUES, seed=SEED,
+        model=model, design=design, index=index, max_key_values=VERIFY_KEY_VALUES, seed=SEED,
         scenario=BurstScenario(pattern="create_student_by_tenant", requests=float(BURST_SIGN_UPS),
                                duration_seconds=BURST_SECONDS, resolution_seconds=0.1)))
-    row = report.skew[report.skew["index"] == "GSI1"].iloc[0]
+    row = report.skew[report.skew["index"] == index].iloc[0]
     share, need = f"{row['top1_traffic_share']:.0%}", f"{row['busiest_key_utilisation']:.0%}"
     burst = f"{report.timeline['utilisation'].max():.0%}"
-    return Reveal(f"On GSI1 the busiest key value takes **{share} of the traffic** and needs **{need} of one "
+    return Reveal(f"On {index} the busiest key value takes **{share} of the traffic** and needs **{need} of one "
                   f"partition** at peak (3,000 RCU / 1,000 WCU). During {BURST_SIGN_UPS:,} sign-ups in "
                   f"{BURST_SECONDS * 1000:.0f} ms the busiest partition reaches **{burst}** of its capacity: "
                   "requests throttle, and a GSI short of writes throttles the table too.", (share, need, burst))
@@ -177,7 +180,10 @@ def overloaded_indexes(model: Model) -> Reveal:
     shared = {name: entities for name, entities in users.items() if len(entities) > 1}
     listing = "; ".join(f"{name}: {', '.join(entities)}" for name, entities in users.items())
     count = f"{len(shared)} of {len(users)}"
-    return Reveal(f"{listing}. **{count}** GSIs are overloaded: their generic key attributes (GSI1PK, GSI1SK) "
+    example = next((i for i in model.key_design.global_secondary_indexes if i.name in shared),
+                   model.key_design.global_secondary_indexes[0])
+    generic = ", ".join(k.name for k in (example.partition_key, example.sort_key) if k is not None)
+    return Reveal(f"{listing}. **{count}** GSIs are overloaded: their generic key attributes ({generic}) "
                   "hold different entities' templates, so one index serves several access patterns instead of "
                   "one index each.", (count,))
 
@@ -211,9 +217,10 @@ def unpaid_report_sparse(model: Model) -> Reveal:
                             "list_unpaid_orders_by_date")
     sparse_units, scan_units = sparse["read units per request"], scanning["read units per request"]
     ratio = f"{scan_units / sparse_units:,.0f}×"
-    return Reveal(f"With the sparse {SPARSE_INDEX} the report is a Query reading only unpaid orders: "
+    index = index_serving(_design(model), "list_unpaid_orders_by_date")
+    return Reveal(f"With the sparse {index} the report is a Query reading only unpaid orders: "
                   f"**{sparse_units:,.1f} RCU** per run against **{scan_units:,.1f} RCU** for Scan + filter, "
-                  f"**{ratio} fewer**. Paid orders have no {SPARSE_INDEX} keys, so they cost no index writes "
+                  f"**{ratio} fewer**. Paid orders have no {index} keys, so they cost no index writes "
                   "or storage.", (f"{sparse_units:,.1f}", f"{scan_units:,.1f}", ratio))
 
 

@@ -15,6 +15,7 @@ from modeling.editing import adopt_key_design
 from modeling.examples import example_document
 from modeling.generator import COLLECTIONS, generate_design
 from modeling.model_file import model_from_document
+from workshop.roles import document_index_serving, free_index_name
 
 Document = dict[str, Any]
 
@@ -34,7 +35,6 @@ class State(StrEnum):
 SPIKE_HOUR_UTC = 14
 QUIET_HOUR_WEIGHT = 0.05
 UNPAID = "UNPAID"
-SPARSE_INDEX = "GSI3"
 
 
 def state_document(state: State) -> Document:
@@ -54,23 +54,29 @@ def _designed(slug: str) -> Document:
 def _shop_scan() -> Document:
     """E-commerce, designed, with orders taken out of the status index (the unpaid report must Scan)."""
     document = _designed("ecommerce_orders")
+    status_index = document_index_serving(document, "list_orders_by_status")  # by role, not by number
     for keys in document["key_design"]["entities"]:
         if keys["entity"] == "Order":
-            keys.get("indexes", {}).pop("GSI2", None)
+            keys.get("indexes", {}).pop(status_index, None)
     document["access_patterns"] = [p for p in document["access_patterns"] if p["name"] != "list_orders_by_status"]
     return document
 
 
 def _shop_sparse() -> Document:
-    """The scanning shop plus a sparse GSI: an order has its keys only while it is UNPAID (dynamodb-facts §4.1)."""
+    """The scanning shop plus a sparse GSI: an order has its keys only while it is UNPAID (dynamodb-facts §4.1).
+
+    The index takes the first `GSI<n>` name the design leaves free; lessons find it by its role (the index
+    serving list_unpaid_orders_by_date), never by this name.
+    """
     document = _shop_scan()
     design = document["key_design"]
-    design["global_secondary_indexes"].append({
-        "name": SPARSE_INDEX, "partition_key": {"name": f"{SPARSE_INDEX}PK", "type": "S"},
-        "sort_key": {"name": f"{SPARSE_INDEX}SK", "type": "S"}, "projection": {"type": "ALL"}})
+    name = free_index_name(i["name"] for i in design.get("global_secondary_indexes", []))
+    design.setdefault("global_secondary_indexes", []).append({
+        "name": name, "partition_key": {"name": f"{name}PK", "type": "S"},
+        "sort_key": {"name": f"{name}SK", "type": "S"}, "projection": {"type": "ALL"}})
     for keys in design["entities"]:
         if keys["entity"] == "Order":
-            keys.setdefault("indexes", {})[SPARSE_INDEX] = {
+            keys.setdefault("indexes", {})[name] = {
                 "partition_key": "STATUS#{status}", "sort_key": "ORDER#{orderDate}#{orderId}",
                 "only_when": [{"attribute": "status", "equals": UNPAID}]}
     return document

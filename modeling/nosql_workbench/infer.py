@@ -1,7 +1,8 @@
 """One table of a NoSQL Workbench file -> a Design Studio model, with a list of what was inferred.
 
 Entities come from facets; without facets, from a type attribute (`type`, `EntityType` ...), else from
-the shape of the key values (`CUSTOMER#123` is the label `CUSTOMER` and a value). Key templates are
+the shape of the key values (`CUSTOMER#123` is the label `CUSTOMER` and a value), read with the key
+grammar of `modeling.keys` that the live-table import shares. Key templates are
 read back from the values: a segment equal to one of the item's attributes becomes `{attribute}`, a
 label stays constant text, and any other value becomes a new identifier attribute named after the
 facet's key alias, the key attribute or the label before it (`CUSTOMER#123` -> `customerId`). Facet
@@ -20,7 +21,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from modeling.errors import ModelFileError, ModelingError, Problem, errors_only
-from modeling.keys import KeyTemplate, KeyTemplateError
+from modeling.keys import (
+    KeyTemplate,
+    KeyTemplateError,
+    is_constant_word,
+    is_label,
+    key_shape,
+    repeated_constants,
+    split_key_value,
+)
 from modeling.limits import MAX_ITEM_BYTES
 from modeling.model import (
     Attribute,
@@ -52,7 +61,6 @@ from modeling.value_generators import generator_for
 TYPE_ATTRIBUTES = ("type", "entitytype", "entity_type", "_type", "__typename", "recordtype", "record_type", "_et")
 MAX_TYPE_VALUES = 30
 TTL_NAMES = ("ttl", "expiresat", "expires_at", "expire_at", "expiration_ttl", "expiry")
-_LABEL = re.compile(r"^[A-Za-z_]+$")
 _GENERIC_KEY = re.compile(r"^(pk|sk|hash|range|pk\d+|sk\d+|.*gsi.*|.*lsi.*)$", re.I)
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.\-]")
 # NoSQL Workbench 3.8+ sample-data formats (`SampleDataFormats`: attribute -> [category, format]) that map
@@ -143,24 +151,6 @@ def _unique(name: str, taken: set[str]) -> str:
         candidate, number = f"{name}{number}", number + 1
     taken.add(candidate)
     return candidate
-
-
-def _split(value: str) -> tuple[str, list[str]]:
-    """`#` separates key parts; `:` and `|` only after a label (`User:alice`, not a time `12:00`)."""
-    if "#" in value:
-        return "#", value.split("#")
-    for separator in (":", "|"):
-        if separator in value and _LABEL.match(value.split(separator)[0]):
-            return separator, value.split(separator)
-    return "", [value]
-
-
-def _is_label(segment: str, previous_is_label: bool) -> bool:
-    """`CUSTOMER`, `u`, `follower`; a mixed-case word right after a label is a value (`User:UserA`)."""
-    if not _LABEL.match(segment):
-        return False
-    mixed = segment != segment.lower() and segment != segment.upper()
-    return not (previous_is_label and mixed)
 
 
 def _text(value: Any) -> str | None:
@@ -371,28 +361,13 @@ class _Builder:
         """Whole sort-key values that appear in several item collections (`meta`, `#META#`): constants."""
         if self.table.sort_key is None:
             return set()
-        partitions: dict[str, set[str]] = {}
-        for item in items:
-            value = _text(item.get(self.table.sort_key.name))
-            if value is not None:
-                partitions.setdefault(value, set()).add(str(item.get(self.table.partition_key.name)))
-        return {v for v, p in partitions.items() if len(p) > 1 and _LABEL.match(v.strip('"#'))}
+        sort, partition = self.table.sort_key.name, self.table.partition_key.name
+        return repeated_constants((str(item.get(partition)), _text(item.get(sort))) for item in items)
 
     def shape(self, item: dict[str, Any], constants: set[str]) -> tuple[Any, ...]:
         def of(name: str | None, whole_constants: set[str]) -> tuple[str, ...]:
             value = _text(item.get(name)) if name else None
-            if value is None:
-                return ()
-            if value in whole_constants or (value.startswith('"') and value.endswith('"')):
-                return (value.strip('"'),)
-            _, segments = _split(value)
-            if len(segments) == 1:
-                return ("*",)
-            shape: list[str] = []
-            for segment in segments:
-                previous = bool(shape) and shape[-1] not in ("*", "")
-                shape.append(segment if segment == "" or _is_label(segment, previous) else "*")
-            return tuple(shape)
+            return () if value is None else key_shape(value, whole_constants)
 
         sort = self.table.sort_key.name if self.table.sort_key else None
         return of(self.table.partition_key.name, set()), of(sort, constants)
@@ -547,7 +522,7 @@ def _infer_template(group: _Group, key: str, alias: str, generic: set[str], take
         value = _text(item.get(key))
         if value is None:
             continue
-        separator, segments = _split(value)
+        separator, segments = split_key_value(value)
         hint = group.shapes.get(key)
         hint = hint if hint is not None and len(hint) == len(segments) else None
         parts = tuple(_part(segment, item, key, generic, len(segments), hint[i] if hint else None)
@@ -582,9 +557,9 @@ def _part(segment: str, item: dict[str, Any], key: str, generic: set[str], count
             return ("ref", name)
     if hint is not None:
         return ("var",) if hint == "*" else ("const", segment)
-    if (count > 1 and (_LABEL.match(segment) or segment == "")) or (segment.startswith('"') and segment.endswith('"')):
+    if (count > 1 and (is_label(segment) or segment == "")) or (segment.startswith('"') and segment.endswith('"')):
         return ("const", segment)
-    if count == 1 and (segment.isupper() and _LABEL.match(segment)):
+    if count == 1 and is_constant_word(segment):
         return ("const", segment)
     return ("var",)
 
@@ -604,7 +579,7 @@ def _variable_names(group: _Group, key: str, alias: str, separator: str, parts: 
         if part != ("var",):
             names.append("")
             continue
-        hinted = next((h[i] for h in hints if _LABEL.match(h[i].replace("-", "_")) and not h[i].isupper()), None)
+        hinted = next((h[i] for h in hints if is_label(h[i].replace("-", "_")) and not h[i].isupper()), None)
         previous = parts[i - 1] if i else None
         if hinted is None and previous and previous[0] == "const" and previous[1].strip('"'):
             label = previous[1].strip('"')

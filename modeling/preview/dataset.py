@@ -16,8 +16,9 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
 from modeling.errors import ModelingError
+from modeling.iac_request import key_attributes
 from modeling.keys import KeyTemplateError
-from modeling.model import KeyAttribute, KeyDesign, Model
+from modeling.model import KeyDesign, Model
 from modeling.sample_data import Item, generate_items, item_keys
 
 DEFAULT_PREVIEW_ITEMS = 1_000
@@ -124,16 +125,6 @@ def _typed(key_design: KeyDesign, keys: dict[str, str]) -> dict[str, Any]:
         bad = next(name for name in keys if name in numeric)
         raise PreviewDataError(f"the key attribute {bad} is a Number, but its template renders text; "
                                "make its template a single numeric attribute or change its type to S") from None
-
-
-def key_attributes(key_design: KeyDesign) -> list[KeyAttribute]:
-    """Every key attribute of the table and its indexes, once each."""
-    found: dict[str, KeyAttribute] = {}
-    for index in (key_design, *key_design.global_secondary_indexes, *key_design.local_secondary_indexes):
-        for attribute in (index.partition_key, index.sort_key):
-            if attribute is not None:
-                found.setdefault(attribute.name, attribute)
-    return list(found.values())
 
 
 def primary_key_names(key_design: KeyDesign) -> tuple[str, ...]:

@@ -16,8 +16,8 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.errors import EndpointError
-from modeling.model import BillingMode, KeyDesign, ProjectionType, SecondaryIndex, TableSettings
-from modeling.preview.dataset import key_attributes
+from modeling.iac_request import table_request, uniform_capacity
+from modeling.model import BillingMode, KeyDesign, TableSettings
 from modeling.preview.ownership import (
     CREATOR,
     CREATOR_TAG,
@@ -60,44 +60,17 @@ def preview_table(namespace: str, model_slug: str) -> PreviewTable:
 
 def create_table_request(table: PreviewTable, settings: TableSettings, key_design: KeyDesign, owner: Owner,
                          load_id: str) -> dict[str, Any]:
-    """CreateTable parameters for the design: keys, indexes, projections, billing mode, ownership tags."""
-    provisioned = settings.billing_mode is BillingMode.PROVISIONED
-    throughput = {"ReadCapacityUnits": PREVIEW_PROVISIONED_UNITS, "WriteCapacityUnits": PREVIEW_PROVISIONED_UNITS}
-    request: dict[str, Any] = {
-        "TableName": table.name,
-        "AttributeDefinitions": [{"AttributeName": a.name, "AttributeType": a.type.value}
-                                 for a in key_attributes(key_design)],
-        "KeySchema": _key_schema(key_design.partition_key.name,
-                                 key_design.sort_key.name if key_design.sort_key else None),
-        "BillingMode": settings.billing_mode.value,
-        "Tags": [*ownership_tags(owner, load_id), {"Key": MODEL_TAG, "Value": table.model_slug[:256]}],
-    }
-    if provisioned:
-        request["ProvisionedThroughput"] = throughput
-    if key_design.global_secondary_indexes:
-        extra = {"ProvisionedThroughput": throughput} if provisioned else {}
-        request["GlobalSecondaryIndexes"] = [{**_index(index, index.partition_key.name), **extra}
-                                             for index in key_design.global_secondary_indexes]
-    if key_design.local_secondary_indexes:
-        request["LocalSecondaryIndexes"] = [_index(index, key_design.partition_key.name)
-                                            for index in key_design.local_secondary_indexes]
+    """CreateTable parameters for the design: keys, indexes, projections, billing mode, ownership tags.
+
+    The request is `modeling.iac_request.table_request`'s, the one the IaC export starts from, plus the
+    ownership tags (and a small capacity when provisioned); it holds no deletion protection, since the
+    product deletes its preview tables.
+    """
+    capacity = (uniform_capacity(key_design, PREVIEW_PROVISIONED_UNITS)
+                if settings.billing_mode is BillingMode.PROVISIONED else None)
+    request = table_request(table.name, settings.billing_mode, key_design, capacity)
+    request["Tags"] = [*ownership_tags(owner, load_id), {"Key": MODEL_TAG, "Value": table.model_slug[:256]}]
     return request
-
-
-def _key_schema(partition_key: str, sort_key: str | None) -> list[dict[str, str]]:
-    schema = [{"AttributeName": partition_key, "KeyType": "HASH"}]
-    if sort_key:
-        schema.append({"AttributeName": sort_key, "KeyType": "RANGE"})
-    return schema
-
-
-def _index(index: SecondaryIndex, partition_key: str) -> dict[str, Any]:
-    projection: dict[str, Any] = {"ProjectionType": index.projection.type.value}
-    if index.projection.type is ProjectionType.INCLUDE:
-        projection["NonKeyAttributes"] = list(index.projection.non_key_attributes)
-    return {"IndexName": index.name,
-            "KeySchema": _key_schema(partition_key, index.sort_key.name if index.sort_key else None),
-            "Projection": projection}
 
 
 def table_owner_tags(client: Any, name: str) -> dict[str, str] | None:
