@@ -65,6 +65,7 @@ _LISTED = ["name", "version", "modified_ns", TTL_ATTRIBUTE]
 _COMPRESSION_LEVEL = 9  # fixed: the same document gives the same stored bytes
 _NAME_MAX = 256  # the listing shows a name, never a page of text
 _checked_tables: set[tuple[str | None, str]] = set()
+_clients: dict[Endpoint, Any] = {}
 _checked_lock = threading.Lock()
 
 
@@ -330,8 +331,12 @@ def open_table_workspace(endpoint: Endpoint, table: str, namespace: str,
                              "process: the embedded one keeps its data in this process's memory, so models would "
                              "be lost at exit and no other app server would see them. Set DESIGN_STUDIO_ENDPOINT "
                              "(DynamoDB Local's URL, or aws)")
-    client = dynamodb_client(endpoint)
     with _checked_lock:
+        # one client per endpoint and process: a page asks the workspace several times per run, and a
+        # boto3 client takes tens of milliseconds to build (clients are thread-safe)
+        client = _clients.get(endpoint)
+        if client is None:
+            client = _clients[endpoint] = dynamodb_client(endpoint)
         if (endpoint.url, table) not in _checked_tables:
             ensure_workspace_table(client, table)
             _checked_tables.add((endpoint.url, table))
@@ -342,3 +347,4 @@ def forget_checked_tables() -> None:
     """Check the table's tags again at next use (tests replace tables between cases)."""
     with _checked_lock:
         _checked_tables.clear()
+        _clients.clear()
