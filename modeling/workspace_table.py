@@ -66,6 +66,12 @@ _COMPRESSION_LEVEL = 9  # fixed: the same document gives the same stored bytes
 _NAME_MAX = 256  # the listing shows a name, never a page of text
 _checked_tables: set[tuple[str | None, str]] = set()
 _clients: dict[Endpoint, Any] = {}
+# Another server's save shows in this process's listing within this long; saves are checked by the
+# table's condition whatever the listing says, so a stale listing never lets a save overwrite.
+LISTING_CACHE_SECONDS = 2.0
+_LISTING_CACHE_MAX = 4096  # namespaces remembered per process (a room of attendees, with room to spare)
+_listing_cache: dict[tuple[str, str], tuple[float, dict[str, dict[str, Any]]]] = {}
+_cache_lock = threading.Lock()
 _checked_lock = threading.Lock()
 
 
@@ -90,10 +96,9 @@ class TableWorkspace:
 
     def drafts(self) -> list[DraftInfo]:
         now = self.clock()
-        infos = [DraftInfo(entry["SK"]["S"][len(SORT_PREFIX):], entry.get("name", {}).get("S", ""),
+        infos = [DraftInfo(slug, entry.get("name", {}).get("S", "") or slug,
                            int(entry.get("modified_ns", {}).get("N", "0")))
-                 for entry in self._listing() if not _expired(entry, now)]
-        infos = [DraftInfo(i.slug, i.name or i.slug, i.modified_ns) for i in infos if is_valid_slug(i.slug)]
+                 for slug, entry in self._entries().items() if not _expired(entry, now)]
         return sorted(infos, key=lambda info: (-info.modified_ns, info.slug))
 
     def skipped(self) -> list[str]:
@@ -116,15 +121,15 @@ class TableWorkspace:
         return _draft(item, slug)
 
     def version(self, slug: str) -> str | None:
-        """From the listing index (eventually consistent, half a read unit); a draft saved a moment ago may
-        not be there yet, so a miss asks the table itself."""
+        """From the listing (the index is eventually consistent: a draft another server saved a moment ago
+        may not be there yet, so a miss asks the table itself)."""
         if not is_valid_slug(slug):
             return None
-        entries = list(self._listing(slug))
-        if entries:
-            return None if _expired(entries[0], self.clock()) else entries[0]["version"]["S"]
+        entry = self._entries().get(slug)
+        if entry is not None:
+            return None if _expired(entry, self.clock()) else str(entry["version"]["S"])
         item = self._item(slug)
-        return None if item is None else item["version"]["S"]
+        return None if item is None else str(item["version"]["S"])
 
     def save(self, slug: str, document: dict[str, Any], expected_version: str | None = None) -> str:
         if not is_valid_slug(slug):
@@ -140,10 +145,12 @@ class TableWorkspace:
             self.client.put_item(**request)
         except ClientError as exc:
             if _code(exc) == "ConditionalCheckFailedException":
+                self._remember(slug, exc.response.get("Item") or None)
                 raise _conflict(slug, exc) from None
             raise self._failure("save the model", exc) from None
         except (BotoCoreError, EndpointError) as exc:
             raise self._failure("save the model", exc) from None
+        self._remember(slug, item)
         return version
 
     def create(self, document: dict[str, Any]) -> str:
@@ -161,6 +168,7 @@ class TableWorkspace:
             self.client.delete_item(TableName=self.table, Key=self._key(slug))
         except (ClientError, BotoCoreError, EndpointError) as exc:
             raise self._failure(f"delete the draft `{slug}`", exc) from None
+        self._remember(slug, None)
 
     def describe(self) -> str:
         return f"the DynamoDB table {self.table}"
@@ -180,10 +188,38 @@ class TableWorkspace:
         item = answer.get("Item")
         return None if item is None or _expired(item, self.clock()) else item
 
-    def _listing(self, slug: str | None = None) -> Iterator[dict[str, Any]]:
-        """The listing index's entries of this namespace (or of one draft), page by page."""
-        condition = "PK = :pk AND " + ("SK = :sk" if slug else "begins_with(SK, :sk)")
-        values = {":pk": {"S": partition_value(self.namespace)}, ":sk": {"S": sort_value(slug or "")}}
+    def _entries(self) -> dict[str, dict[str, Any]]:
+        """The listing's entries by slug, asked of the index at most once per LISTING_CACHE_SECONDS per
+        process: a page run asks for versions and the list a dozen times (22 queries a Model page run)."""
+        key = (self.table, self.namespace)
+        with _cache_lock:
+            cached = _listing_cache.get(key)
+            if cached is not None and time.monotonic() - cached[0] < LISTING_CACHE_SECONDS:
+                return dict(cached[1])
+        asked = time.monotonic()
+        entries = {entry["SK"]["S"][len(SORT_PREFIX):]: entry for entry in self._listing()}
+        entries = {slug: entry for slug, entry in entries.items() if is_valid_slug(slug)}
+        with _cache_lock:
+            _listing_cache[key] = (asked, entries)
+            if len(_listing_cache) > _LISTING_CACHE_MAX:
+                _listing_cache.pop(next(iter(_listing_cache)))
+        return dict(entries)
+
+    def _remember(self, slug: str, item: dict[str, Any] | None) -> None:
+        """What this process wrote (or found) is in its cached listing at once, whatever the index's lag."""
+        with _cache_lock:
+            cached = _listing_cache.get((self.table, self.namespace))
+            if cached is None:
+                return
+            if item is None:
+                cached[1].pop(slug, None)
+            else:
+                cached[1][slug] = {name: item[name] for name in ("PK", "SK", *_LISTED) if name in item}
+
+    def _listing(self) -> Iterator[dict[str, Any]]:
+        """The listing index's entries of this namespace, page by page."""
+        condition = "PK = :pk AND begins_with(SK, :sk)"
+        values = {":pk": {"S": partition_value(self.namespace)}, ":sk": {"S": SORT_PREFIX}}
         request: dict[str, Any] = {"TableName": self.table, "IndexName": LISTING_INDEX,
                                    "KeyConditionExpression": condition, "ExpressionAttributeValues": values}
         try:
@@ -198,7 +234,7 @@ class TableWorkspace:
 
     def _count(self) -> int:
         now = self.clock()
-        return sum(1 for entry in self._listing() if not _expired(entry, now))
+        return sum(1 for entry in self._entries().values() if not _expired(entry, now))
 
     def _new_item(self, slug: str, document: dict[str, Any], data: bytes, version: str) -> dict[str, Any]:
         item: dict[str, Any] = {**self._key(slug), "version": {"S": version},
@@ -348,3 +384,5 @@ def forget_checked_tables() -> None:
     with _checked_lock:
         _checked_tables.clear()
         _clients.clear()
+    with _cache_lock:
+        _listing_cache.clear()

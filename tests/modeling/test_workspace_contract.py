@@ -298,3 +298,23 @@ def test_the_setting_names_a_table_or_a_folder() -> None:
     with pytest.raises(WorkspaceError, match="does not name a DynamoDB table"):
         workspace_table_name({"DESIGN_STUDIO_WORKSPACE": "dynamodb://a b"})
     assert os.environ.get("DESIGN_STUDIO_WORKSPACE")  # the suite's own folder, untouched
+
+
+def test_a_page_runs_worth_of_version_checks_asks_the_index_once(open_table: Callable[..., TableWorkspace]) -> None:
+    space = open_table()
+    space.save("orders", DRAFT)
+    asked: list[str] = []
+
+    def record(model: Any, **_: Any) -> None:
+        asked.append(model.name)
+
+    space.client.meta.events.register("before-call.dynamodb.*", record)
+    try:
+        for _ in range(10):  # what one Model page run asks (22 queries a run before the listing was cached)
+            assert space.exists("orders") and space.version("orders") and space.drafts()
+    finally:
+        space.client.meta.events.unregister("before-call.dynamodb.*", record)
+    assert asked.count("Query") <= 1 and "GetItem" not in asked
+    # this process's own save is in the listing at once, whatever the index's lag
+    version = space.save("orders", {**DRAFT, "name": "renamed"})
+    assert space.version("orders") == version and space.drafts()[0].name == "renamed"
