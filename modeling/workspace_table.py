@@ -197,7 +197,14 @@ class TableWorkspace:
             if cached is not None and time.monotonic() - cached[0] < LISTING_CACHE_SECONDS:
                 return dict(cached[1])
         asked = time.monotonic()
-        entries = {entry["SK"]["S"][len(SORT_PREFIX):]: entry for entry in self._listing()}
+        try:
+            entries = {entry["SK"]["S"][len(SORT_PREFIX):]: entry for entry in self._listing()}
+        except WorkspaceError:
+            if cached is None:
+                raise
+            # the endpoint is away: the pages go on from the last listing, and a save says it failed
+            # (the edit is kept in the tab), as with a folder that turned read-only
+            return dict(cached[1])
         entries = {slug: entry for slug, entry in entries.items() if is_valid_slug(slug)}
         with _cache_lock:
             _listing_cache[key] = (asked, entries)

@@ -33,7 +33,7 @@ def _model_switcher(simple: bool = False) -> None:
         # index) also updates the browser's copy, which would otherwise send the old choice back and undo it.
         st.session_state[session.MODEL_WIDGET_KEY] = slug
     st.selectbox("Open model", slugs, key=session.MODEL_WIDGET_KEY, format_func=lambda s: labels.get(s, s),
-                 on_change=_switch_to_chosen, help="Models are saved automatically in the workspace folder.")
+                 on_change=_switch_to_chosen, help="Models are saved automatically in the workspace.")
     skipped = session.workspace().skipped()
     if skipped and not simple:
         st.caption("Not models, so not listed (folders, links or special files): "

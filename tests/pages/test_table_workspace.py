@@ -7,6 +7,7 @@ AppTest sessions are two tabs; the two-server case with real processes is tests/
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +15,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from modeling.endpoint import Endpoint, EndpointKind, configured_endpoint, dynamodb_client
-from modeling.workspace_table import forget_checked_tables, open_table_workspace
+from modeling.workspace_table import LISTING_CACHE_SECONDS, forget_checked_tables, open_table_workspace
+from tests.fault_proxy import FaultPlan, FaultProxy
 from tests.pages.model_page import add_entity_in_the_grid, model_page
 
 
@@ -67,3 +69,24 @@ def test_an_untagged_table_of_that_name_is_refused_on_the_page(table: str) -> No
     assert not at.exception, at.exception
     assert any("was not created by DynamoDB Design Studio" in e.value for e in at.error)
     assert client.scan(TableName=table)["Count"] == 0  # not even the first example was written
+
+
+def test_an_edit_the_table_cannot_take_is_kept_in_the_tab_and_saved_on_retry(
+        table: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    proxy = FaultProxy(configured_endpoint({}).url).start()
+    try:
+        monkeypatch.setenv("DESIGN_STUDIO_ENDPOINT", proxy.url)
+        tab = model_page()
+        # every read and write of the table now answers 500 (after botocore's retries), as an endpoint that
+        # went away or a role that lost its write permission does
+        proxy.use(FaultPlan(error500=1.0, targets=("PutItem", "Query", "GetItem")))
+        time.sleep(LISTING_CACHE_SECONDS + 0.1)  # past the listing's cache: the pages really ask
+        add_entity_in_the_grid(tab, "Invoice")
+        assert any("Your last edit is not saved" in e.value for e in tab.error), [e.value for e in tab.error]
+        assert "Invoice" in {e["name"] for e in tab.session_state["model.document"].document["entities"]}
+        proxy.use(FaultPlan())
+        tab.button(key="save_status.retry").click().run()
+        assert not tab.exception, tab.exception
+        assert "Invoice" in _saved_entities(table)
+    finally:
+        proxy.stop()
