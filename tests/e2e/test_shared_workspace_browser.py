@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from modeling.endpoint import Endpoint, EndpointKind, configured_endpoint, dynamodb_client
-from modeling.workspace_table import TableWorkspace
-from tests.e2e.conftest import Server, assert_no_exception, eventually, open_page, start_server, wait_until_idle
+from modeling.workspace_table import TableWorkspace, forget_checked_tables, open_table_workspace
+from tests.e2e.conftest import Server, assert_no_exception, eventually, start_server, wait_until_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -27,6 +27,8 @@ pytestmark = pytest.mark.e2e
 def shared_table() -> Iterator[tuple[Endpoint, str]]:
     endpoint = Endpoint(EndpointKind.CUSTOM, configured_endpoint({}).url, "us-east-1")
     name = f"dds-workspace-e2e-{secrets.token_hex(4)}"
+    forget_checked_tables()
+    open_table_workspace(endpoint, name, "local")  # made as a server would, ahead of the servers' cold start
     yield endpoint, name
     client = dynamodb_client(endpoint)
     if name in client.list_tables()["TableNames"]:
@@ -86,11 +88,14 @@ def test_a_browser_on_each_of_two_servers_edits_one_model_and_the_conflict_keeps
     first, second = two_servers
     page_a = browser.new_context(viewport={"width": 1400, "height": 1200}).new_page()
     page_b = browser.new_context(viewport={"width": 1400, "height": 1200}).new_page()
-    open_page(page_a, f"{first.url}/model", "Model · Student platform")  # server 1 creates the first model
+    # a server's first page run imports everything; on a busy machine that alone can take half a minute
+    page_a.goto(f"{first.url}/model")  # server 1 creates the first model
+    expect(page_a.get_by_role("heading", level=1)).to_have_text("Model · Student platform", timeout=90_000)
     space = TableWorkspace(dynamodb_client(endpoint), table, "local")
     slug = space.most_recent()
     assert slug is not None
-    open_page(page_b, f"{second.url}/model?model={slug}", "Model · Student platform")
+    page_b.goto(f"{second.url}/model?model={slug}")
+    expect(page_b.get_by_role("heading", level=1)).to_have_text("Model · Student platform", timeout=90_000)
     grid_a, grid_b = _entities_grid(page_a), _entities_grid(page_b)
 
     def counts() -> list:
