@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class Severity(StrEnum):
@@ -71,10 +72,15 @@ class WorkspaceError(ModelingError):
 class WorkspaceConflictError(WorkspaceError):
     """A save based on a version of a draft that another save has replaced since."""
 
-    def __init__(self, slug: str, found_version: str) -> None:
+    def __init__(self, slug: str, found_version: str, theirs: dict[str, Any] | None = None) -> None:
         super().__init__(f"the model `{slug}` was changed elsewhere since it was opened here")
         self.slug = slug
-        self.found_version = found_version
+        self.found_version = found_version  # "" when the draft was deleted since
+        self.theirs = theirs  # the other side's document as it is at `found_version` (None: deleted or unreadable)
+
+
+class ForeignWorkspaceTableError(WorkspaceError):
+    """The workspace table exists but DynamoDB Design Studio did not create it: it is never written to."""
 
 
 class EndpointError(ModelingError):

@@ -40,8 +40,16 @@ _NAME_CACHE: dict[tuple[str, int, int], str | None] = {}
 
 
 def default_workspace_dir(environ: dict[str, str] | None = None) -> Path:
+    """The folder of drafts, and of this installation's files (`.instance-id`, `.workshop-secret`).
+
+    With `DESIGN_STUDIO_WORKSPACE=dynamodb://TABLE` the drafts are in the table
+    (`modeling.workspace_store`) and this folder keeps only those files: `DESIGN_STUDIO_STATE_DIR`, or
+    the default folder.
+    """
     env = os.environ if environ is None else environ
     configured = env.get("DESIGN_STUDIO_WORKSPACE", "").strip()
+    if configured.lower().startswith("dynamodb://"):
+        configured = env.get("DESIGN_STUDIO_STATE_DIR", "").strip()
     return Path(configured).expanduser() if configured else Path.home() / ".dynamodb-design-studio" / "workspace"
 
 
@@ -62,6 +70,11 @@ class DraftInfo:
 class Draft:
     document: dict[str, Any]
     version: str
+
+
+def document_bytes(document: dict[str, Any]) -> bytes:
+    """A draft as stored, in the folder or the table: the same document gives the same bytes."""
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def document_version(data: bytes) -> str:
@@ -124,14 +137,14 @@ class Workspace:
         for "", does not exist yet); otherwise WorkspaceConflictError names the version it is at.
         """
         path = self._path(slug)
-        data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+        data = document_bytes(document)
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             with self._locked():
                 if expected_version is not None:
                     found = self.version(slug) or ""
                     if found != expected_version:
-                        raise WorkspaceConflictError(slug, found)
+                        raise WorkspaceConflictError(slug, found, self._document_or_none(slug))
                 handle, temporary = tempfile.mkstemp(dir=self.root, prefix=f".{slug}.", suffix=".tmp")
                 with os.fdopen(handle, "wb") as stream:
                     stream.write(data)
@@ -153,6 +166,19 @@ class Workspace:
             slug, number = f"{base}-{number}", number + 1
         self.save(slug, document, expected_version="")
         return slug
+
+    def copy(self, slug: str, name: str) -> str:
+        return self.create({**self.load(slug), "name": name})
+
+    def describe(self) -> str:
+        return f"the folder {self.root}"
+
+    def _document_or_none(self, slug: str) -> dict[str, Any] | None:
+        """The other side of a conflict, or None when it is gone or cannot be read."""
+        try:
+            return self.load(slug)
+        except (ModelFileError, WorkspaceError):
+            return None
 
     def delete(self, slug: str) -> None:
         try:

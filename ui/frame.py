@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import streamlit as st
 
+from modeling.errors import WorkspaceError
 from ui.save_status import render_save_status
 from ui.session import bind_browser, open_shared_link
 from ui.sidebar import render_sidebar
+from ui.text import plain
 
 
 def page_frame(title: str) -> None:
     st.set_page_config(page_title=f"{title} · DynamoDB Design Studio", page_icon="🗂️", layout="wide")
-    open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
-    render_sidebar()
-    bind_browser()  # workshop mode: the cookie that ties the session to this browser
-    render_save_status()  # an edit that could not be saved: why, and the user's choices
+    try:
+        open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
+        render_sidebar()
+        bind_browser()  # workshop mode: the cookie that ties the session to this browser
+        render_save_status()  # an edit that could not be saved: why, and the user's choices
+    except WorkspaceError as exc:  # a table workspace whose endpoint does not answer (a folder never raises here)
+        st.error(f"The workspace cannot be reached: {plain(str(exc))}. Reload the page to try again.", icon="💾")
+        st.stop()

@@ -14,15 +14,25 @@ from typing import Any
 import streamlit as st
 
 from modeling.editing import new_document
-from modeling.errors import ModelFileError, Problem, WorkspaceConflictError, WorkspaceError, errors_only
+from modeling.endpoint import configured_endpoint
+from modeling.errors import (
+    EndpointError,
+    ModelFileError,
+    Problem,
+    WorkspaceConflictError,
+    WorkspaceError,
+    errors_only,
+)
 from modeling.examples import example_document
 from modeling.model import Model
 from modeling.model_file import document_problems
 from modeling.workspace import Workspace, default_workspace_dir
+from modeling.workspace_store import WorkspaceStore, workspace_table_name
+from modeling.workspace_table import open_table_workspace
 from ui.browser_binding import browser_cookie, set_browser_cookie
 from ui.problems import show_problems
 from ui.text import plain
-from workshop.expiry import sweep_now_and_then
+from workshop.expiry import session_ttl_seconds, sweep_now_and_then
 from workshop.isolation import (
     LOCAL_NAMESPACE,
     TOKEN_PARAMETER,
@@ -43,8 +53,18 @@ _NOTICE_KEY = "session.notice"
 MODEL_WIDGET_KEY = "sidebar.model"  # the sidebar's model switcher
 
 
-def workspace() -> Workspace:
-    """The workspace folder; in workshop mode, this browser session's own folder inside it."""
+def workspace() -> WorkspaceStore:
+    """Where this session's models are: the workspace folder (in workshop mode, this browser session's own
+    folder inside it), or with `DESIGN_STUDIO_WORKSPACE=dynamodb://TABLE` its namespace in that table.
+    A workspace that cannot be opened stops the page with the reason (never a traceback)."""
+    try:
+        table = workspace_table_name()
+        if table is not None:
+            ttl = session_ttl_seconds() if workshop_mode() else None  # expiry by the table's TTL attribute
+            return open_table_workspace(configured_endpoint(), table, session_namespace(), ttl)
+    except (WorkspaceError, EndpointError) as exc:
+        st.error(f"The workspace cannot be opened: {plain(str(exc))}", icon="💾")
+        st.stop()
     root = default_workspace_dir()
     if not workshop_mode():
         return Workspace(root)
@@ -101,10 +121,9 @@ def open_draft() -> OpenDraft:
     """The open model, re-read when another tab or person saved it and nothing of ours is pending."""
     slug = current_slug()
     held = st.session_state.get(_DOCUMENT_KEY)
-    if isinstance(held, OpenDraft) and held.slug == slug:
-        if held.pending or workspace().version(slug) == held.version:
-            return held
-        st.toast("This model was changed in another tab or by someone else: showing the latest.", icon="🔄")
+    if isinstance(held, OpenDraft) and held.slug == slug and (
+            held.pending or workspace().version(slug) == held.version):
+        return held
     try:
         draft = workspace().read(slug)
     except (ModelFileError, WorkspaceError) as exc:
@@ -113,6 +132,9 @@ def open_draft() -> OpenDraft:
         blank = new_document("Recovered model", "recovered-model")
         held = OpenDraft(slug, blank, blank, "", unreadable=str(exc))
     else:
+        if isinstance(held, OpenDraft) and held.slug == slug and held.version != draft.version:
+            # (a table's listing index may lag our own save: only a read that differs says "changed")
+            st.toast("This model was changed in another tab or by someone else: showing the latest.", icon="🔄")
         held = OpenDraft(slug, draft.document, draft.document, draft.version)
     st.session_state[_DOCUMENT_KEY] = held
     return held

@@ -34,7 +34,7 @@ def _model_switcher(simple: bool = False) -> None:
         st.session_state[session.MODEL_WIDGET_KEY] = slug
     picker, delete = st.columns([5, 1], vertical_alignment="bottom")
     picker.selectbox("Open model", slugs, key=session.MODEL_WIDGET_KEY, format_func=lambda s: labels.get(s, s),
-                     on_change=_switch_to_chosen, help="Models are saved automatically in the workspace folder.")
+                     on_change=_switch_to_chosen, help="Models are saved automatically in the workspace.")
     if slug in labels and not simple:
         with delete.popover("🗑", help="Delete the open model"):
             _delete(slug)

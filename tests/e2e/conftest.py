@@ -39,9 +39,10 @@ class Server:
             self.process.kill()
 
 
-def start_server(workspace: Path, log_path: Path) -> Server:
+def start_server(workspace: Path, log_path: Path, extra_env: dict[str, str] | None = None) -> Server:
+    """A Streamlit server on a free port; `extra_env` overrides settings (e.g. a table workspace)."""
     port = _free_port()
-    env = {**os.environ, "DESIGN_STUDIO_WORKSPACE": str(workspace)}
+    env = {**os.environ, "DESIGN_STUDIO_WORKSPACE": str(workspace), **(extra_env or {})}
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                "--server.address", "127.0.0.1", "--server.port", str(port),
                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
