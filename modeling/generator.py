@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from modeling.design import Design, IndexChoice, PatternPlan
+from modeling.design import Design, IndexChoice, Operation, PatternPlan
 from modeling.design_space import (
     LayoutChoice,
     Placement,
@@ -354,6 +354,70 @@ def _add_lsi(draft: _Draft, pattern: AccessPattern, entity: Entity) -> None:
                                   "reads, which a GSI cannot offer; it caps each item collection at 10 GB."]
 
 
+def _terse_single_entity_gsis(draft: _Draft) -> None:
+    """Key a GSI that holds one entity on its attributes, without labels: `{operatorId}` / `{logTime}`.
+
+    Labels and the identity suffix keep overloaded keys apart and table keys unique; a GSI holding one
+    entity needs neither (GSI keys need not be unique, dynamodb-facts §4.1). When such a key is one plain
+    string attribute and the index is not sparse, the index is keyed on that attribute itself, as published
+    designs do (`customerId`), so no key attribute is added to the item: every item and index entry is
+    smaller, which is storage and sometimes units on every read and write. Kept only when no read plans
+    worse than with the labelled keys.
+    """
+    reads = [p for p in draft.model.access_patterns if p.kind.is_read]
+    before = [plan_pattern(draft.model, draft.key_design(), p) for p in reads]
+    saved = (dict(draft.entity_keys), list(draft.gsis))
+    changed = False
+    for number, index in enumerate(draft.gsis):
+        holders = [name for name, keys in draft.entity_keys.items() if index.name in keys.indexes]
+        creators = draft.index_patterns.get(index.name, [])
+        if len(holders) != 1 or len(creators) != 1:
+            continue
+        entity = draft.model.entity(holders[0])
+        pattern = draft.model.access_pattern(creators[0])
+        if entity is None or pattern is None:
+            continue
+        keys = draft.entity_keys[entity.name]
+        templates = keys.indexes[index.name]
+        inputs = _equal_inputs(pattern)
+        range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+        sort_parts = ([range_attribute] if range_attribute and entity.attribute(range_attribute) is not None
+                      else [a for a in entity.identifiers if a not in inputs])
+        if not sort_parts:
+            continue  # a unique lookup by the whole identity: the labelled constant sort key stays
+        partition = "#".join(f"{{{a}}}" for a in inputs) or templates.partition_key
+        sort = "#".join(_sortable_reference(entity, a) for a in sort_parts)
+        terse = KeyTemplates(partition_key=partition, sort_key=sort, only_when=templates.only_when)
+        draft.entity_keys[entity.name] = EntityKeys(entity=keys.entity, table=keys.table,
+                                                    indexes={**keys.indexes, index.name: terse})
+        changed = True
+        if not templates.only_when:  # a sparse index's key is written only for its members: keep its own name
+            draft.gsis[number] = SecondaryIndex(
+                name=index.name, projection=index.projection,
+                partition_key=_plain_key(entity, partition, index.partition_key),
+                sort_key=_plain_key(entity, sort, index.sort_key) if index.sort_key else None)
+    if not changed:
+        return
+    key_design = draft.key_design()
+    if any(_plans_worse(plan, plan_pattern(draft.model, key_design, pattern))
+           for plan, pattern in zip(before, reads, strict=True)):
+        draft.entity_keys, draft.gsis = saved
+
+
+def _plain_key(entity: Entity, template: str, default: KeyAttribute) -> KeyAttribute:
+    """The attribute itself when the template is exactly one string attribute, else the index's own key."""
+    attribute = entity.attribute(template[1:-1]) if template.startswith("{") and template.endswith("}") else None
+    if attribute is None or attribute.type is not AttributeType.S or template != f"{{{attribute.name}}}":
+        return default
+    return KeyAttribute(name=attribute.name)
+
+
+def _plans_worse(before: PatternPlan, after: PatternPlan) -> bool:
+    scans = (before.operation is Operation.SCAN, after.operation is Operation.SCAN)
+    return ((before.served and not after.served) or scans == (False, True)
+            or after.items_read_per_request > before.items_read_per_request * (1 + 1e-9))
+
+
 def _with_projections(draft: _Draft) -> None:
     """Project what every pattern reading an index returns: the ones it was made for and any the planner
     sends to it (an index made for one pattern often serves another)."""
@@ -369,7 +433,9 @@ def _with_projections(draft: _Draft) -> None:
             return index
         # An attribute inside a key template (`CUSTOMER#{level}#...`) is still a non-key attribute of the
         # item: the index has the composite key string, not `level`, so it must be projected to be returned.
-        wanted = sorted({a for r in returns for a in r})
+        # a key attribute of the index (one keyed on `customerId` itself) is in every entry already
+        keys = {index.partition_key.name, *(k.name for k in (index.sort_key,) if k is not None)}
+        wanted = sorted({a for r in returns for a in r} - keys)
         projection = (Projection(type=ProjectionType.KEYS_ONLY) if not wanted
                       else Projection(type=ProjectionType.INCLUDE, non_key_attributes=tuple(wanted)))
         return SecondaryIndex(name=index.name, partition_key=index.partition_key, sort_key=index.sort_key,
@@ -408,6 +474,7 @@ def generate_design(model: Model, strategy: str = COLLECTIONS, choice: LayoutCho
     for pattern in canonical.access_patterns:
         if pattern.kind.is_read and _needs_index(plan_pattern(canonical, draft.key_design(), pattern)):
             _add_index_for(draft, pattern)
+    _terse_single_entity_gsis(draft)
     _with_projections(draft)
     default_name, default_summary = _STRATEGIES[strategy]
     return _finish(draft, name or default_name, summary or default_summary, model)
