@@ -92,6 +92,8 @@ class _Draft:
     lsis: list[SecondaryIndex] = field(default_factory=list)
     index_patterns: dict[str, list[str]] = field(default_factory=dict)
     index_reasons: dict[str, list[str]] = field(default_factory=dict)
+    # per GSI: the partition inputs, the equality chain and the range attribute its sort key was built from
+    index_keys: dict[str, tuple[tuple[str, ...], tuple[str, ...], str | None]] = field(default_factory=dict)
 
     def key_design(self) -> KeyDesign:
         return KeyDesign(global_secondary_indexes=tuple(self.gsis), local_secondary_indexes=tuple(self.lsis),
@@ -310,11 +312,12 @@ def _add_gsi(draft: _Draft, pattern: AccessPattern, entities: list[Entity], inpu
         draft.gsis.append(index)
     conditions = tuple(AttributeFilter(attribute=f.attribute, equals=f.equals) for f in pattern.filters)
     constant = "#".join(f"{label(c.attribute)}#{c.equals}" for c in conditions) or label(entities[0].name)
+    inputs, chain, range_attribute = _gsi_key_parts(draft.model, pattern, entities, inputs)
     partition = "#".join(_key_part(a) for a in inputs) or constant
-    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    draft.index_keys.setdefault(index.name, (tuple(inputs), chain, range_attribute))
     for entity in entities:
-        templates = KeyTemplates(partition_key=partition, sort_key=_sort_template(entity, range_attribute, inputs),
-                                 only_when=conditions)
+        templates = KeyTemplates(partition_key=partition,
+                                 sort_key=_sort_template(entity, range_attribute, inputs, chain), only_when=conditions)
         if templates in draft.entity_keys[entity.name].indexes.values():
             continue  # an index with exactly these keys exists already
         keys = draft.entity_keys[entity.name]
@@ -322,6 +325,43 @@ def _add_gsi(draft: _Draft, pattern: AccessPattern, entities: list[Entity], inpu
                                                     indexes={**keys.indexes, index.name: templates})
     draft.index_patterns.setdefault(index.name, []).append(pattern.name)
     draft.index_reasons.setdefault(index.name, []).append(_gsi_reason(draft, index.name, pattern, conditions))
+
+
+def _gsi_key_parts(model: Model, pattern: AccessPattern, entities: list[Entity],
+                   inputs: list[str]) -> tuple[list[str], tuple[str, ...], str | None]:
+    """Partition inputs, sort-key equality chain and range attribute of a GSI made for `pattern`.
+
+    Read patterns on the same entities with the same sparse conditions form a family: the GSI is keyed
+    on the fewest equality inputs any of them gives (when the pattern gives at least those), and the
+    others' further equality inputs lead its composite sort key (`{state}#{logTime}`), so one index
+    serves the family with begins_with instead of one index per pattern. Falls back to the pattern's own
+    inputs when its extra inputs are not the chain's first parts.
+    """
+    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    conditions = {(f.attribute, str(f.equals)) for f in pattern.filters}
+    names = set.intersection(*({a.name for a in e.attributes} for e in entities)) if entities else set()
+    family = [q for q in model.access_patterns
+              if q.kind.is_read and q.consistency is not Consistency.STRONG and set(q.entities) == set(pattern.entities)
+              and {(f.attribute, str(f.equals)) for f in q.filters} == conditions and _equal_inputs(q)]
+    subsets = [set(_equal_inputs(q)) for q in family if set(_equal_inputs(q)) <= set(inputs)]
+    smallest = min(subsets, key=lambda s: (len(s), sorted(s)), default=set(inputs))
+    partition = [a for a in inputs if a in smallest]
+    counts: dict[str, int] = {}
+    for q in family:
+        if smallest <= set(_equal_inputs(q)):
+            for a in set(_equal_inputs(q)) - smallest:
+                counts[a] = counts.get(a, 0) + 1
+    chain = tuple(a for a in sorted(counts, key=lambda a: (-counts[a], a)) if a in names and a != range_attribute)
+    own = set(inputs) - smallest
+    if set(chain[:len(own)]) != own:
+        return inputs, (), range_attribute
+    if range_attribute is not None:
+        chain = chain[:len(own)]  # the pattern's range must follow its own equality parts
+    else:  # the range of the family members that give the whole chain, when they agree on one
+        ranges = {q.range_condition.attribute for q in family if q.range_condition is not None
+                  and set(_equal_inputs(q)) == smallest | set(chain)}
+        range_attribute = next(iter(ranges)) if len(ranges) == 1 and ranges <= names else None
+    return partition, chain, range_attribute
 
 
 def _gsi_reason(draft: _Draft, index: str, pattern: AccessPattern, conditions: tuple[AttributeFilter, ...]) -> str:
@@ -379,10 +419,11 @@ def _terse_single_entity_gsis(draft: _Draft) -> None:
             continue
         keys = draft.entity_keys[entity.name]
         templates = keys.indexes[index.name]
-        inputs = _equal_inputs(pattern)
-        range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
-        sort_parts = ([range_attribute] if range_attribute and entity.attribute(range_attribute) is not None
-                      else [a for a in entity.identifiers if a not in inputs])
+        partition_inputs, chain, range_attribute = draft.index_keys.get(
+            index.name, (tuple(_equal_inputs(pattern)), (), None))
+        inputs = list(partition_inputs)
+        sort_parts = [*chain, *([range_attribute] if range_attribute and entity.attribute(range_attribute) is not None
+                                else [])] or [a for a in entity.identifiers if a not in inputs]
         if not sort_parts:
             continue  # a unique lookup by the whole identity: the labelled constant sort key stays
         partition = "#".join(f"{{{a}}}" for a in inputs) or templates.partition_key
