@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from enum import StrEnum
+from functools import lru_cache
 
 import numpy as np
 
