@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from modeling.design import Design, IndexChoice, PatternPlan
+from modeling.design import Design, IndexChoice, Operation, PatternPlan
 from modeling.design_space import (
     LayoutChoice,
     Placement,
@@ -92,6 +92,8 @@ class _Draft:
     lsis: list[SecondaryIndex] = field(default_factory=list)
     index_patterns: dict[str, list[str]] = field(default_factory=dict)
     index_reasons: dict[str, list[str]] = field(default_factory=dict)
+    # per GSI: the partition inputs, the equality chain and the range attribute its sort key was built from
+    index_keys: dict[str, tuple[tuple[str, ...], tuple[str, ...], str | None]] = field(default_factory=dict)
 
     def key_design(self) -> KeyDesign:
         return KeyDesign(global_secondary_indexes=tuple(self.gsis), local_secondary_indexes=tuple(self.lsis),
@@ -310,11 +312,12 @@ def _add_gsi(draft: _Draft, pattern: AccessPattern, entities: list[Entity], inpu
         draft.gsis.append(index)
     conditions = tuple(AttributeFilter(attribute=f.attribute, equals=f.equals) for f in pattern.filters)
     constant = "#".join(f"{label(c.attribute)}#{c.equals}" for c in conditions) or label(entities[0].name)
+    inputs, chain, range_attribute = _gsi_key_parts(draft.model, pattern, entities, inputs)
     partition = "#".join(_key_part(a) for a in inputs) or constant
-    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    draft.index_keys.setdefault(index.name, (tuple(inputs), chain, range_attribute))
     for entity in entities:
-        templates = KeyTemplates(partition_key=partition, sort_key=_sort_template(entity, range_attribute, inputs),
-                                 only_when=conditions)
+        templates = KeyTemplates(partition_key=partition,
+                                 sort_key=_sort_template(entity, range_attribute, inputs, chain), only_when=conditions)
         if templates in draft.entity_keys[entity.name].indexes.values():
             continue  # an index with exactly these keys exists already
         keys = draft.entity_keys[entity.name]
@@ -322,6 +325,43 @@ def _add_gsi(draft: _Draft, pattern: AccessPattern, entities: list[Entity], inpu
                                                     indexes={**keys.indexes, index.name: templates})
     draft.index_patterns.setdefault(index.name, []).append(pattern.name)
     draft.index_reasons.setdefault(index.name, []).append(_gsi_reason(draft, index.name, pattern, conditions))
+
+
+def _gsi_key_parts(model: Model, pattern: AccessPattern, entities: list[Entity],
+                   inputs: list[str]) -> tuple[list[str], tuple[str, ...], str | None]:
+    """Partition inputs, sort-key equality chain and range attribute of a GSI made for `pattern`.
+
+    Read patterns on the same entities with the same sparse conditions form a family: the GSI is keyed
+    on the fewest equality inputs any of them gives (when the pattern gives at least those), and the
+    others' further equality inputs lead its composite sort key (`{state}#{logTime}`), so one index
+    serves the family with begins_with instead of one index per pattern. Falls back to the pattern's own
+    inputs when its extra inputs are not the chain's first parts.
+    """
+    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    conditions = {(f.attribute, str(f.equals)) for f in pattern.filters}
+    names = set.intersection(*({a.name for a in e.attributes} for e in entities)) if entities else set()
+    family = [q for q in model.access_patterns
+              if q.kind.is_read and q.consistency is not Consistency.STRONG and set(q.entities) == set(pattern.entities)
+              and {(f.attribute, str(f.equals)) for f in q.filters} == conditions and _equal_inputs(q)]
+    subsets = [set(_equal_inputs(q)) for q in family if set(_equal_inputs(q)) <= set(inputs)]
+    smallest = min(subsets, key=lambda s: (len(s), sorted(s)), default=set(inputs))
+    partition = [a for a in inputs if a in smallest]
+    counts: dict[str, int] = {}
+    for q in family:
+        if smallest <= set(_equal_inputs(q)):
+            for a in set(_equal_inputs(q)) - smallest:
+                counts[a] = counts.get(a, 0) + 1
+    chain = tuple(a for a in sorted(counts, key=lambda a: (-counts[a], a)) if a in names and a != range_attribute)
+    own = set(inputs) - smallest
+    if set(chain[:len(own)]) != own:
+        return inputs, (), range_attribute
+    if range_attribute is not None:
+        chain = chain[:len(own)]  # the pattern's range must follow its own equality parts
+    else:  # the range of the family members that give the whole chain, when they agree on one
+        ranges = {q.range_condition.attribute for q in family if q.range_condition is not None
+                  and set(_equal_inputs(q)) == smallest | set(chain)}
+        range_attribute = next(iter(ranges)) if len(ranges) == 1 and ranges <= names else None
+    return partition, chain, range_attribute
 
 
 def _gsi_reason(draft: _Draft, index: str, pattern: AccessPattern, conditions: tuple[AttributeFilter, ...]) -> str:
@@ -354,6 +394,71 @@ def _add_lsi(draft: _Draft, pattern: AccessPattern, entity: Entity) -> None:
                                   "reads, which a GSI cannot offer; it caps each item collection at 10 GB."]
 
 
+def _terse_single_entity_gsis(draft: _Draft) -> None:
+    """Key a GSI that holds one entity on its attributes, without labels: `{operatorId}` / `{logTime}`.
+
+    Labels and the identity suffix keep overloaded keys apart and table keys unique; a GSI holding one
+    entity needs neither (GSI keys need not be unique, dynamodb-facts §4.1). When such a key is one plain
+    string attribute and the index is not sparse, the index is keyed on that attribute itself, as published
+    designs do (`customerId`), so no key attribute is added to the item: every item and index entry is
+    smaller, which is storage and sometimes units on every read and write. Kept only when no read plans
+    worse than with the labelled keys.
+    """
+    reads = [p for p in draft.model.access_patterns if p.kind.is_read]
+    before = [plan_pattern(draft.model, draft.key_design(), p) for p in reads]
+    saved = (dict(draft.entity_keys), list(draft.gsis))
+    changed = False
+    for number, index in enumerate(draft.gsis):
+        holders = [name for name, keys in draft.entity_keys.items() if index.name in keys.indexes]
+        creators = draft.index_patterns.get(index.name, [])
+        if len(holders) != 1 or len(creators) != 1:
+            continue
+        entity = draft.model.entity(holders[0])
+        pattern = draft.model.access_pattern(creators[0])
+        if entity is None or pattern is None:
+            continue
+        keys = draft.entity_keys[entity.name]
+        templates = keys.indexes[index.name]
+        partition_inputs, chain, range_attribute = draft.index_keys.get(
+            index.name, (tuple(_equal_inputs(pattern)), (), None))
+        inputs = list(partition_inputs)
+        sort_parts = [*chain, *([range_attribute] if range_attribute and entity.attribute(range_attribute) is not None
+                                else [])] or [a for a in entity.identifiers if a not in inputs]
+        if not sort_parts:
+            continue  # a unique lookup by the whole identity: the labelled constant sort key stays
+        partition = "#".join(f"{{{a}}}" for a in inputs) or templates.partition_key
+        sort = "#".join(_sortable_reference(entity, a) for a in sort_parts)
+        terse = KeyTemplates(partition_key=partition, sort_key=sort, only_when=templates.only_when)
+        draft.entity_keys[entity.name] = EntityKeys(entity=keys.entity, table=keys.table,
+                                                    indexes={**keys.indexes, index.name: terse})
+        changed = True
+        if not templates.only_when:  # a sparse index's key is written only for its members: keep its own name
+            draft.gsis[number] = SecondaryIndex(
+                name=index.name, projection=index.projection,
+                partition_key=_plain_key(entity, partition, index.partition_key),
+                sort_key=_plain_key(entity, sort, index.sort_key) if index.sort_key else None)
+    if not changed:
+        return
+    key_design = draft.key_design()
+    if any(_plans_worse(plan, plan_pattern(draft.model, key_design, pattern))
+           for plan, pattern in zip(before, reads, strict=True)):
+        draft.entity_keys, draft.gsis = saved
+
+
+def _plain_key(entity: Entity, template: str, default: KeyAttribute) -> KeyAttribute:
+    """The attribute itself when the template is exactly one string attribute, else the index's own key."""
+    attribute = entity.attribute(template[1:-1]) if template.startswith("{") and template.endswith("}") else None
+    if attribute is None or attribute.type is not AttributeType.S or template != f"{{{attribute.name}}}":
+        return default
+    return KeyAttribute(name=attribute.name)
+
+
+def _plans_worse(before: PatternPlan, after: PatternPlan) -> bool:
+    scans = (before.operation is Operation.SCAN, after.operation is Operation.SCAN)
+    return ((before.served and not after.served) or scans == (False, True)
+            or after.items_read_per_request > before.items_read_per_request * (1 + 1e-9))
+
+
 def _with_projections(draft: _Draft) -> None:
     """Project what every pattern reading an index returns: the ones it was made for and any the planner
     sends to it (an index made for one pattern often serves another)."""
@@ -369,7 +474,9 @@ def _with_projections(draft: _Draft) -> None:
             return index
         # An attribute inside a key template (`CUSTOMER#{level}#...`) is still a non-key attribute of the
         # item: the index has the composite key string, not `level`, so it must be projected to be returned.
-        wanted = sorted({a for r in returns for a in r})
+        # a key attribute of the index (one keyed on `customerId` itself) is in every entry already
+        keys = {index.partition_key.name, *(k.name for k in (index.sort_key,) if k is not None)}
+        wanted = sorted({a for r in returns for a in r} - keys)
         projection = (Projection(type=ProjectionType.KEYS_ONLY) if not wanted
                       else Projection(type=ProjectionType.INCLUDE, non_key_attributes=tuple(wanted)))
         return SecondaryIndex(name=index.name, partition_key=index.partition_key, sort_key=index.sort_key,
@@ -408,6 +515,7 @@ def generate_design(model: Model, strategy: str = COLLECTIONS, choice: LayoutCho
     for pattern in canonical.access_patterns:
         if pattern.kind.is_read and _needs_index(plan_pattern(canonical, draft.key_design(), pattern)):
             _add_index_for(draft, pattern)
+    _terse_single_entity_gsis(draft)
     _with_projections(draft)
     default_name, default_summary = _STRATEGIES[strategy]
     return _finish(draft, name or default_name, summary or default_summary, model)

@@ -26,6 +26,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 
 import numpy as np
 
@@ -285,6 +286,28 @@ def _filter_share(model: Model, pattern: AccessPattern, read: KeyRead,
     return share
 
 
+def _count_stats(rows: Rows, one_item: bool, limit: float | None, page: int) -> tuple[float, float, float, bool]:
+    """Mean, pages and p99 of the items read, and whether the Limit stops some requests early."""
+    lam = np.ascontiguousarray(rows.lam, dtype=float)
+    prob = np.ascontiguousarray(rows.prob, dtype=float)
+    return _cached_count_stats(lam.tobytes(), prob.tobytes(), bool(rows.exact), one_item, limit, page)
+
+
+@lru_cache(maxsize=4096)  # the design search plans the same collection for thousands of layouts
+def _cached_count_stats(lam: bytes, prob: bytes, exact: bool, one_item: bool, limit: float | None,
+                        page: int) -> tuple[float, float, float, bool]:
+    values, probs = spread_counts(Rows(np.frombuffer(lam), np.frombuffer(prob), exact))
+    if one_item:
+        values = np.minimum(values, 1.0)
+    stopped = False
+    if limit is not None:
+        stopped = float(np.dot(probs, values > limit)) > 0
+        values = np.minimum(values, limit)
+    mean = float(np.dot(values, probs))
+    pages = float(np.dot(np.maximum(1, np.ceil(values / page)), probs))
+    return mean, pages, quantile(values, probs, 0.99), stopped
+
+
 def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: Rows, words: list[str],
             entry_bytes: Mapping[str, float]) -> ItemsRead:
     entry = float(np.mean([entry_bytes.get(read.entity, 1.0)]))
@@ -298,19 +321,12 @@ def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: Rows, wor
             rows = Rows(rows.lam * kept, rows.prob, rows.exact)
             words.append(f"range on {pattern.range_condition.attribute} assumed to keep {kept:.2%} "
                          f"(expected_items {_count(pattern.expected_items)})")
-    values, probs = spread_counts(rows)
-    if read.sort_use is SortUse.EXACT:
-        values = np.minimum(values, 1.0)
-    if needed is not None:
-        pages_needed = max(1, math.ceil(needed / page))
-        limit = pages_needed * page
-        if float(np.dot(probs, values > limit)) > 0:
-            words.append(f"stops after {pages_needed:,} page(s) of {page:,} (to return "
-                         f"{_count(pattern.expected_items)})")
-        values = np.minimum(values, limit)
-    mean = float(np.dot(values, probs))
-    pages = float(np.dot(np.maximum(1, np.ceil(values / page)), probs))
-    p99 = quantile(values, probs, 0.99)
+    pages_needed = None if needed is None else max(1, math.ceil(needed / page))
+    mean, pages, p99, stopped = _count_stats(rows, read.sort_use is SortUse.EXACT,
+                                             None if pages_needed is None else pages_needed * page, page)
+    if stopped:
+        words.append(f"stops after {pages_needed:,} page(s) of {page:,} (to return "
+                     f"{_count(pattern.expected_items)})")
     words.append(f"mean {_count(mean)}, p99 {_count(p99)} items read per request, {pages:,.2g} page(s) "
                  f"of up to {page:,} ({_count(PAGE_BYTES / 1024)} KB page, Limit {pattern.page_size or 'none'})")
     kept = (1.0 / max(mean, 1.0)) if share is None else share

@@ -154,12 +154,14 @@ def _match(model: Model, path: AccessPath, pattern: AccessPattern) -> _Match | N
     partition = KeyTemplate.parse(templates[0].partition_key)
     if not set(partition.attribute_names) <= set(equal_inputs):
         return None
-    return _sort_key_match(path, pattern, templates, partition, equal_inputs, range_attribute, conditions)
+    entity = model.entity(pattern.entities[0])
+    identity = tuple(entity.identifiers) if entity is not None else ()
+    return _sort_key_match(path, pattern, templates, partition, equal_inputs, range_attribute, conditions, identity)
 
 
 def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[KeyTemplates],
                     partition: KeyTemplate, equal_inputs: list[str], range_attribute: str | None,
-                    conditions: set[tuple[str, str]]) -> _Match:
+                    conditions: set[tuple[str, str]], identity: tuple[str, ...] = ()) -> _Match:
     used = set(partition.attribute_names)
     condition = f"{path.partition_key} = :pk"
     exact = False
@@ -173,7 +175,14 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
         used |= set(sort.attribute_names[:known])
         known_sort = sort.attribute_names[:known]
         exact = known == len(sort.attribute_names)
-        if exact:
+        # an index key need not be unique (dynamodb-facts §4.1): the whole key names one item only when
+        # it holds the entity's identity (`{commDate}` on an index matches every item of that date)
+        unique = path.name == TABLE or set(identity) <= used
+        if exact and not unique:
+            exact = False
+            condition += f" AND {path.sort_key} = :sk"
+            sort_use = SortUse.PREFIX
+        elif exact:
             condition += f" AND {path.sort_key} = :sk"
             sort_use = SortUse.EXACT
         elif range_attribute and sort.attribute_names[known] == range_attribute:

@@ -36,13 +36,6 @@ from tests.expert_models.comparison import (
 CASES = use_cases()
 IDS = [case.name for case in CASES]
 cases = pytest.mark.parametrize("case", CASES, ids=IDS)
-# Where the search does not yet reach the expert's cost (issue #12 stays open for them). Strict: the test
-# fails the day the search matches the expert, and the entry must then go.
-COST_GAPS = {
-    "device_status": "the expert's sparse escalation index is not a layout the search prices",
-    "employee_directory": "the expert's overloaded GSIs on constant keys are not a layout the search prices",
-    "support_desk": "the expert's sparse and inverted lookup indexes are not layouts the search prices",
-}
 
 
 @cache
@@ -94,9 +87,7 @@ def test_proposal_serves_every_pattern_without_a_scan(case: UseCase) -> None:
 
 
 @cases
-def test_proposal_costs_no_more_than_the_expert_design(case: UseCase, request: pytest.FixtureRequest) -> None:
-    if case.name in COST_GAPS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=COST_GAPS[case.name]))
+def test_proposal_costs_no_more_than_the_expert_design(case: UseCase) -> None:
     proposal, expert = _proposal(case), _expert(case)
     assert proposal.on_demand_usd <= expert.on_demand_usd * TOLERANCE, (
         f"on-demand: proposal ${proposal.on_demand_usd}/month vs expert ${expert.on_demand_usd}/month")

@@ -37,7 +37,8 @@ def status_partition_key(document: Document) -> Document:
     """The roster index keyed by status alone: four values for every student (DDS101, DDS103)."""
     broken = _renamed(document, "broken")
     for templates in _entity_keys(broken, "Student")["indexes"].values():
-        if "STATUS#{status}" in templates["partition_key"]:
+        # labelled or not: a GSI holding one entity is keyed `{tenantId}#{status}`
+        if "{status}" in templates["partition_key"]:
             templates["partition_key"] = "STATUS#{status}"
     return broken
 
@@ -53,7 +54,7 @@ def keys_only_roster(document: Document) -> Document:
     """The roster index projects keys only, but the roster shows names and levels (DDS205)."""
     broken = _renamed(document, "broken")
     index = _entity_keys(broken, "Student")["indexes"]
-    roster = next(name for name, t in index.items() if "STATUS#" in t["partition_key"])
+    roster = next(name for name, t in index.items() if "{status}" in t["partition_key"])
     for gsi in broken["key_design"]["global_secondary_indexes"]:
         if gsi["name"] == roster:
             gsi["projection"] = {"type": "KEYS_ONLY"}

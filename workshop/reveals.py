@@ -126,7 +126,9 @@ def tenant_status_key(model: Model) -> Reveal:
     need = f"{busiest_key_utilisation(report, index):.1%}"
     row = report.skew[report.skew["index"] == index].iloc[0]
     keys = f"{row['key_values']:,.0f}"
-    return Reveal(f"With `TENANT#{{tenantId}}#STATUS#{{status}}` the roster index {index} has **{keys} key values** "
+    student = next(k for k in design.key_design.entities if k.entity == "Student")
+    template = student.indexes[index].partition_key if index in student.indexes else "TENANT#{tenantId}#STATUS#{status}"
+    return Reveal(f"With `{template}` the roster index {index} has **{keys} key values** "
                   f"and its busiest needs **{need}** of one partition at peak.", (keys, need))
 
 

@@ -79,7 +79,8 @@ def test_many_to_many_lookups_from_the_other_side_use_an_inverted_index() -> Non
     design = generate_design(load_example("chat_messages"), COLLECTIONS)
     plan = design.plan("list_rooms_by_user")
     member = next(k for k in design.key_design.entities if k.entity == "Member")
-    assert member.table.partition_key == "ROOM#{roomId}" and member.indexes[plan.index].partition_key == "USER#{userId}"
+    # a GSI holding one entity is keyed on the attribute itself (`{userId}`), without a label
+    assert member.table.partition_key == "ROOM#{roomId}" and member.indexes[plan.index].partition_key == "{userId}"
     assert "inverts" in next(c.reason for c in design.index_reasons if c.index == plan.index)
 
 
@@ -123,3 +124,20 @@ def test_projection_follows_what_the_patterns_return() -> None:
     # they are projected too, or the pattern could not return them (DDS205; the preview's oracle checks it)
     assert index.projection.type == "INCLUDE"
     assert index.projection.non_key_attributes == ("body", "messageId", "sentAt")
+
+
+def test_patterns_sharing_a_gsi_partition_share_one_index_with_a_composite_sort_key() -> None:
+    """Three reads of escalated logs by supervisor (alone, by state, by state and date) need one sparse GSI
+    keyed on the supervisor and sorted by state then time, not one GSI each (issue 12, shared GSIs)."""
+    from tests.expert_models.comparison import EXPERT_MODELS_DIR, load
+
+    model = load(EXPERT_MODELS_DIR / "device_status" / "model.yaml")
+    design = generate_design(model, COLLECTIONS)
+    names = ("list_escalated_logs_by_supervisor", "list_escalated_logs_by_supervisor_and_state",
+             "list_escalated_logs_by_supervisor_state_and_date")
+    plans = [design.plan(n) for n in names]
+    assert len({p.index for p in plans}) == 1 and plans[0].index != TABLE
+    log = next(k for k in design.key_design.entities if k.entity == "DeviceLog")
+    templates = log.indexes[plans[0].index]
+    assert (templates.partition_key, templates.sort_key) == ("{escalatedTo}", "{state}#{logTime}")
+    assert all(p.filter_expression == "" for p in plans)
