@@ -74,8 +74,9 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 TESTS_DIR = Path(__file__).resolve().parent
 E2E_FOLDERS = {"e2e"}  # a real browser against a real server
 SLOW_FOLDERS = {"pages"}  # Streamlit's AppTest runs whole pages
-# Fixtures that start servers or browsers (pytest-playwright's `page` launches Chromium).
-SLOW_FIXTURES = {"server", "server_factory", "page", "browser", "context"}
+# Fixtures that start servers or browsers (pytest-playwright's `page` launches Chromium), and the fault
+# proxy (tests/fault_proxy.py): its faults cost read timeouts and backoff, seconds of waiting per test.
+SLOW_FIXTURES = {"server", "server_factory", "page", "browser", "context", "fault_proxy", "proxied"}
 # A test body or module that starts a process or a page run is slow wherever it lives.
 SLOW_SOURCE = re.compile(r"\bsubprocess\b|\bPopen\b|sys\.executable|\bAppTest\b")
 # Tests measured over about a second on a 2-core machine (node ids without parameters; a whole module
