@@ -155,8 +155,12 @@ def _deselects_all(markexpr: str, marks: set[str]) -> bool:
     others = sorted(set(_MARK_NAME.findall(markexpr)) - {"and", "or", "not"} - marks)
     if len(others) > 6:
         return False
-    return not any(expression.evaluate(lambda name, /, **kwargs: name in marks or name in chosen)
+    return not any(expression.evaluate(_has_marks(marks | set(chosen)))
                    for count in range(len(others) + 1) for chosen in itertools.combinations(others, count))
+
+
+def _has_marks(marks: set[str]):  # an ExpressionMatcher: is a mark of this name present?
+    return lambda name, /, **kwargs: name in marks
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
