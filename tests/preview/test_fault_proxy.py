@@ -27,9 +27,11 @@ from tests.preview.conftest import PROXY_TIMEOUTS
 # Shares of requests per fault kind; about one BatchWriteItem in five meets a fault.
 FAULTS = {"throttle": 0.04, "error500": 0.03, "partial": 0.08, "reset_before": 0.02, "reset_after": 0.02,
           "late": 0.01}
-# Loads run four at a time: each spends most of its time waiting (read timeouts on late answers, botocore's
-# backoff after throttling, 500s and resets), not on the CPU.
-LOADS_AT_ONCE = 4
+# Loads one at a time. Each spends most of its time waiting (read timeouts on late answers, botocore's
+# backoff), so several at once would overlap the waits, but four at once beside a loaded machine (load
+# average 25) made moto's count scans outlast PROXY_TIMEOUTS' 3 s read timeout four times in a row: a
+# false failure. Running them at once needs a longer read timeout and `late_seconds` (not yet measured).
+LOADS_AT_ONCE = 1
 
 
 def _patient(client: Any) -> Any:
@@ -93,8 +95,8 @@ def _one_seeded_load(make_setup, endpoint: Endpoint, client: Any, seed: int, ite
 
 def seeded_loads(make_setup, endpoint: Endpoint, client: Any, loads: int, items: int,
                  examples: tuple[str, ...], at_once: int = LOADS_AT_ONCE) -> dict[str, Any]:
-    """`loads` seeded loads, `at_once` at a time (their waits on timeouts and backoff overlap; each has its
-    own proxy, so its faults are the same whatever runs beside it)."""
+    """`loads` seeded loads, `at_once` at a time (each has its own proxy, so its faults are the same
+    whatever runs beside it)."""
     with ThreadPoolExecutor(max_workers=at_once) as pool:
         results = list(pool.map(lambda seed: _one_seeded_load(make_setup, endpoint, client, seed, items,
                                                               examples[seed % len(examples)]), range(loads)))
