@@ -327,7 +327,13 @@ def _money(text: str) -> Decimal:
 
 
 def _fraction(text: str) -> float:
-    return _rate(text)  # ScalingPolicy says when it is outside 20-90 % (0.2-0.9)
+    """A target utilisation, refused while parsing the arguments (before seconds of design search)."""
+    value = _rate(text)
+    try:
+        ScalingPolicy(target_utilization=value)  # the one home of AWS's 20-90 % range (§11.1)
+    except CostError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
 
 
 def _read_file(path: Path) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,12 +24,15 @@ class Example:
 
 def list_examples() -> list[Example]:
     """Every example, sorted by file name (so the order is stable)."""
-    examples = []
-    for path in sorted(EXAMPLES_DIR.glob("*.yaml")):
-        document = read_document_file(path)
-        examples.append(Example(path.stem, str(document.get("name", path.stem)),
-                                str(document.get("description", "")).strip(), path))
-    return examples
+    return [_example(path, path.stat().st_mtime_ns) for path in sorted(EXAMPLES_DIR.glob("*.yaml"))]
+
+
+@functools.lru_cache(maxsize=256)
+def _example(path: Path, mtime_ns: int) -> Example:
+    """Parsed once per file version: the Start page and many tests list the examples again and again."""
+    document = read_document_file(path)
+    return Example(path.stem, str(document.get("name", path.stem)), str(document.get("description", "")).strip(),
+                   path)
 
 
 def example_document(slug: str) -> dict[str, Any]:

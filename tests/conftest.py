@@ -8,13 +8,16 @@ what it uses, so a new page, browser or subprocess test lands in the right tier 
 
 from __future__ import annotations
 
+import functools
 import inspect
+import itertools
 import os
 import re
 import secrets
 from pathlib import Path
 
 import pytest
+from _pytest.mark.expression import Expression
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,8 +74,9 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 TESTS_DIR = Path(__file__).resolve().parent
 E2E_FOLDERS = {"e2e"}  # a real browser against a real server
 SLOW_FOLDERS = {"pages"}  # Streamlit's AppTest runs whole pages
-# Fixtures that start servers or browsers (pytest-playwright's `page` launches Chromium).
-SLOW_FIXTURES = {"server", "server_factory", "page", "browser", "context"}
+# Fixtures that start servers or browsers (pytest-playwright's `page` launches Chromium), and the fault
+# proxy (tests/fault_proxy.py): its faults cost read timeouts and backoff, seconds of waiting per test.
+SLOW_FIXTURES = {"server", "server_factory", "page", "browser", "context", "fault_proxy", "proxied"}
 # A test body or module that starts a process or a page run is slow wherever it lives.
 SLOW_SOURCE = re.compile(r"\bsubprocess\b|\bPopen\b|sys\.executable|\bAppTest\b")
 # Tests measured over about a second on a 2-core machine (node ids without parameters; a whole module
@@ -85,7 +89,12 @@ SLOW_SECONDS = 1.0
 
 def _tier_folder(item: pytest.Item) -> str:
     """The folder under tests/ ("" for tests/*.py and for doctests in the packages)."""
-    path = Path(str(item.path)).resolve()
+    return _folder_of(str(item.path))
+
+
+@functools.cache  # once per file, not once per test (1,765 items)
+def _folder_of(path_text: str) -> str:
+    path = Path(path_text).resolve()
     if not path.is_relative_to(TESTS_DIR):
         return ""
     relative = path.relative_to(TESTS_DIR)
@@ -100,8 +109,13 @@ def _module_runs_pages(item: pytest.Item) -> bool:
 
 def _body_is_slow(item: pytest.Item) -> bool:
     function = getattr(item, "function", None)
+    return function is not None and _source_is_slow(function)
+
+
+@functools.cache  # once per function, not once per parameter
+def _source_is_slow(function: object) -> bool:
     try:
-        return function is not None and bool(SLOW_SOURCE.search(inspect.getsource(function)))
+        return bool(SLOW_SOURCE.search(inspect.getsource(function)))  # type: ignore[arg-type]
     except (OSError, TypeError):
         return False
 
@@ -115,6 +129,49 @@ def is_slow(item: pytest.Item) -> bool:
     """A test that starts a process, a page run or a browser, or was measured over about a second."""
     return (_tier_folder(item) in SLOW_FOLDERS or _module_runs_pages(item) or _body_is_slow(item)
             or bool(SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))) or _listed_slow(item))
+
+
+# A module whose every test is slow, known from its path or text before it is imported.
+_PAGE_RUNNER = re.compile(r"^from streamlit\.testing\.v1 import .*\bAppTest\b", re.MULTILINE)
+_MARK_NAME = re.compile(r"[A-Za-z_][\w.+-]*")
+
+
+def _whole_module_marks(path: Path) -> set[str] | None:
+    """The tier marks every test of the module gets (None when they are known only from each test)."""
+    if path.suffix != ".py" or not path.name.startswith("test_") or not path.is_relative_to(TESTS_DIR):
+        return None
+    folder = _folder_of(str(path))
+    if folder in E2E_FOLDERS:
+        return {"e2e", "slow"}
+    module_id = path.relative_to(ROOT).as_posix()
+    if folder in SLOW_FOLDERS or module_id in SLOW_TESTS or _PAGE_RUNNER.search(path.read_text(encoding="utf-8")):
+        return {"slow"}
+    return None
+
+
+def _deselects_all(markexpr: str, marks: set[str]) -> bool:
+    """True when `-m markexpr` deselects a test carrying `marks`, whatever other marks it carries."""
+    expression = Expression.compile(markexpr)
+    others = sorted(set(_MARK_NAME.findall(markexpr)) - {"and", "or", "not"} - marks)
+    if len(others) > 6:
+        return False
+    return not any(expression.evaluate(_has_marks(marks | set(chosen)))
+                   for count in range(len(others) + 1) for chosen in itertools.combinations(others, count))
+
+
+def _has_marks(marks: set[str]):  # an ExpressionMatcher: is a mark of this name present?
+    return lambda name, /, **kwargs: name in marks
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Do not even import a module whose every test `-m` would deselect (the fast tier spares each xdist
+    worker the import of streamlit's AppTest and of every page test module). Returns None otherwise, so
+    pytest's own rules still apply."""
+    markexpr = config.option.markexpr
+    if not markexpr:
+        return None
+    marks = _whole_module_marks(collection_path)
+    return True if marks is not None and _deselects_all(markexpr, marks) else None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -9,7 +9,6 @@ import uuid
 import hcl2
 import pytest
 import yaml
-from cfnlint.api import ManualArgs, lint
 
 from modeling.design import TABLE
 from modeling.endpoint import configured_endpoint, dynamodb_client
@@ -45,6 +44,8 @@ def _with_lsi(model: Model) -> tuple[Model, KeyDesign]:
 
 def cfn_lint_problems(template: str) -> list[str]:
     """Every cfn-lint match (errors, warnings and informational) for the template text."""
+    from cfnlint.api import ManualArgs, lint  # imported here: about 1 s of CPU, needed only by slow tests
+
     return [str(m) for m in lint(template, config=ManualArgs(regions=["us-east-1"], include_checks=["I"]))]
 
 
