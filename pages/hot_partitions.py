@@ -44,6 +44,6 @@ tabs = st.tabs(["Key distribution", "Partitions over time", "What-ifs"])
 with tabs[0]:
     hot_views.distribution(report, index)
 with tabs[1]:
-    hot_views.timeline(report)
+    hot_views.timeline(report, scenario)
 with tabs[2]:
     hot_views.what_ifs(report)
