@@ -53,7 +53,7 @@ st.write(choice, value)
 '''
 
 
-def _pick_other(key: str) -> Callable[[AppTest], None]:
+def _pick_other(key: str) -> Callable[[AppTest], object]:
     """Choose the next option of a selectbox (wrapping around)."""
     def change(at: AppTest) -> None:
         widget = at.selectbox(key=key)
@@ -61,15 +61,15 @@ def _pick_other(key: str) -> Callable[[AppTest], None]:
     return change
 
 
-def _next_radio(key: str) -> Callable[[AppTest], None]:
+def _next_radio(key: str) -> Callable[[AppTest], object]:
     def change(at: AppTest) -> None:
         widget = at.radio(key=key)
         values = list(IacFormat)
-        widget.set_value(values[(values.index(widget.value) + 1) % len(values)])
+        widget.set_value(values[(values.index(IacFormat(widget.value)) + 1) % len(values)])
     return change
 
 
-def _toggle(key: str) -> Callable[[AppTest], None]:
+def _toggle(key: str) -> Callable[[AppTest], object]:
     def change(at: AppTest) -> None:
         widget = at.toggle(key=key)
         widget.set_value(not widget.value)
@@ -77,7 +77,7 @@ def _toggle(key: str) -> Callable[[AppTest], None]:
 
 
 # page -> (what the user changes, how)
-CHANGES: dict[str, tuple[str, Callable[[AppTest], None]]] = {
+CHANGES: dict[str, tuple[str, Callable[[AppTest], object]]] = {
     "start.py": ("presenter view on", _toggle("sidebar.presenter")),
     "model.py": ("attributes of the next entity", _pick_other("model.attributes_entity")),
     "layout.py": ("items per entity 4 -> 6", lambda at: at.slider(key="layout.items").set_value(6)),
@@ -121,7 +121,7 @@ def timed_run(at: AppTest) -> float:
     return elapsed
 
 
-def measure(page_path: Path, change: Callable[[AppTest], None] | None, repeats: int,
+def measure(page_path: Path, change: Callable[[AppTest], object] | None, repeats: int,
             slug: str | None = None) -> tuple[float, float, float]:
     """(cold first render, first render after another page, rerun after the change) in seconds, each the best
     of `repeats`. "After another page": every cache cleared but the model's design ranking, which any page
