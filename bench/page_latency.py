@@ -65,7 +65,7 @@ def _next_radio(key: str) -> Callable[[AppTest], object]:
     def change(at: AppTest) -> None:
         widget = at.radio(key=key)
         values = list(IacFormat)
-        widget.set_value(values[(values.index(IacFormat(widget.value)) + 1) % len(values)])
+        widget.set_value(values[(values.index(IacFormat(str(widget.value))) + 1) % len(values)])
     return change
 
 
