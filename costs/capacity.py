@@ -24,6 +24,7 @@ from modeling.design import TABLE, Design, IndexChange, Operation, PatternPlan
 from modeling.dynamodb_rules import index_write_units
 from modeling.keys import KeyTemplate
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL
+from modeling.memo import ContentMemo, content_key
 from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
 from modeling.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
 from modeling.planner import membership_share
@@ -104,6 +105,11 @@ def sample_items(model: Model, seed: int = SAMPLE_SEED,
 
 
 
+# Profiles sized on the model's own seeded samples (no `items` given), by the model's and design's content:
+# the pages, the ranking and the exports ask for the same ones on every rerun.
+_PROFILES: ContentMemo[CapacityProfile] = ContentMemo("capacity profiles", 64)
+
+
 def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
                      sample_items_per_entity: int = SAMPLE_ITEMS_PER_ENTITY,
                      items: dict[str, list[dict[str, Any]]] | None = None) -> CapacityProfile:
@@ -112,6 +118,14 @@ def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
     `items`: sample items already generated for the model (`generate_items`), so a search pricing many
     designs of one model draws them once; they do not depend on the design.
     """
+    if items is None:
+        key = content_key(model.model_dump_json(), repr(design), str(seed), str(sample_items_per_entity))
+        return _PROFILES.get(key, lambda: _profile(model, design, seed, sample_items_per_entity, None))
+    return _profile(model, design, seed, sample_items_per_entity, items)
+
+
+def _profile(model: Model, design: Design, seed: int, sample_items_per_entity: int,
+             items: dict[str, list[dict[str, Any]]] | None) -> CapacityProfile:
     sizes = design_sizes(model, design.key_design, seed, sample_items_per_entity, items)
     patterns = {p.name: p for p in model.access_patterns}
     capacities = []

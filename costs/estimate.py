@@ -33,6 +33,7 @@ from costs.pricing import (
 )
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions, TableUsage, label, monthly_units
 from modeling.design import Design
+from modeling.memo import ContentMemo, content_key
 from modeling.model import Model, TableClass
 
 REGION_NAME = re.compile(r"^[a-z]{2}(-gov)?-[a-z]+-\d$")
@@ -98,11 +99,11 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
     if design is None:  # never price another design than the one asked for without saying so
         raise UnknownDesignError("no design of that name", "design", request.design_name,
                                  f"choose one of: {', '.join(d.name for d in designs)}")
-    items = sample_items(request.model)  # sized once: the samples do not depend on the design
-    profile, usage, cost = _priced(request, design, sheet, items)
+    model_json = request.model.model_dump_json()
+    profile, usage, cost = _priced(request, design, sheet, model_json)
     comparison, deltas = ((), ())
     if request.compare_designs and len(designs) > 1:
-        others = {d.name: _priced(request, d, sheet, items)[2] for d in designs if d.name != design.name}
+        others = {d.name: _priced(request, d, sheet, model_json)[2] for d in designs if d.name != design.name}
         lost = {r.design.name: r.lost_because or "cheapest (the search's winner)" for r in ranking.ranked}
         comparison = tuple({**row, "why it lost": lost.get(row["design"], "")}
                            for row in _comparison_rows(design.name, cost, others))
@@ -125,9 +126,23 @@ def _price_sheet(request: EstimateRequest) -> PriceSheet:
     return sheet
 
 
+# The capacity of a design does not depend on the Region, the prices, the target or the free tier, so a
+# rerun after one of those changes prices the same profiles again (keyed by the model's and design's content).
+_SAMPLES: ContentMemo[dict[str, list[dict[str, Any]]]] = ContentMemo("estimate samples", 16)
+_PROFILES: ContentMemo[CapacityProfile] = ContentMemo("estimate profiles", 64)
+
+
+def _profile(model: Model, model_json: str, design: Design) -> CapacityProfile:
+    """The design's capacity on the model's sample items (drawn once per model: they do not depend on it)."""
+    def compute() -> CapacityProfile:
+        items = _SAMPLES.get(content_key(model_json), lambda: sample_items(model))
+        return capacity_profile(model, design, items=items)
+    return _PROFILES.get(content_key(model_json, repr(design)), compute)
+
+
 def _priced(request: EstimateRequest, design: Design, sheet: PriceSheet,
-            items: dict[str, list[dict[str, Any]]]) -> tuple[CapacityProfile, TableUsage, CostEstimate]:
-    profile = capacity_profile(request.model, design, items=items)
+            model_json: str) -> tuple[CapacityProfile, TableUsage, CostEstimate]:
+    profile = _profile(request.model, model_json, design)
     usage = table_usage(request.model, design, profile, request.free_tier, request.extras)
     replicas = {r: price_sheet_for(r) for r in request.model.table.replica_regions}
     options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=request.target_utilization),

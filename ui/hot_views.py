@@ -10,6 +10,7 @@ from modeling import charts
 from modeling.checks import FindingSeverity, check_design
 from modeling.checks.catalogue import SEVERITY_RANK
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
+from modeling.hot_partitions.display import display_frame
 from modeling.model import Model
 from ui.text import plain
 
@@ -99,33 +100,41 @@ def findings(report: HotPartitionReport) -> None:
 
 
 def distribution(report: HotPartitionReport, index: str) -> None:
-    st.dataframe(report.skew, hide_index=True, width="stretch", key="hot.skew")
+    st.dataframe(display_frame(report.skew), hide_index=True, width="stretch", key="hot.skew")
     st.plotly_chart(charts.key_traffic_histogram(report.key_profile, index), key="hot.histogram")
     left, right = st.columns([3, 2])
     left.plotly_chart(charts.top_keys_bar(report.keys, index), key="hot.top_keys_chart")
-    right.dataframe(report.keys[report.keys["index"] == index].nsmallest(20, "key_rank"), hide_index=True,
-                    width="stretch", key="hot.top_keys")
+    top = report.keys[report.keys["index"] == index].nsmallest(20, "key_rank")
+    right.dataframe(display_frame(top, drop=("index",)), hide_index=True, width="stretch", key="hot.top_keys")
 
 
-def timeline(report: HotPartitionReport) -> None:
-    if report.timeline.empty:
-        st.info("Choose a burst scenario above to see the partitions over time.")
-        return
-    st.plotly_chart(charts.partition_heatmap(report.timeline), key="hot.heatmap")
-    over = report.timeline[report.timeline["excess_utilisation"] > 0]
-    if not over.empty:
-        st.error(f"Over the limit on {over['partition'].nunique()} partition(s) for "
-                 f"{over['time_seconds'].nunique()} time step(s).", icon="🔥")
-    st.dataframe(pd.DataFrame(report.hourly), hide_index=True, width="stretch", key="hot.hourly")
+NO_BURST_NOTE = ("Partitions over time shows a burst: extra requests of one pattern for a while, second by "
+                 "second (or every 100 ms). Without one, every second at peak carries the same load, so the "
+                 "chart would be flat: choose a pattern under \"Burst scenario\" above to see it. The daily "
+                 "profile below shows how the peak load moves over the day.")
+
+
+def timeline(report: HotPartitionReport, scenario: BurstScenario | None) -> None:
+    """The burst's partition-by-time heatmap; without a burst, why there is none, and the daily profile."""
+    if scenario is None or report.timeline.empty:
+        st.info(NO_BURST_NOTE, icon="ℹ️")
+    else:
+        st.plotly_chart(charts.partition_heatmap(report.timeline), key="hot.heatmap")
+        over = report.timeline[report.timeline["excess_utilisation"] > 0]
+        if not over.empty:
+            st.error(f"Over the limit on {over['partition'].nunique()} partition(s) for "
+                     f"{over['time_seconds'].nunique()} time step(s).", icon="🔥")
+    st.markdown("**Daily profile** (peak load scaled by the model's traffic profile, per hour UTC)")
+    st.dataframe(display_frame(pd.DataFrame(report.hourly)), hide_index=True, width="stretch", key="hot.hourly")
 
 
 def what_ifs(report: HotPartitionReport) -> None:
     st.markdown("**Write sharding** — N suffixes spread the hot key; each read of it becomes N queries.")
     st.plotly_chart(charts.skew_comparison(report.sharding, "shard_count", "Write sharding what-if"),
                     key="hot.sharding_chart")
-    st.dataframe(report.sharding, hide_index=True, width="stretch", key="hot.sharding")
+    st.dataframe(display_frame(report.sharding), hide_index=True, width="stretch", key="hot.sharding")
     if not report.alternatives.empty:
         st.markdown("**Alternative partition keys**")
         st.plotly_chart(charts.skew_comparison(report.alternatives, "partition_key", "Alternative partition keys"),
                         key="hot.alternatives_chart")
-        st.dataframe(report.alternatives, hide_index=True, width="stretch", key="hot.alternatives")
+        st.dataframe(display_frame(report.alternatives), hide_index=True, width="stretch", key="hot.alternatives")

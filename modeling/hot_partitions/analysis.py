@@ -8,6 +8,7 @@ collects findings. Deterministic: the same request (seed included) gives the sam
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -49,6 +50,7 @@ from modeling.hot_partitions.whatifs import (
     sharding_rows,
 )
 from modeling.limits import MAX_TIMELINE_CELLS
+from modeling.memo import ContentMemo, content_key
 from modeling.model import Model
 from modeling.traffic import hourly_shares
 
@@ -110,19 +112,66 @@ class HotPartitionReport:
     findings: tuple[rules.HotPartitionFinding, ...] = field(default=())
 
 
+@dataclass(frozen=True, eq=False)
+class _Populations:
+    """What a what-if, a burst or another analysed index does not change: the context, the contributions
+    and every physical index's key population and load (its arrays read-only, as they are shared)."""
+
+    ctx: Any
+    parts: list[Any]
+    loads: dict[str, IndexLoad]
+
+
+# Keyed by the model's and design's content, the cap and the seed: a page rerun after a what-if or burst
+# change reuses the populations (10 million rows each at most, so only a few are kept).
+_POPULATIONS: ContentMemo[_Populations] = ContentMemo("hot-partition populations", 4)
+
+
+def _populations(request: HotPartitionRequest, cap: int) -> _Populations:
+    def build() -> _Populations:
+        ctx = build_context(request.model, request.design)
+        parts = contributions(ctx)
+        loads = {i: build_index_load(ctx, i, t, parts, cap, request.seed) for i, t in index_templates(ctx).items()}
+        for load in loads.values():
+            for column in (load.key_values, load.items, load.collection_bytes, load.read_units, load.write_units):
+                column.flags.writeable = False
+        return _Populations(ctx, parts, loads)
+    return _POPULATIONS.get(populations_key(request, cap), build)
+
+
+def populations_key(request: HotPartitionRequest, cap: int) -> str:
+    return content_key(request.model.model_dump_json(), repr(request.design), str(cap), str(request.seed))
+
+
+# The sweep (1 to 32 shards of the hot key) does not depend on the shard count chosen, only on the index
+# and the burst: memoised with the metrics generator's state after it, so the draws that follow (skew,
+# alternatives) are the same whether the sweep was computed or remembered.
+_SWEEPS: ContentMemo[tuple[pd.DataFrame, dict[str, Any]]] = ContentMemo("hot-partition sharding sweeps", 32)
+
+
+def _sharding(request: HotPartitionRequest, cap: int, analysed: IndexLoad,
+              burst: BurstLoad | None, hot_row: int, sweep: tuple[int, ...], rng: np.random.Generator) -> pd.DataFrame:
+    def compute() -> tuple[pd.DataFrame, dict[str, Any]]:
+        rows = pd.DataFrame(sharding_rows(analysed, burst, hot_row, sweep, rng), columns=list(SHARDING_COLUMNS))
+        return rows, rng.bit_generator.state
+    key = (populations_key(request, cap), request.index, repr(request.scenario), sweep, hot_row)
+    frame, state = _SWEEPS.get(key, compute)
+    rng.bit_generator.state = state
+    return frame.copy()
+
+
 def analyse_hot_partitions(request: HotPartitionRequest) -> HotPartitionReport:
     """Key populations, per-key and per-partition load, burst timeline, what-ifs and findings."""
     _validate(request)
-    ctx = build_context(request.model, request.design)
-    parts = contributions(ctx)
     cap = min(request.max_key_values, MAX_KEY_VALUES)
-    loads = {i: build_index_load(ctx, i, t, parts, cap, request.seed) for i, t in index_templates(ctx).items()}
+    populations = _populations(request, cap)
+    ctx, parts, loads = populations.ctx, populations.parts, dict(populations.loads)
     analysed = loads[request.index]
     burst, burst_row = _burst(request, analysed)
     hot_row = burst_row if burst_row is not None else int(np.argmax(analysed.per_key))
     rng = seeded_rng(request.seed, "metrics")
     sweep = tuple(sorted({*SHARD_SWEEP, request.shard_count}))
-    sharding = pd.DataFrame(sharding_rows(analysed, burst, hot_row, sweep, rng), columns=list(SHARDING_COLUMNS))
+    sharding = _sharding(request, cap, analysed, burst, hot_row, sweep, rng)
     loads[request.index] = shard(analysed, hot_row, request.shard_count)
     burst = shard_burst(burst, hot_row, request.shard_count)
     placements = {i: place(load, partition_count(load, request.partition_count), _salt(request.seed, i),

@@ -212,16 +212,20 @@ def build_index_load(ctx: Context, index: str, templates: dict[str, str], parts:
         segments.append(Segment(template, start, rows, layouts))
         start += rows
     arrays = Accumulator(start)  # columns constant over all rows (an even one-key-per-item population) stay lazy
+    # Share vectors by (segment start, entity, fixed values, newest bucket): the items' draw and the unfixed
+    # traffic use the same one, computed once (a zipf over 10 million rows is one of the costliest steps).
+    shares: dict[tuple, np.ndarray] = {}
     for segment in segments:
-        _fill_population(ctx, index, segment, arrays, seed)
+        _fill_population(ctx, index, segment, arrays, seed, shares)
     mine = tuple(p for p in parts if p.index == index and templates.get(p.entity) == p.template)
-    _spread(mine, segments, arrays)
+    _spread(mine, segments, arrays, shares)
     has_lsi = index == TABLE and bool(ctx.design.key_design.local_secondary_indexes)
     return IndexLoad(index, tuple(segments), *(arrays.column(n) for n in ("key_values", "items", "bytes", "read",
                                                                               "write")), mine, has_lsi)
 
 
-def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: Accumulator) -> None:
+def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: Accumulator,
+            known: dict[tuple, np.ndarray]) -> None:
     """Add each contribution's units to the rows, computing each distinct share vector once (in place: the
     arrays can hold 10 million rows, and every temporary costs as much as the arithmetic)."""
     totals: dict[tuple, list[float]] = {}
@@ -235,20 +239,26 @@ def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: Ac
     for (start, entity, fixed, newest), (read, write) in totals.items():
         segment = next(s for s in segments if s.start == start)
         rows = segment.layout_of(entity)
-        shares = row_shares(rows, dict(fixed), newest)
+        shares = known.pop((start, entity, fixed, newest), None)  # popped: scaled() below may write into it
+        if shares is None:
+            shares = row_shares(rows, dict(fixed), newest)
         window = slice(start, start + rows.rows)
         for name, units in (("read", read), ("write", write)):
             if units:
                 arrays.add(name, window, scaled(shares, units, reuse=name == "write"))
 
 
-def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumulator, seed: int) -> None:
+def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumulator, seed: int,
+                     shares: dict[tuple, np.ndarray]) -> None:
     """Items and item-collection bytes per row of one template, summed over its entities."""
     widest = max((lay for _, lay in segment.layouts), key=lambda lay: lay.rows)
     arrays.add("key_values", slice(segment.start, segment.start + widest.rows), widest.key_values)
     for name, rows in segment.layouts:
         entity = ctx.entity(name)
-        items = row_items(rows, float(entity.item_count), seeded_rng(seed, index, segment.template, name))
+        drawn = None
+        if not (len(rows.dims) == 1 and rows.dims[0].per_item):  # row_items draws over the unfixed shares
+            drawn = shares.setdefault((segment.start, name, (), False), row_shares(rows, {}, new_items=False))
+        items = row_items(rows, float(entity.item_count), seeded_rng(seed, index, segment.template, name), drawn)
         window = slice(segment.start, segment.start + rows.rows)
         arrays.add("items", window, items)
         arrays.add("bytes", window, scaled(items, _entry_bytes(ctx, index, name), reuse=True))

@@ -200,14 +200,18 @@ def _value_index(dim: Dimension, value: str | None) -> int:
     return dim.labels.index(value) if value is not None and value in dim.labels else 0
 
 
-def row_items(rows: Layout, items: float, rng: np.random.Generator) -> np.ndarray:
-    """Items per row: exact for one-per-item keys, a seeded multinomial draw over the weights otherwise."""
+def row_items(rows: Layout, items: float, rng: np.random.Generator,
+              shares: np.ndarray | None = None) -> np.ndarray:
+    """Items per row: exact for one-per-item keys, a seeded multinomial draw over the weights otherwise.
+
+    `shares`: `row_shares(rows, {}, new_items=False)` already computed by the caller (read, not changed)."""
     if len(rows.dims) == 1 and rows.dims[0].per_item:
         each = constant_value(rows.key_values)
         if each is not None:  # one key value per row: the same items on every row (no memory)
             return constant(each * (items / (each * rows.rows)), rows.rows)
         return rows.key_values * (items / rows.key_values.sum())
-    shares = row_shares(rows, {}, new_items=False)
+    if shares is None:
+        shares = row_shares(rows, {}, new_items=False)
     return rng.multinomial(int(items), shares / shares.sum()).astype(float)
 
 

@@ -26,10 +26,13 @@ def shard(load: IndexLoad, row: int, shards: int) -> IndexLoad:
     if shards <= 1:
         return load
     arrays = {}
+    base = len(load.key_values)
     for name in ("items", "collection_bytes", "read_units", "write_units"):
-        values = getattr(load, name).copy()
-        values[row] /= shards
-        arrays[name] = np.concatenate([values, np.full(shards - 1, values[row])])
+        column = getattr(load, name)
+        values = np.concatenate([column, np.empty(shards - 1)])  # one copy (the columns can hold 10M rows)
+        values[row] = column[row] / shards
+        values[base:] = values[row]
+        arrays[name] = values
     key_values = np.concatenate([load.key_values, np.full(shards - 1, load.key_values[row])])
     return replace(load, key_values=key_values, sharded=(row, shards), **arrays)
 

@@ -183,8 +183,9 @@ def test_hot_partitions_takes_a_user_set_partition_count(workspace_dir: Path) ->
     at = _app_on("hot_partitions.py")
     at.number_input(key="hot.partitions").set_value(7).run()
     assert not at.exception
-    skew = next(frame.value for frame in at.dataframe if "gini" in frame.value.columns)
-    assert int(skew.loc[skew["index"] == "table", "partitions"].iloc[0]) == 7
+    skew = next(frame.value for frame in at.dataframe if "Verdict" in frame.value.columns
+                and "Partitions" in frame.value.columns)
+    assert int(skew.loc[skew["Table or index"] == "Table", "Partitions"].iloc[0]) == 7
 
 
 def test_an_endpoint_that_does_not_answer_gets_a_message_and_a_retry(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,68 @@
+"""Bounded memos keyed by content: the pages rerun on every click, the domain answers from here.
+
+A key is built from content only (a model's canonical JSON, a design's repr, the choices), never from
+object identity or a browser session, so two sessions with the same model share an answer and two
+different models can never see each other's. Each memo is an LRU of at most `max_entries` answers, safe
+across the threads Streamlit runs sessions in. Answers must be immutable (frozen types, tuples) or
+treated as read-only by every caller.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+_MEMOS: list[ContentMemo] = []  # type: ignore[type-arg]
+
+
+class ContentMemo(Generic[T]):
+    """`get(key, compute)`: the answer stored under `key`, else `compute()` stored (oldest dropped)."""
+
+    def __init__(self, name: str, max_entries: int) -> None:
+        self.name, self.max_entries = name, max_entries
+        self._answers: OrderedDict[Hashable, T] = OrderedDict()
+        self._lock = threading.Lock()
+        _MEMOS.append(self)
+
+    def get(self, key: Hashable, compute: Callable[[], T]) -> T:
+        with self._lock:
+            if key in self._answers:
+                self._answers.move_to_end(key)
+                return self._answers[key]
+        answer = compute()  # outside the lock: two sessions computing the same key get equal answers
+        with self._lock:
+            self._answers[key] = answer
+            self._answers.move_to_end(key)
+            while len(self._answers) > self.max_entries:
+                self._answers.popitem(last=False)
+        return answer
+
+    def __len__(self) -> int:
+        return len(self._answers)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+
+
+def content_key(*parts: str) -> str:
+    """A short stable key for long content (model JSON, reprs): SHA-256 of the parts, kept apart by NULs.
+
+    >>> content_key("a", "b") == content_key("a", "b") != content_key("ab", "")
+    True
+    """
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def clear_domain_caches() -> None:
+    """Forget every memo (benchmarks measure a cold first visit with it)."""
+    for memo in _MEMOS:
+        memo.clear()
