@@ -12,7 +12,7 @@ fall on different sides in two places.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
@@ -179,7 +179,7 @@ def design_sizes(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
     return Sizes(entities, tuple(entries))
 
 
-def mean_bytes(sizes: dict[str, float], weights: Sequence[tuple[str, float]]) -> int:
+def mean_bytes(sizes: Mapping[str, float], weights: Sequence[tuple[str, float]]) -> int:
     """Average size over entities, weighted by how many of each a request reads (equal weights if none)."""
     known = [(sizes[e], w) for e, w in weights if e in sizes]
     total = sum(w for _, w in known)
