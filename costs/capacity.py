@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -87,11 +88,26 @@ class CapacityProfile:
     patterns: tuple[PatternCapacity, ...]
 
     def entity_size(self, entity: str) -> EntitySize:
-        return next(s for s in self.entity_sizes if s.entity == entity)
+        found = self._entity_sizes.get(entity)
+        if found is None:
+            raise StopIteration(entity)  # as the scan it replaces did
+        return found
 
     def entry_size(self, index: str, entity: str) -> int:
-        sizes = dict(((i, e), b) for i, e, b in self.entry_sizes)
-        return sizes.get((index, entity), self.entity_size(entity).average_bytes)
+        return self._entry_sizes.get((index, entity), self.entity_size(entity).average_bytes)
+
+    # Lookups built once (a scan per call made the reports quadratic in the entities): the first size of a
+    # repeated entity wins, as the scan did; the last entry of a repeated (index, entity), as the dict did.
+    @cached_property
+    def _entity_sizes(self) -> dict[str, EntitySize]:
+        found: dict[str, EntitySize] = {}
+        for size in self.entity_sizes:
+            found.setdefault(size.entity, size)
+        return found
+
+    @cached_property
+    def _entry_sizes(self) -> dict[tuple[str, str], int]:
+        return {(i, e): b for i, e, b in self.entry_sizes}
 
 
 # --- sizes and units: one estimator, in modeling (modeling.sizing, modeling.plan_units) -------------------

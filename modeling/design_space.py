@@ -15,7 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from modeling.model import AccessPattern, Entity, Model, PatternKind, RelationshipKind
+from modeling.model import (
+    AccessPattern,
+    Entity,
+    Model,
+    PatternKind,
+    RelationshipKind,
+    child_relationships,
+    patterns_on,
+)
 
 
 def canonical_model(model: Model) -> Model:
@@ -79,13 +87,13 @@ def equal_inputs(pattern: AccessPattern) -> list[str]:
 
 
 def reads_on(model: Model, entity: Entity) -> list[AccessPattern]:
-    return [p for p in model.access_patterns if p.kind.is_read and p.entities == (entity.name,)]
+    return [p for p in patterns_on(model, entity.name) if p.kind.is_read and p.entities == (entity.name,)]
 
 
 def collection_relationships(model: Model, entity: Entity) -> list[str]:
     """Relationships whose parent's item collection could hold this entity (one-to-*, full parent key)."""
     names = []
-    for relationship in model.relationships:
+    for relationship in child_relationships(model, entity.name):
         parent = model.entity(relationship.parent)
         if (relationship.child == entity.name and relationship.kind is not RelationshipKind.MANY_TO_MANY
                 and parent is not None and parent.identifiers and relationship.parent != entity.name

@@ -51,11 +51,15 @@ from modeling.model import (
     PatternKind,
     Projection,
     ProjectionType,
+    Relationship,
     SecondaryIndex,
     SequenceGenerator,
     TimestampFormat,
     TimestampRangeGenerator,
+    child_relationships,
+    derived_index,
     parents_first,
+    patterns_on,
 )
 from modeling.planner import plan_pattern, plan_patterns
 from modeling.validation import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE
@@ -94,11 +98,38 @@ class _Draft:
     index_reasons: dict[str, list[str]] = field(default_factory=dict)
     # per GSI: the partition inputs, the equality chain and the range attribute its sort key was built from
     index_keys: dict[str, tuple[tuple[str, ...], tuple[str, ...], str | None]] = field(default_factory=dict)
+    table_sort: frozenset[str] | None = None  # see table_sort_attributes
+    kinds_seen: dict[str, tuple[int, set[bool]]] = field(default_factory=dict)  # see user_kinds
+
+    def table_sort_attributes(self) -> frozenset[str]:
+        """The first attribute of every entity's table sort key. Indexes are added once the table keys are
+        final and never change them, so it is worked out once (per GSI it made the generator quadratic)."""
+        if self.table_sort is None:
+            self.table_sort = frozenset(_partition_of(k.table.sort_key or "")[0] for k in self.entity_keys.values()
+                                        if _partition_of(k.table.sort_key or ""))
+        return self.table_sort
 
     def key_design(self) -> KeyDesign:
+        try:  # every entity keyed (the index phase, one call per index added): a lookup in C, not a Python loop
+            entities = tuple(map(self.entity_keys.__getitem__, _entity_names(self.model)))
+        except KeyError:
+            entities = tuple(self.entity_keys[e.name] for e in self.model.entities if e.name in self.entity_keys)
         return KeyDesign(global_secondary_indexes=tuple(self.gsis), local_secondary_indexes=tuple(self.lsis),
-                         entities=tuple(self.entity_keys[e.name] for e in self.model.entities
-                                        if e.name in self.entity_keys))
+                         entities=entities)
+
+    def user_kinds(self, index: str) -> set[bool]:
+        """Whether each pattern an index serves returns some attributes (True) or whole items (False).
+
+        `index_patterns` lists only grow, so the answer is extended with the patterns added since the last call
+        (reading every user on every GSI added made the generator quadratic)."""
+        users = self.index_patterns.get(index, [])
+        seen, kinds = self.kinds_seen.get(index, (0, set()))
+        if seen > len(users):
+            seen, kinds = 0, set()
+        patterns = _patterns_by_name(self.model)
+        kinds = kinds | {bool(patterns[n].returns) for n in users[seen:]}
+        self.kinds_seen[index] = (len(users), kinds)
+        return kinds
 
 
 _reads_on = reads_on
@@ -107,8 +138,7 @@ _equal_inputs = equal_inputs
 
 def _mutable_attributes(model: Model, entity: Entity) -> set[str]:
     """Attributes some update changes: they cannot be part of the table's keys."""
-    return {a for p in model.access_patterns if p.kind is PatternKind.UPDATE and entity.name in p.entities
-            for a in p.changed_attributes}
+    return {a for p in patterns_on(model, entity.name) if p.kind is PatternKind.UPDATE for a in p.changed_attributes}
 
 
 def _sort_template(entity: Entity, range_attribute: str | None, exclude: list[str],
@@ -174,10 +204,10 @@ def _parent_collection(model: Model, entity: Entity) -> Placement | None:
     """
     candidates: list[tuple[float, str, str]] = []
     for name in collection_relationships(model, entity):
-        relationship = next(r for r in model.relationships if r.name == name)
+        relationship = _relationship(model, name)
         if _strong_reads_without(model, entity, relationship.child_attributes):
             continue  # a strongly consistent read by the child's own key needs the child on the table by that key
-        for pattern in model.access_patterns:
+        for pattern in patterns_on(model, entity.name):  # the others read neither way below
             together = set(pattern.entities) == {relationship.parent, entity.name} and pattern.kind.is_read
             by_parent = (pattern.entities == (entity.name,) and pattern.kind is PatternKind.READ_MANY
                          and set(_equal_inputs(pattern)) == set(relationship.child_attributes))
@@ -187,6 +217,14 @@ def _parent_collection(model: Model, entity: Entity) -> Placement | None:
         return None
     _, relationship_name, pattern_name = min(candidates)
     return Placement(relationship_name, (), pattern_name)
+
+
+def _relationship(model: Model, name: str | None) -> Relationship:
+    """The relationship a placement names (placements are built from the model's relationships)."""
+    relationship = model.relationship(name or "")
+    if relationship is None:
+        raise KeyError(f"no relationship named {name!r}")
+    return relationship
 
 
 def _strong_reads_without(model: Model, entity: Entity, parent_attributes: tuple[str, ...]) -> bool:
@@ -206,7 +244,7 @@ def _table_keys(draft: _Draft, entity: Entity) -> None:
 def _in_collection(draft: _Draft, entity: Entity, placement: Placement) -> bool:
     """Key the entity under its parent's partition key; False when the parent is not keyed by its identity."""
     model = draft.model
-    relationship = next(r for r in model.relationships if r.name == placement.relationship)
+    relationship = _relationship(model, placement.relationship)
     parent = model.entity(relationship.parent)
     if parent is None or parent.name not in draft.entity_keys:
         return False
@@ -293,14 +331,22 @@ def _gsi_with_room(draft: _Draft, entities: list[Entity],
     """
     if draft.choice is not None and not draft.choice.share_gsis:
         return None
-    patterns = {p.name: p for p in draft.model.access_patterns}
     for index in draft.gsis:
         if any(index.name in draft.entity_keys[e.name].indexes for e in entities):
             continue
-        users = [patterns[n] for n in draft.index_patterns.get(index.name, [])]
-        if pattern is None or all(bool(u.returns) == bool(pattern.returns) for u in users):
+        if pattern is None or draft.user_kinds(index.name) <= {bool(pattern.returns)}:
             return index  # a whole-item pattern would force ALL on an index projected for a few attributes
     return None
+
+
+def _entity_names(model: Model) -> tuple[str, ...]:
+    return derived_index(model, "generator_entity_names", ("entities",), lambda m: tuple(e.name for e in m.entities))
+
+
+def _patterns_by_name(model: Model) -> dict[str, AccessPattern]:
+    """Name -> pattern (the last of a repeated name, as a dict display keeps), built once per model."""
+    return derived_index(model, "generator_patterns", ("access_patterns",),
+                         lambda m: {p.name: p for p in m.access_patterns})
 
 
 def _add_gsi(draft: _Draft, pattern: AccessPattern, entities: list[Entity], inputs: list[str]) -> None:
@@ -369,9 +415,7 @@ def _gsi_reason(draft: _Draft, index: str, pattern: AccessPattern, conditions: t
         states = ", ".join(f"{c.attribute} = {c.equals}" for c in conditions)
         return (f"{index} is a sparse index: only items with {states} get its keys, so {pattern.name} reads "
                 "exactly the items it returns instead of filtering the rest.")
-    table_sort = {_partition_of(k.table.sort_key or "")[0] for k in draft.entity_keys.values()
-                  if _partition_of(k.table.sort_key or "")}
-    if set(_equal_inputs(pattern)) & table_sort:
+    if set(_equal_inputs(pattern)) & draft.table_sort_attributes():
         return f"{index} inverts the table's keys so {pattern.name} can look items up from the other side."
     return f"{index} is keyed on {', '.join(pattern.inputs) or 'a constant'} so {pattern.name} can Query it."
 
@@ -512,9 +556,11 @@ def generate_design(model: Model, strategy: str = COLLECTIONS, choice: LayoutCho
     draft = _Draft(canonical, strategy, choice)
     for entity in _parents_first(canonical):
         _table_keys(draft, entity)
+    key_design = draft.key_design()  # rebuilt only when an index changed it: per pattern it was quadratic
     for pattern in canonical.access_patterns:
-        if pattern.kind.is_read and _needs_index(plan_pattern(canonical, draft.key_design(), pattern)):
+        if pattern.kind.is_read and _needs_index(plan_pattern(canonical, key_design, pattern)):
             _add_index_for(draft, pattern)
+            key_design = draft.key_design()
     _terse_single_entity_gsis(draft)
     _with_projections(draft)
     default_name, default_summary = _STRATEGIES[strategy]
@@ -523,7 +569,7 @@ def generate_design(model: Model, strategy: str = COLLECTIONS, choice: LayoutCho
 
 def _parents_first(model: Model) -> list[Entity]:
     """A parent comes before its children: their keys copy the parent's."""
-    return parents_first(model.entities, lambda e: [r.parent for r in model.relationships if r.child == e.name])
+    return parents_first(model.entities, lambda e: [r.parent for r in child_relationships(model, e.name)])
 
 
 def _finish(draft: _Draft, name: str, summary: str, model: Model) -> Design:

@@ -47,6 +47,7 @@ from modeling.model import (
     ReferenceGenerator,
     Relationship,
     ZipfDistribution,
+    child_relationships,
 )
 
 GUESSED_FILTER_SHARE = 0.1  # a filter on a value no generator describes: a guess, said so in the derivation
@@ -148,7 +149,7 @@ def _collection(model: Model, entity: Entity, names: set[str]) -> tuple[Rows, se
 
 
 def _relationship(model: Model, entity: Entity, names: set[str]) -> Relationship | None:
-    found = [r for r in model.relationships if r.child == entity.name and r.child_attributes
+    found = [r for r in child_relationships(model, entity.name) if r.child_attributes
              and set(r.child_attributes) <= names and model.entity(r.parent) is not None]
     return min(found, key=lambda r: (-len(r.child_attributes), r.name)) if found else None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -32,6 +32,7 @@ from modeling.limits import (
 
 FORMAT_NAME = "dynamodb-design-studio/model"
 FORMAT_VERSION = 1
+_T = TypeVar("_T")
 
 Name = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[A-Za-z_][A-Za-z0-9_.\-]*$")]
 PatternName = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[a-z][a-z0-9_]*$")]
@@ -575,6 +576,9 @@ class Model(_Frozen):
     def access_pattern(self, name: str) -> AccessPattern | None:
         return _by_name(self, "access_patterns").get(name)
 
+    def relationship(self, name: str) -> Relationship | None:
+        return _by_name(self, "relationships").get(name)
+
 
 def _by_name(model: Model, field: str) -> dict:
     """Name -> first value of a tuple field, built once per model (the first of a duplicated name wins, as a scan
@@ -593,6 +597,42 @@ def _by_name(model: Model, field: str) -> dict:
         cached = (values, index)
         model.__dict__[f"_by_name_{field}"] = cached
     return cached[1]
+
+
+def derived_index(model: Model, key: str, fields: tuple[str, ...], build: Callable[[Model], _T]) -> _T:
+    """A value built from some fields of a model (an index by name, a total), built once per model.
+
+    The checks, the planner and the generator ask the same question for every pattern or entity; answering it
+    by scanning the model each time made them quadratic in the entities. Kept like `_by_name`'s indexes: in the
+    instance's __dict__ with the field values it was built from, rebuilt when `model_copy` changed any of them.
+    """
+    parts = tuple(getattr(model, f) for f in fields)
+    cached = model.__dict__.get(f"_derived_{key}")
+    if cached is None or any(a is not b for a, b in zip(cached[0], parts, strict=True)):
+        cached = (parts, build(model))
+        model.__dict__[f"_derived_{key}"] = cached
+    return cached[1]
+
+
+def child_relationships(model: Model, child: str) -> tuple[Relationship, ...]:
+    """The relationships whose child is `child`, in model order (an index built once per model)."""
+    def build(m: Model) -> dict[str, tuple[Relationship, ...]]:
+        found: dict[str, list[Relationship]] = {}
+        for relationship in m.relationships:
+            found.setdefault(relationship.child, []).append(relationship)
+        return {name: tuple(found_) for name, found_ in found.items()}
+    return derived_index(model, "child_relationships", ("relationships",), build).get(child, ())
+
+
+def patterns_on(model: Model, entity: str) -> tuple[AccessPattern, ...]:
+    """The access patterns whose entities include `entity`, in model order (an index built once per model)."""
+    def build(m: Model) -> dict[str, tuple[AccessPattern, ...]]:
+        found: dict[str, list[AccessPattern]] = {}
+        for pattern in m.access_patterns:
+            for name in dict.fromkeys(pattern.entities):
+                found.setdefault(name, []).append(pattern)
+        return {name: tuple(found_) for name, found_ in found.items()}
+    return derived_index(model, "patterns_on", ("access_patterns",), build).get(entity, ())
 
 
 def parents_first(entities: tuple[Entity, ...], parents_of: Callable[[Entity], list[str]]) -> list[Entity]:

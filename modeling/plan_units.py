@@ -25,9 +25,9 @@ def _weights(plan: PatternPlan) -> list[tuple[str, float]]:
 
 def read_units_per_request(model: Model, design: KeyDesign, plan: PatternPlan, sizes: Sizes) -> Decimal:
     """Read units one request of a read plan consumes (on the table, a GSI or an LSI)."""
-    item = mean_bytes({s.entity: s.average_bytes for s in sizes.entities}, _weights(plan))
+    item = mean_bytes(sizes.average_bytes_by_entity, _weights(plan))
     if plan.operation is Operation.SCAN:  # §1.2: every item evaluated, sizes added, rounded once
-        table_bytes = sum(e.item_count * sizes.item_bytes(e.name) for e in model.entities)
+        table_bytes = _table_bytes(model, sizes)
         return read_units(Operation.SCAN, 1, table_bytes, plan.consistent_read)
     if plan.operation in (Operation.BATCH_GET_ITEM, Operation.TRANSACT_GET_ITEMS) and len(plan.entities) > 1:
         return _per_item(plan, sizes, math.ceil(plan.items_read_per_request),
@@ -39,6 +39,15 @@ def read_units_per_request(model: Model, design: KeyDesign, plan: PatternPlan, s
     entry = mean_bytes(entries, _weights(plan))
     fetched = math.ceil(plan.items_read_per_request) if _lsi_fetches(model, design, plan) else 0
     return read_units(Operation.QUERY, plan.items_read_per_request, item, plan.consistent_read, entry, fetched)
+
+
+def _table_bytes(model: Model, sizes: Sizes) -> int:
+    """Bytes in the whole table, worked out once per (model, sizes): every Scan plan reads it."""
+    cached = sizes.__dict__.get("_table_bytes")
+    if cached is None or cached[0] is not model.entities:
+        cached = (model.entities, sum(e.item_count * sizes.item_bytes(e.name) for e in model.entities))
+        sizes.__dict__["_table_bytes"] = cached
+    return cached[1]
 
 
 def _lsi_fetches(model: Model, design: KeyDesign, plan: PatternPlan) -> bool:
@@ -55,7 +64,7 @@ def write_units_per_request(plan: PatternPlan, sizes: Sizes) -> Decimal:
     if plan.operation in (Operation.BATCH_WRITE_ITEM, Operation.TRANSACT_WRITE_ITEMS) and len(plan.entities) > 1:
         return _per_item(plan, sizes, math.ceil(plan.items_written_per_request),
                          lambda size: write_units(plan.operation, 1, size))
-    item = mean_bytes({s.entity: s.average_bytes for s in sizes.entities}, [(e, 0.0) for e in plan.entities])
+    item = mean_bytes(sizes.average_bytes_by_entity, [(e, 0.0) for e in plan.entities])
     return write_units(plan.operation, plan.items_written_per_request, item)
 
 

@@ -14,7 +14,11 @@ serve it, the plan is a Scan and its reason says so.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass, replace
+from functools import cached_property
+from itertools import compress
+from operator import is_not
 
 from modeling.design import TABLE, IndexChange, IndexWrite, Operation, PatternPlan
 from modeling.dynamodb_rules import PAGE_BYTES, attribute_bytes
@@ -25,6 +29,7 @@ from modeling.model import (
     AttributeFilter,
     Consistency,
     Entity,
+    EntityKeys,
     KeyDesign,
     KeyTemplates,
     Model,
@@ -33,6 +38,7 @@ from modeling.model import (
     RangeOperator,
     SecondaryIndex,
     SortOrder,
+    derived_index,
 )
 
 _RANGE_SYNTAX = {
@@ -63,32 +69,162 @@ class AccessPath:
     templates: dict[str, KeyTemplates]
     non_key_attributes: tuple[str, ...] = ()  # projected by an INCLUDE index
 
+    @cached_property
+    def by_partition(self) -> dict[str, dict[str, KeyTemplates]]:
+        """Partition-key template -> the entities keyed by it, in `templates` order: the entities one Query can
+        read together (looked up per pattern; scanning every entity each time was quadratic)."""
+        groups: dict[str, dict[str, KeyTemplates]] = {}
+        for entity, templates in self.templates.items():
+            groups.setdefault(templates.partition_key, {})[entity] = templates
+        return groups
+
 
 def access_paths(design: KeyDesign) -> list[AccessPath]:
     """The table and every index of a design. Planning asks for them once per access pattern, and building them
     is linear in the entities, so they are kept with the design (quadratic on a 2,000-entity model otherwise)."""
+    global _last_built
     parts = (design.entities, design.global_secondary_indexes, design.local_secondary_indexes,
              design.partition_key, design.sort_key)
     cached = design.__dict__.get("_access_paths")
     if cached is None or any(a is not b for a, b in zip(cached[0], parts, strict=True)):
         # model_copy(update=...) copies __dict__: a cache built for other parts is stale and rebuilt
-        cached = (parts, tuple(_build_access_paths(design)))
+        previous = _last_built
+        paths = _updated_paths(previous, design) if previous is not None else None
+        cached = (parts, tuple(paths if paths is not None else _build_access_paths(design)))
         design.__dict__["_access_paths"] = cached
+        _last_built = (design, cached[1])
     return list(cached[1])
+
+
+# The design whose paths were built last. The generator adds indexes one pattern at a time and plans the next
+# pattern on the new design: a design that differs from this one only in a few entities' index keys gets its
+# paths by updating this one's, instead of a rebuild linear in the entities per index added.
+_last_built: tuple[KeyDesign, tuple[AccessPath, ...]] | None = None
+_MAX_UPDATED_ENTITIES = 8  # more changed entities than this: a rebuild
+
+
+def _updated_paths(previous: tuple[KeyDesign, tuple[AccessPath, ...]],
+                   design: KeyDesign) -> list[AccessPath] | None:
+    """`design`'s paths derived from the last built design's, or None when a full build is needed.
+
+    Allowed only when both designs have the same key attribute names, the new index lists extend the old ones
+    (the same objects), the same number of entities, and the entities that differ (found by identity, in C)
+    are few, keep their name and their table keys, and appear once. Everything else keeps its paths; the
+    result is the same as a full build (tests/modeling/test_model_lookup.py compares them).
+    """
+    old, old_paths = previous
+    if (old.partition_key != design.partition_key or old.sort_key != design.sort_key
+            or len(old.entities) != len(design.entities)
+            or not _extends(old.global_secondary_indexes, design.global_secondary_indexes)
+            or not _extends(old.local_secondary_indexes, design.local_secondary_indexes)):
+        return None
+    changed = list(compress(range(len(design.entities)), map(is_not, old.entities, design.entities)))
+    if len(changed) > _MAX_UPDATED_ENTITIES:
+        return None
+    names = [design.entities[i].entity for i in changed]
+    if any(old.entities[i].entity != design.entities[i].entity or old.entities[i].table != design.entities[i].table
+           for i in changed):
+        return None
+    positions = _entity_positions(old)
+    if positions is None:
+        return None  # a name repeated in the design: the rebuild's first-position, last-value rule applies
+    old_gsis = len(old.global_secondary_indexes)
+    old_indexes = [*old.global_secondary_indexes, *old.local_secondary_indexes]
+    kept = []
+    for index, path in zip(old_indexes, old_paths[1:], strict=True):
+        for i, name in zip(changed, names, strict=True):
+            before, after = old.entities[i].indexes.get(index.name), design.entities[i].indexes.get(index.name)
+            if before is not after:
+                path = _with_entity(path, name, after if after is None or path.is_global else KeyTemplates(
+                    partition_key=design.entities[i].table.partition_key, sort_key=after.sort_key,
+                    only_when=after.only_when), positions)
+        kept.append(path)
+    added_gsis = design.global_secondary_indexes[old_gsis:]
+    added_lsis = design.local_secondary_indexes[len(old.local_secondary_indexes):]
+    per_index = _index_templates(design) if added_gsis or added_lsis else {}
+    design.__dict__["_entity_positions"] = positions
+    return [old_paths[0], *kept[:old_gsis],  # the table's templates did not change; GSIs come before LSIs
+            *(_index_path(design, i, True, per_index.get(i.name, {})) for i in added_gsis),
+            *kept[old_gsis:], *(_index_path(design, i, False, per_index.get(i.name, {})) for i in added_lsis)]
+
+
+def _extends(before: tuple[SecondaryIndex, ...], after: tuple[SecondaryIndex, ...]) -> bool:
+    return len(after) >= len(before) and all(a is b for a, b in zip(before, after, strict=False))
+
+
+def _entity_positions(design: KeyDesign) -> dict[str, int] | None:
+    """Entity -> its place in the design, None when a name repeats (kept with the design)."""
+    positions = design.__dict__.get("_entity_positions")
+    if positions is None:
+        positions = {keys.entity: i for i, keys in enumerate(design.entities)}
+        if len(positions) != len(design.entities):
+            return None
+        design.__dict__["_entity_positions"] = positions
+    return positions
+
+
+def _with_entity(path: AccessPath, entity: str, templates: KeyTemplates | None,
+                 positions: dict[str, int]) -> AccessPath:
+    """The path with one entity's templates put (in design order) or removed (None); its groups kept up."""
+    updated = replace(path, templates=_put(path.templates, entity, templates, positions))
+    groups = path.__dict__.get("by_partition")
+    if groups is not None:  # update the groups too rather than regroup every entity
+        groups = dict(groups)
+        previous = path.templates.get(entity)
+        if previous is not None and templates is not None and previous.partition_key == templates.partition_key:
+            groups[previous.partition_key] = _put(groups[previous.partition_key], entity, templates, positions)
+        elif previous is not None:
+            group = _put(groups[previous.partition_key], entity, None, positions)
+            if group:
+                groups[previous.partition_key] = group
+            else:
+                del groups[previous.partition_key]
+        if templates is not None and (previous is None or previous.partition_key != templates.partition_key):
+            groups[templates.partition_key] = _put(groups.get(templates.partition_key, {}), entity, templates,
+                                                   positions)
+        updated.__dict__["by_partition"] = groups
+    return updated
+
+
+def _put(found: dict[str, KeyTemplates], entity: str, templates: KeyTemplates | None,
+         positions: dict[str, int]) -> dict[str, KeyTemplates]:
+    """A copy of `found` (keys in design order) with `entity` set to `templates`, or left out for None."""
+    result = dict(found)
+    if templates is None:
+        result.pop(entity, None)
+        return result
+    if entity in result or not result or positions[next(reversed(result))] < positions[entity]:
+        result[entity] = templates  # replaced in place, or appended after every other
+        return result
+    # inserted at its place: every step in C (a sort keyed by a Python function made this quadratic again)
+    items = list(result.items())
+    items.insert(bisect_left(list(map(positions.__getitem__, result)), positions[entity]), (entity, templates))
+    return dict(items)
+
+
+def _index_templates(design: KeyDesign) -> dict[str, dict[str, KeyTemplates]]:
+    """Index name -> entity -> its templates there, in the design's entity order, in one pass over the entities
+    (one pass per index made each rebuild cost entities x indexes)."""
+    found: dict[str, dict[str, KeyTemplates]] = {}
+    for keys in design.entities:
+        for name, templates in keys.indexes.items():
+            found.setdefault(name, {})[keys.entity] = templates  # the last wins, as a dict display would
+    return found
 
 
 def _build_access_paths(design: KeyDesign) -> list[AccessPath]:
     table = AccessPath(TABLE, design.partition_key.name, design.sort_key.name if design.sort_key else None,
                        False, ProjectionType.ALL, {k.entity: k.table for k in design.entities})
     paths = [table]
+    per_index = _index_templates(design)
     for index, is_global in [*((i, True) for i in design.global_secondary_indexes),
                              *((i, False) for i in design.local_secondary_indexes)]:
-        paths.append(_index_path(design, index, is_global))
+        paths.append(_index_path(design, index, is_global, per_index.get(index.name, {})))
     return paths
 
 
-def _index_path(design: KeyDesign, index: SecondaryIndex, is_global: bool) -> AccessPath:
-    templates = {k.entity: k.indexes[index.name] for k in design.entities if index.name in k.indexes}
+def _index_path(design: KeyDesign, index: SecondaryIndex, is_global: bool,
+                templates: dict[str, KeyTemplates]) -> AccessPath:
     if not is_global:  # an LSI shares the table's partition key template
         table_keys = {}
         for keys in design.entities:
@@ -231,14 +367,27 @@ def _items_read(model: Model, pattern: AccessPattern, match: _Match, operation: 
         count = pattern.expected_items
         return ItemsRead(count, count, 1.0, f"{operation}: {count:g} keys per request (expected_items), one item each")
     path = match.path
+    # only the entities keyed like the pattern's own can be read by its key condition (`estimate_query`)
+    collection = path.by_partition[path.templates[match.entity].partition_key]
     membership = {}
-    for name, templates in path.templates.items():
+    for name, templates in collection.items():
         entity = model.entity(name)
         if entity is not None and path.name != TABLE:
             membership[name] = membership_share(entity, templates.only_when)
-    read = KeyRead(path.templates, match.entity, match.sort_use, match.known_sort, match.unmatched, membership)
-    sizes = {e.name: float(attribute_bytes(e)) for e in model.entities}
-    return estimate_query(model, pattern, read, sizes)
+    read = KeyRead(collection, match.entity, match.sort_use, match.known_sort, match.unmatched, membership)
+    return estimate_query(model, pattern, read, _entity_bytes(model))
+
+
+def _entity_bytes(model: Model) -> dict[str, float]:
+    """Attribute bytes per entity, built once per model (every Query plan reads it)."""
+    return derived_index(model, "planner_entity_bytes", ("entities",),
+                         lambda m: {e.name: float(attribute_bytes(e)) for e in m.entities})
+
+
+def _table_totals(model: Model) -> tuple[float, int]:
+    """Items and attribute bytes in the whole table, built once per model (every Scan plan reads them)."""
+    return derived_index(model, "planner_table_totals", ("entities",), lambda m: (
+        float(sum(e.item_count for e in m.entities)), sum(e.item_count * attribute_bytes(e) for e in m.entities)))
 
 
 def _read_operation(pattern: AccessPattern, match: _Match) -> Operation:
@@ -271,8 +420,7 @@ def _read_reason(pattern: AccessPattern, match: _Match, operation: Operation) ->
 
 
 def _plan_scan(model: Model, design: KeyDesign, pattern: AccessPattern) -> PatternPlan:
-    table_items = float(sum(e.item_count for e in model.entities))
-    table_bytes = sum(e.item_count * attribute_bytes(e) for e in model.entities)
+    table_items, table_bytes = _table_totals(model)
     pages = float(max(1, math.ceil(table_bytes / PAGE_BYTES)))  # 1 MB pages (dynamodb-facts §8)
     filters = [*(n for n in pattern.inputs), *(f.attribute for f in pattern.filters)]
     reason = ("No key or index is built from this pattern's inputs, so only a Scan can answer it: "
@@ -342,10 +490,10 @@ def _index_writes(model: Model, design: KeyDesign, pattern: AccessPattern,
 
 
 def _entity_index_writes(model: Model, design: KeyDesign, pattern: AccessPattern, entity: Entity) -> list[IndexWrite]:
-    keys = next((k for k in design.entities if k.entity == entity.name), None)
+    by_entity, indexes = _design_lookup(design)
+    keys = by_entity.get(entity.name)
     if keys is None:
         return []
-    indexes = {i.name: i for i in (*design.global_secondary_indexes, *design.local_secondary_indexes)}
     writes = []
     for name, templates in keys.indexes.items():
         index = indexes.get(name)
@@ -380,6 +528,21 @@ def _index_write(pattern: AccessPattern, index: SecondaryIndex, templates: KeyTe
     if projected and changed:
         return IndexWrite(index.name, IndexChange.PROJECTED_ONLY, share, "a projected attribute changes")
     return None
+
+
+def _design_lookup(design: KeyDesign) -> tuple[dict[str, EntityKeys], dict[str, SecondaryIndex]]:
+    """Entity -> its keys (the first listed, as a scan finds) and index name -> index, built once per design:
+    every write pattern looks them up. Kept like `access_paths`' cache."""
+    parts = (design.entities, design.global_secondary_indexes, design.local_secondary_indexes)
+    cached = design.__dict__.get("_planner_lookup")
+    if cached is None or any(a is not b for a, b in zip(cached[0], parts, strict=True)):
+        keys: dict[str, EntityKeys] = {}
+        for entity_keys in design.entities:
+            keys.setdefault(entity_keys.entity, entity_keys)
+        indexes = {i.name: i for i in (*design.global_secondary_indexes, *design.local_secondary_indexes)}
+        cached = (parts, (keys, indexes))
+        design.__dict__["_planner_lookup"] = cached
+    return cached[1]
 
 
 # --- sparse-index membership ---------------------------------------------------------------------

@@ -12,9 +12,9 @@ fall on different sides in two places.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -54,11 +54,33 @@ class Sizes:
     entries: tuple[tuple[str, str, int], ...]  # (index, entity, average entry bytes)
 
     def item_bytes(self, entity: str) -> int:
-        return next((s.average_bytes for s in self.entities if s.entity == entity), 0)
+        return self._item_bytes.get(entity, 0)
 
     def entry_bytes(self, index: str, entity: str) -> int:
         """Average entry of `entity` on `index`; the whole item on the table (or when not on the index)."""
-        return next((b for i, e, b in self.entries if i == index and e == entity), self.item_bytes(entity))
+        found = self._entry_bytes.get((index, entity))
+        return self.item_bytes(entity) if found is None else found
+
+    @cached_property
+    def average_bytes_by_entity(self) -> dict[str, int]:
+        """Entity -> average item bytes (the last of a repeated name, as a dict display keeps)."""
+        return {s.entity: s.average_bytes for s in self.entities}
+
+    # Lookups by name, built once: every plan asks for several, and scanning the tuples made the checks and the
+    # cost engine quadratic in the entities. The first of a repeated name wins, as a scan would.
+    @cached_property
+    def _item_bytes(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for size in self.entities:
+            found.setdefault(size.entity, size.average_bytes)
+        return found
+
+    @cached_property
+    def _entry_bytes(self) -> dict[tuple[str, str], int]:
+        found: dict[tuple[str, str], int] = {}
+        for index, entity, size_bytes in self.entries:
+            found.setdefault((index, entity), size_bytes)
+        return found
 
 
 @lru_cache(maxsize=16)
@@ -187,7 +209,7 @@ def _design_sizes(model: Model, design: KeyDesign, seed: int, per_entity: int,
     return Sizes(entities, tuple(entries))
 
 
-def mean_bytes(sizes: dict[str, float], weights: Sequence[tuple[str, float]]) -> int:
+def mean_bytes(sizes: Mapping[str, float], weights: Sequence[tuple[str, float]]) -> int:
     """Average size over entities, weighted by how many of each a request reads (equal weights if none)."""
     known = [(sizes[e], w) for e, w in weights if e in sizes]
     total = sum(w for _, w in known)
