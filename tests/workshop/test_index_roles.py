@@ -71,7 +71,7 @@ def _index_of(document: dict[str, Any], entity: str, found: Callable[[dict[str, 
 
 
 def _roster(document: dict[str, Any]) -> str:
-    return _index_of(document, "Student", lambda t: "STATUS#" in t["partition_key"])
+    return _index_of(document, "Student", lambda t: "{status}" in t["partition_key"])
 
 
 def _sparse(document: dict[str, Any]) -> str:
