@@ -269,7 +269,7 @@ def _segment(key: str, position: int, kept: list[tuple[_Item, list[str]]], key_n
     values = [parts[position] for _, parts in kept]
     if len(set(values)) == 1 and (_constant_segment(values[0], len(kept[0][1]), group.constants) or not values[0]):
         return values[0]
-    reference = _matching_attribute(values, [item for item, _ in kept], key_names)
+    reference = _matching_attribute(values, [item for item, _ in kept], key_names, key)
     if reference is not None:
         return reference
     if len(kept[0][1]) == 1:  # the whole value (`id` = 42): an attribute named like the key, same type
@@ -300,9 +300,15 @@ def _constant_segment(segment: str, segments: int, constants: frozenset[str]) ->
     return is_constant_word(segment) or key_shape(segment, constants) != (VALUE,)
 
 
-def _matching_attribute(values: list[str], items: list[_Item], key_names: set[str]) -> str | None:
-    """`{attribute}` (with a width for zero-padded numbers) whose value renders as the segment in every item."""
-    candidates = [n for n in items[0].values if n not in key_names and _NAME.match(n)]
+def _matching_attribute(values: list[str], items: list[_Item], key_names: set[str], key: str) -> str | None:
+    """`{attribute}` (with a width for zero-padded numbers) whose value renders as the segment in every item.
+
+    Besides the ordinary attributes, another key's attribute counts when it holds plain values: a GSI keyed
+    on the items' own `tenantId` (no label, no separator) is that attribute, which the table key repeats."""
+    plain_keys = [n for n in items[0].values if n in key_names and n != key and _NAME.match(n)
+                  and all(n in item.values and len(split_key_value(str(render_value(item.values[n])))[1]) == 1
+                          for item in items)]
+    candidates = [n for n in items[0].values if n not in key_names and _NAME.match(n)] + plain_keys
     for name in candidates:
         if all(name in item.values and render_value(item.values[name]) == value
                for item, value in zip(items, values, strict=True)):

@@ -7,14 +7,13 @@ from __future__ import annotations
 import socket
 import time
 import uuid
-from collections.abc import Iterator
 from decimal import Decimal
 
 import boto3
 import pytest
 from botocore.stub import Stubber
 
-from modeling.endpoint import Endpoint, EndpointKind, configured_endpoint, dynamodb_client
+from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import EndpointError, Severity
 from modeling.examples import load_example
 from modeling.generator import propose_designs
@@ -29,21 +28,6 @@ from modeling.live_import import (
 from modeling.model import BillingMode, Model
 from modeling.model_file import document_problems, model_from_document
 from modeling.sample_data import generate_items, item_keys
-
-
-@pytest.fixture
-def endpoint() -> Endpoint:
-    return configured_endpoint({})
-
-
-@pytest.fixture
-def made_tables(endpoint: Endpoint) -> Iterator[list[str]]:
-    """Names of the tables a test creates; they (and only they) are deleted afterwards."""
-    names: list[str] = []
-    yield names
-    client = dynamodb_client(endpoint)
-    for name in names:
-        client.delete_table(TableName=name)
 
 
 def _table_like(endpoint: Endpoint, made: list[str], model: Model) -> tuple[str, object]:

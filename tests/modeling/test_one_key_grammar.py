@@ -5,11 +5,10 @@ same key templates."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 
 import pytest
 
-from modeling.endpoint import Endpoint, configured_endpoint, dynamodb_client
+from modeling.endpoint import Endpoint, dynamodb_client
 from modeling.live_import import ImportRequest, import_live_table
 from modeling.nosql_workbench import import_workbench, read_workbench
 from modeling.nosql_workbench.document import Table, iter_items
@@ -19,20 +18,6 @@ from tests.fixture_files import workbench_file
 # attributes or naming hints that only a Workbench file has).
 SAME_VALUES = [("SocialNetworkSchema.json", "SNS"), ("BankModel.json", "PaymentScheduler"),
                ("BankModel.json", "TransactionHistory"), ("RecurringPaymentsSchema.json", "ReoccuringPayments")]
-
-
-@pytest.fixture
-def endpoint() -> Endpoint:
-    return configured_endpoint({})
-
-
-@pytest.fixture
-def made_tables(endpoint: Endpoint) -> Iterator[list[str]]:
-    names: list[str] = []
-    yield names
-    client = dynamodb_client(endpoint)
-    for name in names:
-        client.delete_table(TableName=name)
 
 
 def _table_holding(endpoint: Endpoint, made: list[str], table: Table) -> str:
