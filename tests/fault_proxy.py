@@ -54,6 +54,7 @@ class FaultPlan:
     late_seconds: float = 3.5  # longer than the client's read timeout in the tests
     targets: tuple[str, ...] = ()  # operations that may meet a fault (empty: every operation)
     first_only: bool = False  # only a request's first sending meets a fault, never botocore's retries of it
+    pass_first: int = 0  # the first N requests (of the targets) since the plan was set are forwarded untouched
 
     def share(self, kind: str) -> float:
         return float(getattr(self, kind))
@@ -68,6 +69,7 @@ class FaultProxy:
         self.forwarded = 0
         self.requests: Counter[str] = Counter()  # requests received, by operation
         self._seen: Counter[str] = Counter()
+        self._since_plan = 0  # requests of the plan's targets since it was set (pass_first)
         self._lock = threading.Lock()
         self._stopped = threading.Event()
         proxy = self
@@ -100,7 +102,7 @@ class FaultProxy:
 
     def use(self, plan: FaultPlan) -> None:
         with self._lock:
-            self.plan, self._seen = plan, Counter()
+            self.plan, self._seen, self._since_plan = plan, Counter(), 0
 
     # --- one request ------------------------------------------------------------------------------
 
@@ -109,9 +111,13 @@ class FaultProxy:
         with self._lock:
             self._seen[digest] += 1
             plan, seen = self.plan, self._seen[digest]
+            if not plan.targets or target in plan.targets:
+                self._since_plan += 1
+            since_plan = self._since_plan
         rng = random.Random(f"{plan.seed}/{digest}/{seen}")
         draw = rng.random()
-        if (plan.targets and target not in plan.targets) or (plan.first_only and seen > 1):
+        if (plan.targets and target not in plan.targets) or (plan.first_only and seen > 1) \
+                or since_plan <= plan.pass_first:
             return "", rng
         for kind in KINDS:
             if kind == "partial" and target != "BatchWriteItem":

@@ -218,7 +218,11 @@ def _key_condition(shape: ReadShape, values: dict[str, Any], names: _Names, expr
     if sort_source is None or shape.path.sort_key is None:
         return condition
     sort = KeyTemplate.parse(sort_source)
-    sk = names(shape.path.sort_key)
+    sort_key_name = shape.path.sort_key
+
+    def sk() -> str:  # named only when the condition uses it: DynamoDB refuses an unused name
+        return names(sort_key_name)
+
     attributes = sort.attribute_names
     known = 0
     while known < len(attributes) and attributes[known] in shape.equal_attributes:
@@ -226,15 +230,15 @@ def _key_condition(shape: ReadShape, values: dict[str, Any], names: _Names, expr
     references = [i for i, s in enumerate(sort.segments) if s.is_attribute]
     if known == len(attributes):
         expression_values[":sk"] = render_segments(sort.segments, values, sort_source)
-        return f"{condition} AND {sk} = :sk"
+        return f"{condition} AND {sk()} = :sk"
     before = render_segments(sort.segments[:references[known]], values, sort_source)
     if shape.range_attribute == attributes[known]:
         segment = sort.segments[references[known]]
         tail = sort.segments[references[known] + 1:]
-        return f"{condition} AND " + _range_condition(shape, sk, before, segment, tail, values, expression_values)
+        return f"{condition} AND " + _range_condition(shape, sk(), before, segment, tail, values, expression_values)
     if before:
         expression_values[":sk_prefix"] = before
-        return f"{condition} AND begins_with({sk}, :sk_prefix)"
+        return f"{condition} AND begins_with({sk()}, :sk_prefix)"
     return condition
 
 

@@ -160,7 +160,9 @@ def test_seeded_loads_through_faults_hold_exactly_the_generated_items(make_setup
 def test_twenty_seeded_loads_of_five_thousand_items_through_faults(make_setup, endpoint, client) -> None:
     figures = seeded_loads(make_setup, endpoint, client, loads=20, items=5000,
                            examples=("student_platform", "chat_messages", "iot_telemetry", "ecommerce_orders"))
-    assert figures["loads"] == 20 and figures["expected"] == figures["counted"] == 20 * 5000
+    # generated items whose primary key repeats an earlier one's are left out (DynamoDB would keep one):
+    # 809 of the 100,000 in these seeds, so "expected" is what the product generated and kept, by key
+    assert figures["loads"] == 20 and figures["expected"] == figures["counted"] >= 0.98 * 20 * 5000, figures
     assert sum(figures["faults"].values()) >= 20 * 20, figures  # the faults really happened
     print(f"\nfault-proxy loads: {figures}")
 
