@@ -24,8 +24,8 @@ pytestmark = pytest.mark.e2e
 
 
 # 60 ms a key, the issue's speed. Not yet reliable (issue 14.2 stays open): after the fix it passed 9 runs
-# of 9 on this machine, loaded and idle, but failed once in a clean-clone CI run, with the second number
-# never sent by the browser. Kept in the browser step, non-strict, so that each run reports XPASS or XFAIL.
+# of 9 in this checkout, loaded and idle, but failed in both clean-clone CI runs, the second number never
+# sent by the browser. Kept in the browser step, non-strict, so that each run reports XPASS or XFAIL.
 @pytest.mark.xfail(strict=False, reason="a number typed into the next cell while the page reruns can still be "
                    "lost in the browser on a busy machine (issue 14.2)")
 @pytest.mark.parametrize("delay_ms", [60])
