@@ -386,9 +386,8 @@ def _gsi_key_parts(model: Model, pattern: AccessPattern, entities: list[Entity],
     range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
     conditions = {(f.attribute, str(f.equals)) for f in pattern.filters}
     names = set.intersection(*({a.name for a in e.attributes} for e in entities)) if entities else set()
-    family = [q for q in model.access_patterns
-              if q.kind.is_read and q.consistency is not Consistency.STRONG and set(q.entities) == set(pattern.entities)
-              and {(f.attribute, str(f.equals)) for f in q.filters} == conditions and _equal_inputs(q)]
+    family = [q for q in _eventual_reads_on(model).get(frozenset(pattern.entities), ())
+              if {(f.attribute, str(f.equals)) for f in q.filters} == conditions]
     subsets = [set(_equal_inputs(q)) for q in family if set(_equal_inputs(q)) <= set(inputs)]
     smallest = min(subsets, key=lambda s: (len(s), sorted(s)), default=set(inputs))
     partition = [a for a in inputs if a in smallest]
@@ -408,6 +407,18 @@ def _gsi_key_parts(model: Model, pattern: AccessPattern, entities: list[Entity],
                   and set(_equal_inputs(q)) == smallest | set(chain)}
         range_attribute = next(iter(ranges)) if len(ranges) == 1 and ranges <= names else None
     return partition, chain, range_attribute
+
+
+def _eventual_reads_on(model: Model) -> dict[frozenset[str], tuple[AccessPattern, ...]]:
+    """Eventually consistent reads with equality inputs, by their set of entities, in model order (built once per
+    model: a scan of every pattern for every GSI made the generator quadratic in the entities)."""
+    def build(m: Model) -> dict[frozenset[str], tuple[AccessPattern, ...]]:
+        found: dict[frozenset[str], list[AccessPattern]] = {}
+        for q in m.access_patterns:
+            if q.kind.is_read and q.consistency is not Consistency.STRONG and _equal_inputs(q):
+                found.setdefault(frozenset(q.entities), []).append(q)
+        return {entities: tuple(patterns) for entities, patterns in found.items()}
+    return derived_index(model, "eventual_reads_on", ("access_patterns",), build)
 
 
 def _gsi_reason(draft: _Draft, index: str, pattern: AccessPattern, conditions: tuple[AttributeFilter, ...]) -> str:
