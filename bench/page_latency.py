@@ -102,9 +102,7 @@ def quiet_streamlit() -> None:
 def clear_caches() -> None:
     """Every cache a first visit would find cold: Streamlit's and the domain's process-wide memos."""
     st.cache_data.clear()
-    from costs import design_ranking
     from modeling.memo import clear_domain_caches
-    design_ranking._ranking.cache_clear()
     clear_domain_caches()
     gc.collect()
 

@@ -10,7 +10,6 @@ Capacity & cost page, the report and the other pages list designs in this order,
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -22,6 +21,7 @@ from costs.pricing import price_sheet_for
 from costs.usage import CapacityOption, label
 from modeling.design import Design, Operation
 from modeling.generator import explicit_design
+from modeling.memo import ContentMemo, content_key
 from modeling.model import Model
 
 PROPOSED, FEWER_GSIS, SEPARATE_PARTITIONS, YOUR_DESIGN = ("Proposed", "Fewer GSIs", "Separate partitions",
@@ -57,16 +57,21 @@ class DesignRanking:
         return (*own, *(r.design for r in self.ranked if r.design.name != YOUR_DESIGN))
 
 
+_RANKINGS: ContentMemo[DesignRanking] = ContentMemo("design_ranking", max_entries=16)
+
+
 def rank_designs(model: Model) -> DesignRanking:
-    """The search's winner and runners-up for a model (memoised per model: the pages rerun on every click)."""
-    return _ranking(model.model_dump_json())
+    """The search's winner and runners-up for a model (memoised per model: the pages rerun on every click).
+
+    Keyed by the model as typed, not its canonical form: the user's own design and names are shown as typed."""
+    model_json = model.model_dump_json()
+    return _RANKINGS.get(content_key(model_json), lambda: _ranking(model_json))
 
 
 def ranked_designs(model: Model) -> tuple[Design, ...]:
     return rank_designs(model).designs
 
 
-@functools.lru_cache(maxsize=16)
 def _ranking(model_json: str) -> DesignRanking:
     model = Model.model_validate_json(model_json)
     search = search_layouts(model)

@@ -35,6 +35,7 @@ from modeling.design import Design, Operation
 from modeling.design_space import OWN_PARTITION, LayoutChoice, Placement, canonical_model, placement_options
 from modeling.generator import COLLECTIONS, SEPARATE, generate_design
 from modeling.keys import KeyTemplate
+from modeling.memo import ContentMemo, content_key
 from modeling.model import Model, TableClass, parents_first
 from modeling.sample_data import generate_items
 
@@ -147,14 +148,28 @@ def _options(model: Model) -> dict[str, tuple[Placement, ...]]:
     return {e.name: placement_options(model, e) for e in model.entities}
 
 
+# One search per canonical model: the pages rerun on every click, and a model whose lists were only reordered
+# (or that another session has open) is the same search. Results are frozen; see modeling/memo.py.
+_SEARCHES: ContentMemo[SearchResult] = ContentMemo("design_search", max_entries=32)
+
+
 def search_layouts(model: Model, sheet: PriceSheet | None = None, max_candidates: int | None = None,
                    exhaustive: bool = False) -> SearchResult:
-    """The cheapest layout of the model (canonicalised first), with every complete layout priced on the way."""
+    """The cheapest layout of the model (canonicalised first), with every complete layout priced on the way.
+
+    Memoised by the canonical model's content and the arguments (the stats of a remembered answer are those of
+    the search that found it)."""
+    canonical = canonical_model(model).model_copy(update={"key_design": None})
+    key = content_key(canonical.model_dump_json(), repr(sheet), repr(max_candidates), repr(exhaustive))
+    return _SEARCHES.get(key, lambda: _search(canonical, sheet, max_candidates, exhaustive))
+
+
+def _search(canonical: Model, sheet: PriceSheet | None, max_candidates: int | None,
+            exhaustive: bool) -> SearchResult:
     started = time.perf_counter()
     if max_candidates is None:  # pricing a design costs in proportion to its entities and patterns
-        work = len(model.access_patterns) + len(model.entities)
+        work = len(canonical.access_patterns) + len(canonical.entities)
         max_candidates = max(4, min(DEFAULT_PRICING_BUDGET // max(1, work), DEFAULT_PRICING_BUDGET // 12))
-    canonical = canonical_model(model).model_copy(update={"key_design": None})
     pricer = _Pricer(canonical, sheet)
     order = _placement_order(canonical)
     options = _options(canonical)

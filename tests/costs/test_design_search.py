@@ -14,6 +14,7 @@ from costs.design_search import search_layouts
 from costs.pricing import load_price_sheet
 from modeling.design import Operation
 from modeling.examples import list_examples, load_example
+from modeling.memo import clear_domain_caches
 from modeling.model import Model
 
 SHEET = load_price_sheet("us-east-1")
@@ -38,6 +39,7 @@ def test_shuffling_the_models_lists_never_changes_the_proposal_or_its_cost(slug:
     # (Decimal overflow on 1e130 constants, identifiers the sample data leaves out), a separate finding
     model = _support_desk() if slug == "support_desk" else load_example(slug).model_copy(update={"key_design": None})
     first = search_layouts(model, SHEET, max_candidates=60)
+    clear_domain_caches()  # the shuffled model must be searched again, not found in the memo
     second = search_layouts(_shuffled(model, rng), SHEET, max_candidates=60)
     assert second.best.design.key_design == first.best.design.key_design
     assert second.best.monthly_cost_usd == first.best.monthly_cost_usd
@@ -49,7 +51,25 @@ def test_reversing_the_patterns_of_an_example_changes_nothing(slug: str) -> None
     model = load_example(slug)
     reversed_model = model.model_copy(update={"access_patterns": model.access_patterns[::-1],
                                               "entities": model.entities[::-1]})
-    assert search_layouts(reversed_model).best.design.key_design == search_layouts(model).best.design.key_design
+    reversed_best = search_layouts(reversed_model).best.design.key_design
+    clear_domain_caches()
+    assert reversed_best == search_layouts(model).best.design.key_design
+
+
+def test_a_reordered_model_is_the_same_search_and_a_changed_one_is_searched_again() -> None:
+    # the Layout page reruns on every click: a model whose lists were only reordered is answered from the memo
+    clear_domain_caches()
+    model = load_example("iot_telemetry").model_copy(update={"key_design": None})
+    first = search_layouts(model, SHEET, max_candidates=20)
+    reordered = model.model_copy(update={"access_patterns": model.access_patterns[::-1],
+                                         "entities": model.entities[::-1]})
+    assert search_layouts(reordered, SHEET, max_candidates=20) is first
+    busier = model.model_copy(update={"access_patterns": tuple(p.model_copy(update={"traffic": p.traffic.model_copy(
+        update={"average_requests_per_second": p.traffic.average_requests_per_second * 7,
+                "peak_requests_per_second": p.traffic.peak_requests_per_second * 7})}) for p in model.access_patterns)})
+    again = search_layouts(busier, SHEET, max_candidates=20)
+    assert again is not first
+    assert again.best.monthly_cost_usd > first.best.monthly_cost_usd  # seven times the traffic costs more
 
 
 @pytest.mark.parametrize("slug", ["iot_telemetry", "student_platform", "ecommerce_orders"])
