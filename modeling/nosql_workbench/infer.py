@@ -61,8 +61,11 @@ from modeling.value_generators import generator_for
 TYPE_ATTRIBUTES = ("type", "entitytype", "entity_type", "_type", "__typename", "recordtype", "record_type", "_et")
 MAX_TYPE_VALUES = 30
 TTL_NAMES = ("ttl", "expiresat", "expires_at", "expire_at", "expiration_ttl", "expiry")
+_LETTERS = re.compile(r"^[A-Za-z_]+$")  # a letters-only key segment: a label or a value, decided by evidence
 _GENERIC_KEY = re.compile(r"^(pk|sk|hash|range|pk\d+|sk\d+|.*gsi.*|.*lsi.*)$", re.I)
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.\-]")
+# what an attribute name cannot hold (modeling.keys.ATTRIBUTE_NAME_PATTERN); `#` and the rest are kept as they are
+_INVALID_ATTRIBUTE_CHARS = re.compile(r"[{}:\s\x00-\x1f\x7f]")
 # NoSQL Workbench 3.8+ sample-data formats (`SampleDataFormats`: attribute -> [category, format]) that map
 # onto a generator; matched on the lower-cased format name.
 SAMPLE_DATA_FORMATS: dict[str, dict[str, Any]] = {
@@ -127,6 +130,12 @@ def safe_name(text: str, fallback: str = "attribute") -> str:
     return name[:255]
 
 
+def attribute_name(text: str) -> str:
+    """The Workbench attribute name as the model holds it: exactly, unless it has a character the key grammar
+    reserves (`{ } :`) or a space, which become `_`."""
+    return _INVALID_ATTRIBUTE_CHARS.sub("_", text.strip())[:255] or "attribute"
+
+
 def _camel(text: str) -> str:
     words = [w for w in re.split(r"[^A-Za-z0-9]+", text) if w]
     if not words:
@@ -182,6 +191,7 @@ class _Template:
     new_attributes: dict[str, list[str]]  # attribute name -> values (one per item following the template)
     followers: int
     total: int
+    guesses: tuple[str, ...] = ()  # what was decided without evidence, said in the notes
 
 
 class _Builder:
@@ -198,10 +208,10 @@ class _Builder:
     # names of attributes across the table: one Workbench name, one model name
     def name_of(self, original: str) -> str:
         if original not in self.names:
-            name = _unique(safe_name(original), self.taken_names)
+            name = _unique(attribute_name(original), self.taken_names)
             if name != original:
-                self.notes.append(f"Attribute `{original}` is named `{name}` in the model (Design Studio names use "
-                                  "letters, digits, _ . and -).")
+                self.notes.append(f"Attribute `{original}` is named `{name}` in the model (attribute names hold no "
+                                  "spaces, `{`, `}` or `:`, which key templates use).")
             self.names[original] = name
         return self.names[original]
 
@@ -447,7 +457,8 @@ class _Builder:
             values[name] = list(new_values)
         template = _renamed(found.source, self.name_of)
         fits = f" (fits {found.followers} of {found.total} items)" if found.followers < found.total else ""
-        self.fragments.append(f"`{key}` = `{template}`{fits}")
+        guessed = f" (guessed: {'; '.join(found.guesses)})" if found.guesses else ""
+        self.fragments.append(f"`{key}` = `{template}`{fits}{guessed}")
         return template
 
     def alias_template(self, alias: str | None, values: dict[str, list[Any]]) -> str | None:
@@ -511,41 +522,78 @@ def _type_of(values: list[Any]) -> str:
 
 def _infer_template(group: _Group, key: str, alias: str, generic: set[str], taken: set[str],
                     table_keys: set[str]) -> _Template | None:
-    """The template most items' values of `key` follow; unmatched value segments become new attributes.
+    """The template the items' values of `key` follow, decided per segment from every item, not from the first.
 
-    The new attributes are also set on the items that follow the template, so later keys (a sort key
-    repeating the partition key's value) can refer to them.
+    Items are aligned on the most common layout (separator and number of segments). At each segment: the
+    same attribute's value in every item is a reference; the same text in every item is a constant (a label);
+    text that varies is a value, a new attribute. With one item there is no evidence, so the shape of the text
+    decides (a letters-only word is a label) and the guess is said. The new attributes are also set on the
+    items that follow the template, so later keys (a sort key repeating the partition key's value) can refer
+    to them.
     """
-    signatures: Counter[tuple[Any, ...]] = Counter()
-    per_item: list[tuple[tuple[Any, ...], list[str], dict[str, Any]]] = []
+    rows: list[tuple[str, list[str], dict[str, Any]]] = []
     for item in group.items:
         value = _text(item.get(key))
-        if value is None:
-            continue
-        separator, segments = split_key_value(value)
-        hint = group.shapes.get(key)
-        hint = hint if hint is not None and len(hint) == len(segments) else None
-        parts = tuple(_part(segment, item, key, generic, len(segments), hint[i] if hint else None)
-                      for i, segment in enumerate(segments))
-        signature = (separator, parts)
-        signatures[signature] += 1
-        per_item.append((signature, segments, item))
-    if not signatures:
+        if value is not None:
+            rows.append((*split_key_value(value), item))
+    if not rows:
         return None
-    # the most common; on a tie the one with fewer references (a shared value may be a coincidence)
-    (separator, parts), followers = max(signatures.items(),
-                                        key=lambda s: (s[1], -sum(p[0] == "ref" for p in s[0][1])))
+    layouts = Counter((separator, len(segments)) for separator, segments, _ in rows)
+    (separator, count), _ = max(layouts.items(), key=lambda layout: layout[1])  # a tie: the first seen
+    fitting = [(segments, item) for s, segments, item in rows if (s, len(segments)) == (separator, count)]
+    hint = group.shapes.get(key)
+    hint = hint if hint is not None and len(hint) == count else None
+    guesses: list[str] = []
+    parts = tuple(_column_part(i, fitting, key, generic, count, hint[i] if hint else None)
+                  for i in range(count))
+    for i, part in enumerate(parts):
+        # a lower-case word right after a label with no value after it (`USER#alice`) may be a value the
+        # sample items happen to share: say so
+        if (part[0] == "const" and _LETTERS.match(part[1]) and not part[1].isupper() and i > 0
+                and parts[i - 1][0] == "const" and (i + 1 == count or parts[i + 1][0] == "const")):
+            evidence = "one item" if len(fitting) == 1 else f"all {len(fitting)} items have it"
+            guesses.append(f"`{part[1]}` is taken as a label ({evidence}); if it is a value, make it "
+                           "`{attribute}` on the Model page")
+    followers = sum(1 for segments, item in fitting if all(
+        p[0] == "var" or (p[0] == "const" and segments[i] == p[1]) or (p[0] == "ref" and _text(item.get(p[1])) ==
+                                                                         segments[i]) for i, p in enumerate(parts)))
     names = _variable_names(group, key, alias, separator, parts, taken, key in table_keys)
     new_attributes: dict[str, list[str]] = {names[i]: [] for i, p in enumerate(parts) if p == ("var",)}
-    for signature, segments, item in per_item:
-        if signature == (separator, parts):
-            for i, part in enumerate(parts):
-                if part == ("var",):
-                    new_attributes[names[i]].append(segments[i])
-                    item[names[i]] = segments[i]
+    for segments, item in fitting:
+        for i, part in enumerate(parts):
+            if part == ("var",):
+                new_attributes[names[i]].append(segments[i])
+                item[names[i]] = segments[i]
     source = separator.join(f"{{{p[1]}}}" if p[0] == "ref" else f"{{{names[i]}}}" if p[0] == "var" else p[1]
                             for i, p in enumerate(parts))
-    return _Template(source, new_attributes, followers, len(per_item))
+    return _Template(source, new_attributes, followers, len(rows), tuple(guesses))
+
+
+def _column_part(position: int, fitting: list[tuple[list[str], dict[str, Any]]], key: str, generic: set[str],
+                 count: int, hint: str | None) -> tuple[str, ...]:
+    """One segment of a key template, from that segment in every item that has the template's layout."""
+    texts = [segments[position] for segments, _ in fitting]
+    if len(fitting) == 1:
+        return _part(texts[0], fitting[0][1], key, generic, count, hint)
+    if any("{" in t or "}" in t for t in texts):
+        return ("var",)
+    # a reference: the attribute whose value the segment is in most items (sample data is not always consistent:
+    # one item's SK differs from its CreatedAt); the items it does not fit are counted in the notes
+    best, best_matches = None, 0
+    for name in dict.fromkeys(n for _, item in fitting for n in item):
+        if name == key or name in generic:
+            continue
+        matches = sum(1 for text, (_, item) in zip(texts, fitting, strict=True)
+                      if _text(item.get(name)) == text and (count == 1 or len(text) > 1))
+        if matches > best_matches:
+            best, best_matches = name, matches
+    if best is not None and 2 * best_matches > len(fitting):
+        return ("ref", best)
+    text = texts[0]
+    if len(set(texts)) == 1 and (text == "" or hint not in (None, "*") or _LETTERS.match(text.strip('"'))
+                                 or (text.startswith('"') and text.endswith('"'))):
+        return ("const", text)
+    return ("var",)
 
 
 def _part(segment: str, item: dict[str, Any], key: str, generic: set[str], count: int,
