@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from modeling.errors import ModelFileError, ModelingError, Problem, errors_only
 from modeling.keys import (
+    VALUE,
     KeyTemplate,
     KeyTemplateError,
     is_constant_word,
@@ -204,6 +205,7 @@ class _Builder:
         self.mapped_formats: set[str] = set()
         self.fragments: list[str] = []  # what was inferred for the entity being built
         self.taken_names: set[str] = set()
+        self.flagged: set[str] = set()  # attributes whose declared type disagrees with their values (said once)
 
     # names of attributes across the table: one Workbench name, one model name
     def name_of(self, original: str) -> str:
@@ -217,6 +219,7 @@ class _Builder:
 
     def model(self) -> Model:
         groups = self.groups()
+        self.keep_declared_attributes(groups)
         entities, entity_keys = [], []
         entity_names: set[str] = set()
         for group in groups:
@@ -234,6 +237,44 @@ class _Builder:
         name = self.workbench.name if len(self.workbench.tables) == 1 else f"{self.workbench.name} · {table.name}"
         return Model(name=name[:200], description=f"{description}\n\n{origin}".strip(), table=self.settings(entities),
                      entities=tuple(entities), key_design=key_design)
+
+    def keep_declared_attributes(self, groups: list[_Group]) -> None:
+        """The table's declared non-key attributes that no item carries and no facet lists: on the one entity
+        when there is one, else named in the notes (nothing says which entity has them)."""
+        carried = self.key_names | self.index_key_names
+        carried |= {n for g in groups for n in g.facet_attributes} | {n for g in groups for i in g.items for n in i}
+        missing = tuple(a.name for a in self.table.non_key_attributes if a.name not in carried)
+        if not missing:
+            return
+        shown = ", ".join(f"`{n}`" for n in missing)
+        if len(groups) == 1:
+            groups[0].facet_attributes += missing
+            self.notes.append(f"{shown}: declared on the table but in no item, kept on {groups[0].name} as optional "
+                              "attributes (their generators are guesses from the declared type).")
+        else:
+            self.notes.append(f"{shown}: declared on the table but in no item and in no facet, so nothing says which "
+                              f"of the {len(groups)} entities has them; they are not in the model: add them on the "
+                              "Model page to the entity they belong to.")
+
+    def observed_type(self, name: str) -> str | None:
+        """The one type of the attribute's values across the table's items (None: no values, or several)."""
+        kinds = {_type_of([plain_value(item[name])]) for item in self.table.all_items() if name in item}
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def declared_type(self, name: str) -> str | None:
+        """The file's declared type, unless the values cannot be of it (a Number whose values are hex text):
+        then the values' type, and the disagreement is said."""
+        declared = self.table.attribute_type(name)
+        observed = self.observed_type(name)
+        if declared in ("N", "BOOL") and observed is not None and observed != declared and name not in self.flagged:
+            self.flagged.add(name)
+            examples = [str(plain_value(i[name])) for i in self.table.all_items() if name in i][:3]
+            self.notes.append(f"`{name}` is declared {declared} in the file, but its values are {observed} "
+                              f"({', '.join(examples)}): DynamoDB would refuse them as {declared}, so the model types "
+                              f"it {observed}. Fix the type in NoSQL Workbench if {declared} was meant.")
+        if declared in ("N", "BOOL") and observed is not None and observed != declared:
+            return observed
+        return declared
 
     def settings(self, entities: list[Entity]) -> TableSettings:
         table = self.table
@@ -263,6 +304,7 @@ class _Builder:
         return None
 
     def key_attribute(self, name: str, kind: str) -> KeyAttribute:
+        kind = self.declared_type(name) or kind
         if kind not in ("S", "N", "B"):
             self.notes.append(f"Key attribute `{name}` has type {kind}; keys are S, N or B, so S is used.")
             kind = "S"
@@ -299,6 +341,7 @@ class _Builder:
             else:
                 by_facet[facet_name].items.append(plain)
         self.constants = self.repeated_sort_values(everything)
+        self.varying = self.varying_values(everything)
         if self.table.facets:
             self.notes.append(f"Entities {', '.join(f.name for f in self.table.facets)} come from the file's facets.")
         if loose:
@@ -338,6 +381,10 @@ class _Builder:
     def shape_groups(self, items: list[dict[str, Any]]) -> list[_Group]:
         """Group by the labels in the key values (`CUSTOMER#*`, `*#ORDER#*`), then merge same-shaped groups."""
         constants = self.constants
+        for (key, _, _, label), words in self.varying_values(items).items():
+            shown = ", ".join(sorted(words)[:3]) + (", ..." if len(words) > 3 else "")
+            self.notes.append(f"`{key}`: the words after `{label}` ({shown}) vary between items, so they are read "
+                              "as values of one kind of item, not as labels of entities of their own.")
         shaped: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
         for item in items:
             shaped.setdefault(self.shape(item, constants), []).append(item)
@@ -374,10 +421,32 @@ class _Builder:
         sort, partition = self.table.sort_key.name, self.table.partition_key.name
         return repeated_constants((str(item.get(partition)), _text(item.get(sort))) for item in items)
 
+    def varying_values(self, items: list[dict[str, Any]]) -> dict[tuple[str, int, int, str], set[str]]:
+        """Places where a word after a label varies between items (`USER#alice`, `USER#bob`): values, not labels.
+
+        Each is (key attribute, segments, position, the label before it). A label is shared by many items of
+        one kind; a word that takes several values after the same label is what the label labels.
+        """
+        seen: dict[tuple[str, int, int, str], set[str]] = {}
+        for key in (k.name for k in (self.table.partition_key, self.table.sort_key) if k):
+            for item in items:
+                value = _text(item.get(key))
+                if value is None:
+                    continue
+                shape = key_shape(value)
+                for position in range(1, len(shape)):
+                    if shape[position] not in (VALUE, "") and shape[position - 1] not in (VALUE, ""):
+                        seen.setdefault((key, len(shape), position, shape[position - 1]), set()).add(shape[position])
+        return {place: words for place, words in seen.items() if len(words) > 1}
+
     def shape(self, item: dict[str, Any], constants: set[str]) -> tuple[Any, ...]:
         def of(name: str | None, whole_constants: set[str]) -> tuple[str, ...]:
             value = _text(item.get(name)) if name else None
-            return () if value is None else key_shape(value, whole_constants)
+            if value is None:
+                return ()
+            shape = key_shape(value, whole_constants)
+            return tuple(VALUE if position and (name, len(shape), position, shape[position - 1]) in self.varying
+                         else part for position, part in enumerate(shape))
 
         sort = self.table.sort_key.name if self.table.sort_key else None
         return of(self.table.partition_key.name, set()), of(sort, constants)
@@ -427,8 +496,8 @@ class _Builder:
     def index_templates(self, group: _Group, index: Index, values: dict[str, list[Any]]) -> KeyTemplates | None:
         keys = [k for k in (index.partition_key, index.sort_key) if k]
         having = [i for i in group.items if all(k.name in i for k in keys)]
-        if not having:
-            return None
+        if not having and not (not group.items and all(k.name in group.facet_attributes for k in keys)):
+            return None  # an empty facet that lists the index's keys is in the index: its items will have them
         if len(having) < len(group.items):
             self.notes.append(f"{group.name}: {len(having)} of {len(group.items)} items have {index.name}'s keys "
                               "(a sparse index); the condition is not inferred, so add only_when if it has one.")
@@ -448,8 +517,8 @@ class _Builder:
             self.fragments.append(f"`{key}` = `{{{self.name_of(key)}}}`")
             return f"{{{self.name_of(key)}}}"
         found = _infer_template(group, key, alias or "", self.generic, set(values), self.key_names)
-        if found is None:
-            name = _unique(_camel(group.name) + "Id", set(values))
+        if found is None:  # no data: a table key is the entity's id, an index key an attribute named after it
+            name = _unique(_camel(group.name) + "Id" if key in self.key_names else _camel(key), set(values))
             values[name] = []
             self.fragments.append(f"`{key}` = `{{{name}}}` (no data for it)")
             return f"{{{self.name_of(name)}}}"
@@ -474,7 +543,7 @@ class _Builder:
         return None
 
     def attribute(self, group: _Group, name: str, found: list[Any], identifier: bool) -> Attribute:
-        kind = self.table.attribute_type(name) or _type_of(found)
+        kind = self.declared_type(name) or _type_of(found)
         present = sum(1 for i in group.items if name in i)
         text = [v for v in found if isinstance(v, str)]
         unique = identifier and len(found) > 1 and len(set(map(str, found))) == len(found)
