@@ -99,10 +99,11 @@ def _entity_items(model: Model, entity: Entity, count: int, seed: int,
 
 
 def _identities_made_distinct(entity: Entity, columns: dict[str, list[Any]], count: int) -> None:
-    """Items of one entity have distinct identities: a repeated combination of the identifiers (each of which
-    may repeat: `status` and `date`) gets its last identifier changed, as `_made_unique` changes a value."""
+    """Items of one entity have distinct identities (the identifiers say what makes an item unique): a repeated
+    combination (each part may repeat: `status` and `date`) gets its last identifier changed, as `_made_unique`
+    changes a value."""
     names = [n for n in entity.identifiers if n in columns]
-    if len(names) < 2:  # one identifier: distinct only when the model says `unique`, as before
+    if not names:
         return
     last = columns[names[-1]]
     seen: set[tuple[Any, ...]] = set()

@@ -169,6 +169,16 @@ def test_exported_items_have_distinct_primary_keys_and_unique_numbers(items: int
     assert exported.item_count == items
 
 
+def test_identifiers_seen_with_one_value_still_give_distinct_exported_keys() -> None:
+    table = _original("one_item_facets.json")["DataModel"][0]
+    partitions = {i["PK"]["S"] for i in _all_items(table)}
+    assert partitions == {"P-1"}  # one patient, so every id was seen with one value only
+    exported = export_workbench(_imported("one_item_facets.json").model, items_per_entity=20)
+    keys = _primary_keys(exported.document)
+    assert len(keys) == len(set(keys)) == 2 * 20 == exported.item_count
+    assert not exported.notes or not any("sample items had the primary key" in n for n in exported.notes)
+
+
 def test_an_entity_whose_keys_are_constant_is_written_once_and_the_notes_say_so() -> None:
     model = _imported("hash_names.json").model
     keys = model.key_design.entities[0]
