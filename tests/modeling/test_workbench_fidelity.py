@@ -24,7 +24,7 @@ from modeling.infrastructure import IacFormat, infrastructure_code
 from modeling.keys import KeyTemplate, render_key
 from modeling.model import Attribute, AttributeType, IntRangeGenerator, Model
 from modeling.model_file import document_problems, model_to_document
-from modeling.nosql_workbench import export_workbench, import_workbench
+from modeling.nosql_workbench import WorkbenchImport, export_workbench, import_workbench
 from tests.cli_runner import run_main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "workbench-fidelity"
@@ -34,7 +34,7 @@ def _original(name: str) -> dict[str, Any]:
     return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
 
 
-def _imported(name: str, table: str | None = None):  # noqa: ANN202 - a WorkbenchImport
+def _imported(name: str, table: str | None = None) -> WorkbenchImport:
     return import_workbench((FIXTURES / name).read_bytes(), table, name)
 
 
@@ -243,8 +243,8 @@ def test_table_data_without_facets_gives_one_entity_not_one_per_user_name() -> N
     result = _imported("letter_labels.json", "People")
     assert len(result.model.entities) == 1 and result.model.entities[0].item_count == len(table["TableData"])
     assert not {e.name.lower() for e in result.model.entities} & names
-    template = result.model.key_design.entities[0].table.partition_key
-    assert KeyTemplate.parse(template).constant_prefix == "USER#" and len(KeyTemplate.parse(template).attribute_names) == 1
+    template = KeyTemplate.parse(result.model.key_design.entities[0].table.partition_key)
+    assert template.constant_prefix == "USER#" and len(template.attribute_names) == 1
     assert any("the words after `USER`" in n and "vary between items" in n for n in result.inferred)
 
 
