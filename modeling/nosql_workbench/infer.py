@@ -263,18 +263,23 @@ class _Builder:
 
     def declared_type(self, name: str) -> str | None:
         """The file's declared type, unless the values cannot be of it (a Number whose values are hex text):
-        then the values' type, and the disagreement is said."""
+        then the values' type, and the disagreement is said (once per attribute)."""
         declared = self.table.attribute_type(name)
         observed = self.observed_type(name)
-        if declared in ("N", "BOOL") and observed is not None and observed != declared and name not in self.flagged:
+        values = [i[name] for i in self.table.all_items() if name in i]
+        # a value typed N whose text is no number (`{"N": "ff00aa"}`): DynamoDB refuses the item
+        not_numbers = [v["N"] for v in values if "N" in v and not isinstance(plain_value(v), Decimal)]
+        wrong = declared in ("N", "BOOL") and observed is not None and observed != declared
+        if (wrong or not_numbers) and name not in self.flagged:
             self.flagged.add(name)
-            examples = [str(plain_value(i[name])) for i in self.table.all_items() if name in i][:3]
-            self.notes.append(f"`{name}` is declared {declared} in the file, but its values are {observed} "
-                              f"({', '.join(examples)}): DynamoDB would refuse them as {declared}, so the model types "
-                              f"it {observed}. Fix the type in NoSQL Workbench if {declared} was meant.")
-        if declared in ("N", "BOOL") and observed is not None and observed != declared:
+            examples = ", ".join(str(plain_value(v)) for v in values[:3])
+            stated = f"declared {declared} in the file" if declared else "typed N in the items"
+            self.notes.append(f"`{name}` is {stated}, but its values are {observed or 'S'} ({examples}): "
+                              f"DynamoDB would refuse them as {declared or 'N'}, so the model types it "
+                              f"{observed or 'S'}. Fix the type in NoSQL Workbench if numbers were meant.")
+        if wrong:
             return observed
-        return declared
+        return "S" if not_numbers and declared in (None, "N") else declared
 
     def settings(self, entities: list[Entity]) -> TableSettings:
         table = self.table

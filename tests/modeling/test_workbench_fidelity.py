@@ -281,6 +281,10 @@ def test_a_number_attribute_with_hex_values_is_flagged_and_the_export_agrees_wit
     assert any("`colour` is declared N" in n and "values are S" in n for n in result.inferred)
     colour = result.model.entity("Book").attribute("colour")
     assert colour is not None and colour.type is AttributeType.S
+    # `shade` is declared nowhere, but its items type it N with hex text: flagged the same way
+    assert "shade" not in declared and all(list(i["shade"]) == ["N"] for i in _all_items(table) if "shade" in i)
+    assert any("`shade` is typed N in the items" in n for n in result.inferred)
+    assert result.model.entity("Book").attribute("shade").type is AttributeType.S
     _assert_declared_types_agree(export_workbench(result.model, items_per_entity=5).document)
 
 
