@@ -598,12 +598,12 @@ def _infer_template(group: _Group, key: str, alias: str, generic: set[str], take
                     table_keys: set[str]) -> _Template | None:
     """The template the items' values of `key` follow, decided per segment from every item, not from the first.
 
-    Items are aligned on the most common layout (separator and number of segments). At each segment: the
-    same attribute's value in every item is a reference; the same text in every item is a constant (a label);
+    Items are aligned on the most common layout (separator and number of segments). At each segment: one
+    attribute's value in most items is a reference; the same text in every item is a constant (a label);
     text that varies is a value, a new attribute. With one item there is no evidence, so the shape of the text
-    decides (a letters-only word is a label) and the guess is said. The new attributes are also set on the
-    items that follow the template, so later keys (a sort key repeating the partition key's value) can refer
-    to them.
+    decides (a letters-only word is a label). A lower-case label right after another (`ROLE#admin`) is said
+    to be a guess. The new attributes are also set on the items that follow the template, so later keys (a
+    sort key repeating the partition key's value) can refer to them.
     """
     rows: list[tuple[str, list[str], dict[str, Any]]] = []
     for item in group.items:
