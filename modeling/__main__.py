@@ -176,8 +176,8 @@ def _export_workbench(path: Path, output: Path, seed: int, items: int) -> int:
         return 1
     if not _write(output, json.dumps(exported.document, indent=2, ensure_ascii=False) + "\n"):
         return 1
-    print(f"{path}: wrote {output} (NoSQL Workbench 3.0, {items} sample items per entity, seed {seed})",
-          file=sys.stderr)
+    print(f"{path}: wrote {output} (NoSQL Workbench 3.0, {exported.item_count} sample items for "
+          f"{len(exported.items_written)} entities, seed {seed})", file=sys.stderr)
     for note in exported.notes:
         print(f"note: {note}", file=sys.stderr)
     return 0

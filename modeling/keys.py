@@ -25,7 +25,13 @@ MAX_PARTITION_KEY_BYTES = 2048
 MAX_SORT_KEY_BYTES = 1024
 MAX_NUMBER_TEXT_BYTES = 40  # 38 significant digits, a sign and a decimal point
 
-_REFERENCE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)(:(?P<width>\d{1,2})(\.(?P<decimals>\d))?)?$")
+# Attribute names as the model accepts them (modeling.model.AttributeName): DynamoDB takes any UTF-8 (dynamodb-facts
+# §6: key and projected names up to 255 bytes), so `State#Date` is a name; inside braces `#` belongs to the name.
+# Refused: `{ }` (they delimit references), `:` (it starts a reference's width), spaces and control characters
+# (`{a b}` is a typo far more often than a name).
+_NAME = r"[^{}:\s\x00-\x1f\x7f]+"
+ATTRIBUTE_NAME_PATTERN = rf"^{_NAME}$"
+_REFERENCE = re.compile(rf"^(?P<name>{_NAME})(:(?P<width>\d{{1,2}})(\.(?P<decimals>\d))?)?$")
 
 
 class KeyTemplateError(ModelingError):

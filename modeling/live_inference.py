@@ -32,6 +32,7 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer
 
 from modeling.keys import (
+    ATTRIBUTE_NAME_PATTERN,
     KEY_SEPARATOR,
     LABEL_SEPARATORS,
     VALUE,
@@ -47,7 +48,7 @@ from modeling.value_generators import generator_for
 
 SEPARATOR = KEY_SEPARATOR  # for the shapes shown in the notes
 _ANY_SEPARATOR = "[" + re.escape(KEY_SEPARATOR + "".join(LABEL_SEPARATORS)) + "]"
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")  # modeling.model.Name
+_NAME = re.compile(ATTRIBUTE_NAME_PATTERN)  # modeling.model.AttributeName: `State#Date` is kept
 _PADDED = re.compile(r"^\d+(\.\d+)?$")
 _deserializer = TypeDeserializer()
 
@@ -378,7 +379,7 @@ def _entity(facts: TableFacts, group: _Group, owners: dict[str, str], sampled: i
     skipped = [n for n in names if not _NAME.match(n)]
     if skipped:
         notes.append(f"Entity {group.name}: attributes {', '.join(skipped)} have names the model format cannot "
-                     "hold (letters, digits, _ . -, starting with a letter) and were left out.")
+                     "hold (no spaces, `{`, `}` or `:`, which key templates use) and were left out.")
     identifiers = list(dict.fromkeys(r for key in _table_key_names(facts)
                                      for r in _references(group.templates.get(key, ""))))
     attributes = [_attribute(name, group, owners, identifiers, facts) for name in names if _NAME.match(name)]

@@ -15,6 +15,7 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from modeling.keys import ATTRIBUTE_NAME_PATTERN
 from modeling.limits import (
     MAX_ACCESS_PATTERNS,
     MAX_ATTRIBUTE_BYTES,
@@ -35,6 +36,8 @@ FORMAT_VERSION = 1
 _T = TypeVar("_T")
 
 Name = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[A-Za-z_][A-Za-z0-9_.\-]*$")]
+# Attribute names keep what DynamoDB allows (`State#Date`); the key grammar owns the rule (modeling/keys.py).
+AttributeName = Annotated[str, Field(min_length=1, max_length=255, pattern=ATTRIBUTE_NAME_PATTERN)]
 PatternName = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[a-z][a-z0-9_]*$")]
 # dynamodb-facts §8; table names per the CreateTable API: 3-255 of [a-zA-Z0-9_.-]
 TableName = Annotated[str, Field(min_length=3, max_length=255, pattern=r"^[A-Za-z0-9_.\-]+$")]
@@ -330,7 +333,7 @@ class ReferenceGenerator(_Frozen):
 
     kind: Literal["reference"]
     entity: Name
-    attribute: Name
+    attribute: AttributeName
     distribution: Distribution = UniformDistribution(kind="uniform")
 
 
@@ -350,7 +353,7 @@ GENERATOR_KINDS: tuple[str, ...] = (
 
 
 class Attribute(_Frozen):
-    name: Name
+    name: AttributeName
     type: AttributeType = AttributeType.S
     required: bool = True
     unique: bool = False
@@ -374,7 +377,7 @@ class Entity(_Frozen):
     description: str = ""
     item_count: Annotated[int, Field(ge=0, le=MAX_ITEM_COUNT)]
     monthly_growth_percent: Annotated[float, Field(ge=-100.0, le=1000.0)] = 0.0
-    identifiers: tuple[Name, ...] = ()
+    identifiers: tuple[AttributeName, ...] = ()
     attributes: Annotated[tuple[Attribute, ...], Field(max_length=MAX_ATTRIBUTES_PER_ENTITY)] = ()
 
     def attribute(self, name: str) -> Attribute | None:
@@ -411,7 +414,7 @@ class Relationship(_Frozen):
     kind: RelationshipKind
     parent: Name
     child: Name
-    child_attributes: tuple[Name, ...] = Field(
+    child_attributes: tuple[AttributeName, ...] = Field(
         default=(), description="Attributes of the child that hold the parent's identifiers.")
     cardinality: Cardinality = Cardinality(mean=1.0)
 
@@ -420,14 +423,14 @@ class Relationship(_Frozen):
 
 
 class RangeCondition(_Frozen):
-    attribute: Name
+    attribute: AttributeName
     operator: RangeOperator
 
 
 class AttributeFilter(_Frozen):
     """'Only items where attribute = value', e.g. status = UNPAID (a sparse-index candidate)."""
 
-    attribute: Name
+    attribute: AttributeName
     equals: str | int | float | bool
 
 
@@ -450,16 +453,16 @@ class AccessPattern(_Frozen):
     description: str = ""
     kind: PatternKind
     entities: Annotated[tuple[Name, ...], Field(min_length=1)]
-    inputs: tuple[Name, ...] = ()
+    inputs: tuple[AttributeName, ...] = ()
     range_condition: RangeCondition | None = None
     sort_order: SortOrder = SortOrder.ASCENDING
     filters: tuple[AttributeFilter, ...] = ()
     page_size: Annotated[int, Field(ge=1, le=10_000)] | None = None
     consistency: Consistency = Consistency.EVENTUAL
     expected_items: Annotated[float, Field(ge=0.0, le=MAX_ITEMS_PER_REQUEST)] = 1.0
-    changed_attributes: tuple[Name, ...] = Field(
+    changed_attributes: tuple[AttributeName, ...] = Field(
         default=(), description="For updates: the attributes that change (decides index writes).")
-    returns: tuple[Name, ...] = Field(
+    returns: tuple[AttributeName, ...] = Field(
         default=(), description="Attributes the application uses from each item; empty means the whole "
                                 "item. Decides index projections.")
     traffic: Traffic
@@ -493,7 +496,7 @@ class TableSettings(_Frozen):
     table_class: TableClass = TableClass.STANDARD
     point_in_time_recovery: bool = False
     stream_view_type: StreamViewType | None = None
-    ttl_attribute: Name | None = None
+    ttl_attribute: AttributeName | None = None
     replica_regions: tuple[RegionName, ...] = ()
     deletion_protection: bool = False
 
@@ -502,13 +505,13 @@ class TableSettings(_Frozen):
 
 
 class KeyAttribute(_Frozen):
-    name: Name
+    name: AttributeName
     type: KeyAttributeType = KeyAttributeType.S
 
 
 class Projection(_Frozen):
     type: ProjectionType = ProjectionType.ALL
-    non_key_attributes: tuple[Name, ...] = ()
+    non_key_attributes: tuple[AttributeName, ...] = ()
 
     @model_validator(mode="after")
     def _include_lists_attributes(self) -> Projection:

@@ -22,6 +22,7 @@ import yaml
 from pydantic import ValidationError
 
 from modeling.errors import ModelFileError, Problem, Severity, errors_only
+from modeling.keys import ATTRIBUTE_NAME_PATTERN
 from modeling.limits import FIXES, describe
 from modeling.model import FORMAT_NAME, FORMAT_VERSION, GENERATOR_KINDS, Model
 from modeling.validation import semantic_problems
@@ -402,6 +403,8 @@ _PATTERN_HINTS = {
                                    "e.g. list_orders_by_customer"),
     r"^[A-Za-z_][A-Za-z0-9_.\-]*$": ("name", "use letters, digits, _ . or -, starting with a letter"),
     r"^[A-Za-z0-9_.\-]+$": ("name", "use 3 to 255 letters, digits, _ . or - (DynamoDB's naming rule)"),
+    ATTRIBUTE_NAME_PATTERN: ("name", "an attribute name may hold any character but spaces, { } : and control "
+                                     "characters"),
     r"^[a-z]{2}(-gov)?-[a-z]+-\d$": ("region", "use an AWS Region code such as us-east-1 or eu-west-1"),
 }
 

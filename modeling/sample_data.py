@@ -94,7 +94,26 @@ def _entity_items(model: Model, entity: Entity, count: int, seed: int,
         if attribute.unique:
             values = _made_unique(values)
         columns[attribute.name] = values
+    _identities_made_distinct(entity, columns, count)
     return [{name: values[i] for name, values in columns.items() if values[i] is not None} for i in range(count)]
+
+
+def _identities_made_distinct(entity: Entity, columns: dict[str, list[Any]], count: int) -> None:
+    """Items of one entity have distinct identities (the identifiers say what makes an item unique): a repeated
+    combination (each part may repeat: `status` and `date`) gets its last identifier changed, as `_made_unique`
+    changes a value."""
+    names = [n for n in entity.identifiers if n in columns]
+    if not names:
+        return
+    last = columns[names[-1]]
+    seen: set[tuple[Any, ...]] = set()
+    for index in range(count):
+        identity, original, step = tuple(columns[n][index] for n in names), last[index], 0
+        while identity in seen and step <= count:
+            step += 1
+            last[index] = _distinct_value(original, index, step)
+            identity = (*identity[:-1], last[index])
+        seen.add(identity)
 
 
 
@@ -209,16 +228,32 @@ _GENERATORS = {
 
 
 def _made_unique(values: list[Any]) -> list[Any]:
-    """Repeat values get a numeric suffix (before the @ of an email), keeping the rest unchanged."""
+    """Repeat values get a numeric suffix (before the @ of an email), numbers and moments the next free value."""
     seen: set[Any] = set()
     result = []
     for index, value in enumerate(values):
-        if value in seen and isinstance(value, str):
-            local, at, domain = value.partition("@")
-            value = f"{local}{index}{at}{domain}" if at else f"{value}-{index}"
+        step = 0
+        while value in seen and step <= len(values):
+            step += 1
+            value = _distinct_value(values[index], index, step)
         seen.add(value)
         result.append(value)
     return result
+
+
+def _distinct_value(value: Any, index: int, step: int) -> Any:
+    """Another value like `value`: text with the item's index as a suffix, a number or a moment moved by `step`."""
+    if isinstance(value, str):
+        local, at, domain = value.partition("@")
+        suffix = f"{index}" if step == 1 else f"{index}-{step}"
+        return f"{local}{suffix}{at}{domain}" if at else f"{value}-{suffix}"
+    if isinstance(value, bool) or value is None:
+        return value  # two values at most: nothing to move to
+    if isinstance(value, Decimal | int | float):
+        return value + step
+    if isinstance(value, datetime):
+        return value + timedelta(seconds=step)
+    return value
 
 
 def item_keys(design: KeyDesign, entity: str, item: Item) -> dict[str, str]:

@@ -11,7 +11,9 @@ export's notes.
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -44,7 +46,12 @@ MAX_ITEMS_PER_ENTITY = 1000  # a Workbench model is for looking at data, not for
 @dataclass(frozen=True)
 class WorkbenchExport:
     document: dict[str, Any]  # the 3.0 file as JSON-ready data
-    notes: tuple[str, ...]  # what the format could not hold
+    notes: tuple[str, ...]  # what the format could not hold, and sample items left out
+    items_written: Mapping[str, int] = field(default_factory=dict)  # entity -> sample items in its facet
+
+    @property
+    def item_count(self) -> int:
+        return sum(self.items_written.values())
 
 
 def export_workbench(model: Model, seed: int = 42, items_per_entity: int = DEFAULT_ITEMS_PER_ENTITY,
@@ -56,15 +63,19 @@ def export_workbench(model: Model, seed: int = 42, items_per_entity: int = DEFAU
     notes = [] if model.key_design else [f"The model has no key design of its own; the proposal "
                                          f"'{design.name}' was used."]
     date = workbench_date(now or datetime.now(UTC))
-    table = _table(model, key_design, generate_items(model, items_per_entity, seed))
+    table, table_notes = _table(model, key_design, generate_items(model, items_per_entity, seed))
     workbench = WorkbenchFile(name=model.name, version="3.0", tables=(table,), metadata={
         "Author": "", "DateCreated": date, "DateLastModified": date, "Description": model.description})
-    notes += _losses(model, key_design)
-    return WorkbenchExport(workbench_document(workbench), tuple(notes))
+    notes += table_notes + _losses(model, key_design)
+    written = {f.name: len(f.items) for f in table.facets}
+    return WorkbenchExport(workbench_document(workbench), tuple(notes), written)
 
 
-def _table(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]]]) -> Table:
+def _table(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]]]) -> tuple[Table, list[str]]:
     types = _attribute_types(model)
+    notes: list[str] = []
+    table_key = [k.name for k in (design.partition_key, design.sort_key) if k]
+    seen_keys: set[tuple[Any, ...]] = set()  # primary keys across the table: two entities may render the same
     index_keys = [k for i in design.global_secondary_indexes for k in (i.partition_key, i.sort_key) if k]
     table_keys = {design.partition_key.name, *(k.name for k in (design.sort_key,) if k)}
     non_key: dict[str, str] = {}
@@ -78,14 +89,26 @@ def _table(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]
             continue
         gsi_attributes = [k.name for i in design.global_secondary_indexes if i.name in keys.indexes
                           for k in (i.partition_key, i.sort_key) if k]
-        rows = tuple(_typed_item({**item, **item_keys(design, entity.name, item)}, types, design)
-                     for item in items.get(entity.name, []))
+        rows, repeated = [], 0
+        for item in items.get(entity.name, []):
+            row = _typed_item({**item, **item_keys(design, entity.name, item)}, types, design)
+            primary_key = tuple(json.dumps(row.get(k), sort_keys=True) for k in table_key)
+            if primary_key in seen_keys:  # DynamoDB would keep one item per key: the file holds it once
+                repeated += 1
+                continue
+            seen_keys.add(primary_key)
+            rows.append(row)
+        if repeated:
+            notes.append(f"{entity.name}: {repeated} of {len(rows) + repeated} sample items had the primary key of "
+                         f"an item written before (its key templates leave few distinct keys), so {len(rows)} "
+                         "are written.")
         facets.append(Facet(name=entity.name, partition_key_alias=keys.table.partition_key,
                             sort_key_alias=keys.table.sort_key if design.sort_key else None,
                             non_key_attributes=tuple(dict.fromkeys([*(a.name for a in entity.attributes
                                                                       if a.name not in table_keys),
                                                                     *gsi_attributes])),
-                            items=rows))
+                            items=tuple(rows)))
+    non_key = _declared_as_written(non_key, facets, notes)
     return Table(
         name=model.table.name, partition_key=KeyAttr(design.partition_key.name, design.partition_key.type.value),
         sort_key=KeyAttr(design.sort_key.name, design.sort_key.type.value) if design.sort_key else None,
@@ -95,7 +118,31 @@ def _table(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]
                             i.projection.type.value, tuple(i.projection.non_key_attributes))
                       for i in design.global_secondary_indexes),
         facets=tuple(facets), billing_mode=model.table.billing_mode.value,
-        sample_data_formats=_sample_data_formats(model) or None)
+        sample_data_formats=_sample_data_formats(model) or None), notes
+
+
+def _declared_as_written(declared: dict[str, str], facets: list[Facet], notes: list[str]) -> dict[str, str]:
+    """The declared types, each changed to the one type the items were written with when they disagree (a
+    Number attribute whose generator makes text such as `ff00aa` is written S, so it is declared S)."""
+    written: dict[str, set[str]] = {}
+    for facet in facets:
+        for item in facet.items:
+            for name, value in item.items():
+                written.setdefault(name, set()).update(value)
+    result = dict(declared)
+    for name, kind in declared.items():
+        kinds = written.get(name, set())
+        if not kinds or kinds == {kind}:
+            continue
+        result[name] = next(iter(kinds)) if len(kinds) == 1 else "S"
+        if len(kinds) > 1:  # numbers and text mixed: all written as text, so that every item agrees
+            for item in (i for f in facets for i in f.items if name in i):
+                (value_kind, payload), = item[name].items()
+                if value_kind in ("N", "S"):
+                    item[name] = {"S": payload}
+        notes.append(f"`{name}` is {kind} in the model, but its generator makes {' and '.join(sorted(kinds))} "
+                     f"values, so the file declares it {result[name]} and writes every value so.")
+    return result
 
 
 def _sample_data_formats(model: Model) -> dict[str, list[str]]:

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from modeling.errors import ModelFileError, ModelingError, Problem, errors_only
 from modeling.keys import (
+    VALUE,
     KeyTemplate,
     KeyTemplateError,
     is_constant_word,
@@ -61,8 +62,11 @@ from modeling.value_generators import generator_for
 TYPE_ATTRIBUTES = ("type", "entitytype", "entity_type", "_type", "__typename", "recordtype", "record_type", "_et")
 MAX_TYPE_VALUES = 30
 TTL_NAMES = ("ttl", "expiresat", "expires_at", "expire_at", "expiration_ttl", "expiry")
+_LETTERS = re.compile(r"^[A-Za-z_]+$")  # a letters-only key segment: a label or a value, decided by evidence
 _GENERIC_KEY = re.compile(r"^(pk|sk|hash|range|pk\d+|sk\d+|.*gsi.*|.*lsi.*)$", re.I)
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.\-]")
+# what an attribute name cannot hold (modeling.keys.ATTRIBUTE_NAME_PATTERN); `#` and the rest are kept as they are
+_INVALID_ATTRIBUTE_CHARS = re.compile(r"[{}:\s\x00-\x1f\x7f]")
 # NoSQL Workbench 3.8+ sample-data formats (`SampleDataFormats`: attribute -> [category, format]) that map
 # onto a generator; matched on the lower-cased format name.
 SAMPLE_DATA_FORMATS: dict[str, dict[str, Any]] = {
@@ -127,6 +131,12 @@ def safe_name(text: str, fallback: str = "attribute") -> str:
     return name[:255]
 
 
+def attribute_name(text: str) -> str:
+    """The Workbench attribute name as the model holds it: exactly, unless it has a character the key grammar
+    reserves (`{ } :`) or a space, which become `_`."""
+    return _INVALID_ATTRIBUTE_CHARS.sub("_", text.strip())[:255] or "attribute"
+
+
 def _camel(text: str) -> str:
     words = [w for w in re.split(r"[^A-Za-z0-9]+", text) if w]
     if not words:
@@ -182,6 +192,7 @@ class _Template:
     new_attributes: dict[str, list[str]]  # attribute name -> values (one per item following the template)
     followers: int
     total: int
+    guesses: tuple[str, ...] = ()  # what was decided without evidence, said in the notes
 
 
 class _Builder:
@@ -194,19 +205,21 @@ class _Builder:
         self.mapped_formats: set[str] = set()
         self.fragments: list[str] = []  # what was inferred for the entity being built
         self.taken_names: set[str] = set()
+        self.flagged: set[str] = set()  # attributes whose declared type disagrees with their values (said once)
 
     # names of attributes across the table: one Workbench name, one model name
     def name_of(self, original: str) -> str:
         if original not in self.names:
-            name = _unique(safe_name(original), self.taken_names)
+            name = _unique(attribute_name(original), self.taken_names)
             if name != original:
-                self.notes.append(f"Attribute `{original}` is named `{name}` in the model (Design Studio names use "
-                                  "letters, digits, _ . and -).")
+                self.notes.append(f"Attribute `{original}` is named `{name}` in the model (attribute names hold no "
+                                  "spaces, `{`, `}` or `:`, which key templates use).")
             self.names[original] = name
         return self.names[original]
 
     def model(self) -> Model:
         groups = self.groups()
+        self.keep_declared_attributes(groups)
         entities, entity_keys = [], []
         entity_names: set[str] = set()
         for group in groups:
@@ -224,6 +237,49 @@ class _Builder:
         name = self.workbench.name if len(self.workbench.tables) == 1 else f"{self.workbench.name} · {table.name}"
         return Model(name=name[:200], description=f"{description}\n\n{origin}".strip(), table=self.settings(entities),
                      entities=tuple(entities), key_design=key_design)
+
+    def keep_declared_attributes(self, groups: list[_Group]) -> None:
+        """The table's declared non-key attributes that no item carries and no facet lists: on the one entity
+        when there is one, else named in the notes (nothing says which entity has them)."""
+        carried = self.key_names | self.index_key_names
+        carried |= {n for g in groups for n in g.facet_attributes} | {n for g in groups for i in g.items for n in i}
+        missing = tuple(a.name for a in self.table.non_key_attributes if a.name not in carried)
+        if not missing:
+            return
+        shown = ", ".join(f"`{n}`" for n in missing)
+        if len(groups) == 1:
+            groups[0].facet_attributes += missing
+            self.notes.append(f"{shown}: declared on the table but in no item, kept on {groups[0].name} as optional "
+                              "attributes (their generators are guesses from the declared type).")
+        else:
+            self.notes.append(f"{shown}: declared on the table but in no item and in no facet, so nothing says which "
+                              f"of the {len(groups)} entities has them; they are not in the model: add them on the "
+                              "Model page to the entity they belong to.")
+
+    def observed_type(self, name: str) -> str | None:
+        """The one type of the attribute's values across the table's items (None: no values, or several)."""
+        kinds = {_type_of([plain_value(item[name])]) for item in self.table.all_items() if name in item}
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def declared_type(self, name: str) -> str | None:
+        """The file's declared type, unless the values cannot be of it (a Number whose values are hex text):
+        then the values' type, and the disagreement is said (once per attribute)."""
+        declared = self.table.attribute_type(name)
+        observed = self.observed_type(name)
+        values = [i[name] for i in self.table.all_items() if name in i]
+        # a value typed N whose text is no number (`{"N": "ff00aa"}`): DynamoDB refuses the item
+        not_numbers = [v["N"] for v in values if "N" in v and not isinstance(plain_value(v), Decimal)]
+        wrong = declared in ("N", "BOOL") and observed is not None and observed != declared
+        if (wrong or not_numbers) and name not in self.flagged:
+            self.flagged.add(name)
+            examples = ", ".join(str(plain_value(v)) for v in values[:3])
+            stated = f"declared {declared} in the file" if declared else "typed N in the items"
+            self.notes.append(f"`{name}` is {stated}, but its values are {observed or 'S'} ({examples}): "
+                              f"DynamoDB would refuse them as {declared or 'N'}, so the model types it "
+                              f"{observed or 'S'}. Fix the type in NoSQL Workbench if numbers were meant.")
+        if wrong:
+            return observed
+        return "S" if not_numbers and declared in (None, "N") else declared
 
     def settings(self, entities: list[Entity]) -> TableSettings:
         table = self.table
@@ -253,6 +309,7 @@ class _Builder:
         return None
 
     def key_attribute(self, name: str, kind: str) -> KeyAttribute:
+        kind = self.declared_type(name) or kind
         if kind not in ("S", "N", "B"):
             self.notes.append(f"Key attribute `{name}` has type {kind}; keys are S, N or B, so S is used.")
             kind = "S"
@@ -289,6 +346,7 @@ class _Builder:
             else:
                 by_facet[facet_name].items.append(plain)
         self.constants = self.repeated_sort_values(everything)
+        self.varying = self.varying_values(everything)
         if self.table.facets:
             self.notes.append(f"Entities {', '.join(f.name for f in self.table.facets)} come from the file's facets.")
         if loose:
@@ -328,6 +386,10 @@ class _Builder:
     def shape_groups(self, items: list[dict[str, Any]]) -> list[_Group]:
         """Group by the labels in the key values (`CUSTOMER#*`, `*#ORDER#*`), then merge same-shaped groups."""
         constants = self.constants
+        for (key, _, _, label), words in self.varying_values(items).items():
+            shown = ", ".join(sorted(words)[:3]) + (", ..." if len(words) > 3 else "")
+            self.notes.append(f"`{key}`: the words after `{label}` ({shown}) vary between items, so they are read "
+                              "as values of one kind of item, not as labels of entities of their own.")
         shaped: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
         for item in items:
             shaped.setdefault(self.shape(item, constants), []).append(item)
@@ -364,10 +426,32 @@ class _Builder:
         sort, partition = self.table.sort_key.name, self.table.partition_key.name
         return repeated_constants((str(item.get(partition)), _text(item.get(sort))) for item in items)
 
+    def varying_values(self, items: list[dict[str, Any]]) -> dict[tuple[str, int, int, str], set[str]]:
+        """Places where a word after a label varies between items (`USER#alice`, `USER#bob`): values, not labels.
+
+        Each is (key attribute, segments, position, the label before it). A label is shared by many items of
+        one kind; a word that takes several values after the same label is what the label labels.
+        """
+        seen: dict[tuple[str, int, int, str], set[str]] = {}
+        for key in (k.name for k in (self.table.partition_key, self.table.sort_key) if k):
+            for item in items:
+                value = _text(item.get(key))
+                if value is None:
+                    continue
+                shape = key_shape(value)
+                for position in range(1, len(shape)):
+                    if shape[position] not in (VALUE, "") and shape[position - 1] not in (VALUE, ""):
+                        seen.setdefault((key, len(shape), position, shape[position - 1]), set()).add(shape[position])
+        return {place: words for place, words in seen.items() if len(words) > 1}
+
     def shape(self, item: dict[str, Any], constants: set[str]) -> tuple[Any, ...]:
         def of(name: str | None, whole_constants: set[str]) -> tuple[str, ...]:
             value = _text(item.get(name)) if name else None
-            return () if value is None else key_shape(value, whole_constants)
+            if value is None:
+                return ()
+            shape = key_shape(value, whole_constants)
+            return tuple(VALUE if position and (name, len(shape), position, shape[position - 1]) in self.varying
+                         else part for position, part in enumerate(shape))
 
         sort = self.table.sort_key.name if self.table.sort_key else None
         return of(self.table.partition_key.name, set()), of(sort, constants)
@@ -417,8 +501,8 @@ class _Builder:
     def index_templates(self, group: _Group, index: Index, values: dict[str, list[Any]]) -> KeyTemplates | None:
         keys = [k for k in (index.partition_key, index.sort_key) if k]
         having = [i for i in group.items if all(k.name in i for k in keys)]
-        if not having:
-            return None
+        if not having and not (not group.items and all(k.name in group.facet_attributes for k in keys)):
+            return None  # an empty facet that lists the index's keys is in the index: its items will have them
         if len(having) < len(group.items):
             self.notes.append(f"{group.name}: {len(having)} of {len(group.items)} items have {index.name}'s keys "
                               "(a sparse index); the condition is not inferred, so add only_when if it has one.")
@@ -438,8 +522,8 @@ class _Builder:
             self.fragments.append(f"`{key}` = `{{{self.name_of(key)}}}`")
             return f"{{{self.name_of(key)}}}"
         found = _infer_template(group, key, alias or "", self.generic, set(values), self.key_names)
-        if found is None:
-            name = _unique(_camel(group.name) + "Id", set(values))
+        if found is None:  # no data: a table key is the entity's id, an index key an attribute named after it
+            name = _unique(_camel(group.name) + "Id" if key in self.key_names else _camel(key), set(values))
             values[name] = []
             self.fragments.append(f"`{key}` = `{{{name}}}` (no data for it)")
             return f"{{{self.name_of(name)}}}"
@@ -447,7 +531,8 @@ class _Builder:
             values[name] = list(new_values)
         template = _renamed(found.source, self.name_of)
         fits = f" (fits {found.followers} of {found.total} items)" if found.followers < found.total else ""
-        self.fragments.append(f"`{key}` = `{template}`{fits}")
+        guessed = f" (guessed: {'; '.join(found.guesses)})" if found.guesses else ""
+        self.fragments.append(f"`{key}` = `{template}`{fits}{guessed}")
         return template
 
     def alias_template(self, alias: str | None, values: dict[str, list[Any]]) -> str | None:
@@ -463,7 +548,7 @@ class _Builder:
         return None
 
     def attribute(self, group: _Group, name: str, found: list[Any], identifier: bool) -> Attribute:
-        kind = self.table.attribute_type(name) or _type_of(found)
+        kind = self.declared_type(name) or _type_of(found)
         present = sum(1 for i in group.items if name in i)
         text = [v for v in found if isinstance(v, str)]
         unique = identifier and len(found) > 1 and len(set(map(str, found))) == len(found)
@@ -511,41 +596,78 @@ def _type_of(values: list[Any]) -> str:
 
 def _infer_template(group: _Group, key: str, alias: str, generic: set[str], taken: set[str],
                     table_keys: set[str]) -> _Template | None:
-    """The template most items' values of `key` follow; unmatched value segments become new attributes.
+    """The template the items' values of `key` follow, decided per segment from every item, not from the first.
 
-    The new attributes are also set on the items that follow the template, so later keys (a sort key
-    repeating the partition key's value) can refer to them.
+    Items are aligned on the most common layout (separator and number of segments). At each segment: one
+    attribute's value in most items is a reference; the same text in every item is a constant (a label);
+    text that varies is a value, a new attribute. With one item there is no evidence, so the shape of the text
+    decides (a letters-only word is a label). A lower-case label right after another (`ROLE#admin`) is said
+    to be a guess. The new attributes are also set on the items that follow the template, so later keys (a
+    sort key repeating the partition key's value) can refer to them.
     """
-    signatures: Counter[tuple[Any, ...]] = Counter()
-    per_item: list[tuple[tuple[Any, ...], list[str], dict[str, Any]]] = []
+    rows: list[tuple[str, list[str], dict[str, Any]]] = []
     for item in group.items:
         value = _text(item.get(key))
-        if value is None:
-            continue
-        separator, segments = split_key_value(value)
-        hint = group.shapes.get(key)
-        hint = hint if hint is not None and len(hint) == len(segments) else None
-        parts = tuple(_part(segment, item, key, generic, len(segments), hint[i] if hint else None)
-                      for i, segment in enumerate(segments))
-        signature = (separator, parts)
-        signatures[signature] += 1
-        per_item.append((signature, segments, item))
-    if not signatures:
+        if value is not None:
+            rows.append((*split_key_value(value), item))
+    if not rows:
         return None
-    # the most common; on a tie the one with fewer references (a shared value may be a coincidence)
-    (separator, parts), followers = max(signatures.items(),
-                                        key=lambda s: (s[1], -sum(p[0] == "ref" for p in s[0][1])))
+    layouts = Counter((separator, len(segments)) for separator, segments, _ in rows)
+    (separator, count), _ = max(layouts.items(), key=lambda layout: layout[1])  # a tie: the first seen
+    fitting = [(segments, item) for s, segments, item in rows if (s, len(segments)) == (separator, count)]
+    hint = group.shapes.get(key)
+    hint = hint if hint is not None and len(hint) == count else None
+    guesses: list[str] = []
+    parts = tuple(_column_part(i, fitting, key, generic, count, hint[i] if hint else None)
+                  for i in range(count))
+    for i, part in enumerate(parts):
+        # a lower-case word right after a label with no value after it (`USER#alice`) may be a value the
+        # sample items happen to share: say so
+        if (part[0] == "const" and _LETTERS.match(part[1]) and not part[1].isupper() and i > 0
+                and parts[i - 1][0] == "const" and (i + 1 == count or parts[i + 1][0] == "const")):
+            evidence = "one item" if len(fitting) == 1 else f"all {len(fitting)} items have it"
+            guesses.append(f"`{part[1]}` is taken as a label ({evidence}); if it is a value, make it "
+                           "`{attribute}` on the Model page")
+    followers = sum(1 for segments, item in fitting if all(
+        p[0] == "var" or (p[0] == "const" and segments[i] == p[1]) or (p[0] == "ref" and _text(item.get(p[1])) ==
+                                                                         segments[i]) for i, p in enumerate(parts)))
     names = _variable_names(group, key, alias, separator, parts, taken, key in table_keys)
     new_attributes: dict[str, list[str]] = {names[i]: [] for i, p in enumerate(parts) if p == ("var",)}
-    for signature, segments, item in per_item:
-        if signature == (separator, parts):
-            for i, part in enumerate(parts):
-                if part == ("var",):
-                    new_attributes[names[i]].append(segments[i])
-                    item[names[i]] = segments[i]
+    for segments, item in fitting:
+        for i, part in enumerate(parts):
+            if part == ("var",):
+                new_attributes[names[i]].append(segments[i])
+                item[names[i]] = segments[i]
     source = separator.join(f"{{{p[1]}}}" if p[0] == "ref" else f"{{{names[i]}}}" if p[0] == "var" else p[1]
                             for i, p in enumerate(parts))
-    return _Template(source, new_attributes, followers, len(per_item))
+    return _Template(source, new_attributes, followers, len(rows), tuple(guesses))
+
+
+def _column_part(position: int, fitting: list[tuple[list[str], dict[str, Any]]], key: str, generic: set[str],
+                 count: int, hint: str | None) -> tuple[str, ...]:
+    """One segment of a key template, from that segment in every item that has the template's layout."""
+    texts = [segments[position] for segments, _ in fitting]
+    if len(fitting) == 1:
+        return _part(texts[0], fitting[0][1], key, generic, count, hint)
+    if any("{" in t or "}" in t for t in texts):
+        return ("var",)
+    # a reference: the attribute whose value the segment is in most items (sample data is not always consistent:
+    # one item's SK differs from its CreatedAt); the items it does not fit are counted in the notes
+    best, best_matches = None, 0
+    for name in dict.fromkeys(n for _, item in fitting for n in item):
+        if name == key or name in generic:
+            continue
+        matches = sum(1 for text, (_, item) in zip(texts, fitting, strict=True)
+                      if _text(item.get(name)) == text and (count == 1 or len(text) > 1))
+        if matches > best_matches:
+            best, best_matches = name, matches
+    if best is not None and 2 * best_matches > len(fitting):
+        return ("ref", best)
+    text = texts[0]
+    if len(set(texts)) == 1 and (text == "" or hint not in (None, "*") or _LETTERS.match(text.strip('"'))
+                                 or (text.startswith('"') and text.endswith('"'))):
+        return ("const", text)
+    return ("var",)
 
 
 def _part(segment: str, item: dict[str, Any], key: str, generic: set[str], count: int,
