@@ -17,7 +17,7 @@ from modeling.design import TABLE, Design
 from modeling.design_report import design_summary, entity_chart, index_rows, pattern_chart
 from modeling.generator import propose_designs
 from modeling.model import KeyDesign, Model
-from modeling.sample_data import generate_items, item_keys
+from modeling.sample_data import generate_items, key_renderer
 
 ENTITY_COLUMN = "entity"
 
@@ -44,8 +44,9 @@ def layout_view(model: Model, design: KeyDesign, index: str = TABLE, items_per_e
     table_keys = [design.partition_key.name, *([design.sort_key.name] if design.sort_key else [])]
     present, absent = [], []
     for entity, items in generate_items(model, sample_counts(model, items_per_entity), seed).items():
+        keys_of = key_renderer(design, entity)  # the design looked up once per entity, not per item
         for item in items:
-            keys = item_keys(design, entity, item)
+            keys = keys_of(item)
             row = {**keys, ENTITY_COLUMN: entity, **{k: _shown(v) for k, v in item.items()}}
             (present if partition in keys else absent).append(row)
     present.sort(key=lambda r: (str(r.get(partition, "")), str(r.get(sort, "")) if sort else ""))

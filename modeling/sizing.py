@@ -23,7 +23,7 @@ from boto3.dynamodb.types import TypeSerializer
 from modeling.item_size import item_size_bytes, name_size_bytes, value_size_bytes
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
 from modeling.model import Entity, KeyDesign, Model, ProjectionType, SecondaryIndex
-from modeling.sample_data import generate_items, item_keys
+from modeling.sample_data import generate_items, key_renderer
 
 SAMPLE_ITEMS_PER_ENTITY = 200
 SAMPLE_SEED = 42
@@ -104,8 +104,8 @@ def sample_items(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
     if items is None:
         content = model.model_copy(update={"key_design": None, "access_patterns": ()}).model_dump_json()
         items = _cached_items(content, min(sample_counts(model, per_entity).values(), default=per_entity), seed)
-    return {entity: [_serialized({**item, **item_keys(design, entity, item)}) for item in entity_items]
-            for entity, entity_items in items.items()}
+    return {entity: [_serialized({**item, **keys(item)}) for item in entity_items]
+            for entity, entity_items in items.items() for keys in (key_renderer(design, entity),)}
 
 
 def _serialized(item: dict[str, Any]) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from modeling.nosql_workbench.document import (
     workbench_date,
     workbench_document,
 )
-from modeling.sample_data import generate_items, item_keys
+from modeling.sample_data import generate_items, key_renderer
 
 DEFAULT_ITEMS_PER_ENTITY = 5
 MAX_ITEMS_PER_ENTITY = 1000  # a Workbench model is for looking at data, not for load tests
@@ -90,8 +90,9 @@ def _table(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]
         gsi_attributes = [k.name for i in design.global_secondary_indexes if i.name in keys.indexes
                           for k in (i.partition_key, i.sort_key) if k]
         rows, repeated = [], 0
+        keys_of = key_renderer(design, entity.name)  # the design looked up once per entity, not per item
         for item in items.get(entity.name, []):
-            row = _typed_item({**item, **item_keys(design, entity.name, item)}, types, design)
+            row = _typed_item({**item, **keys_of(item)}, types, design)
             primary_key = tuple(json.dumps(row.get(k), sort_keys=True) for k in table_key)
             if primary_key in seen_keys:  # DynamoDB would keep one item per key: the file holds it once
                 repeated += 1
