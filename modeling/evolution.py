@@ -357,7 +357,8 @@ def _key_text(value: Any) -> str:
 
 def _index_text(index: SecondaryIndex) -> str:
     sort = f", sort {_key_text(index.sort_key)}" if index.sort_key else ""
-    return f"partition {_key_text(index.partition_key)}{sort}; projection {_text(index.projection)}"
+    included = f" ({', '.join(index.projection.non_key_attributes)})" if index.projection.non_key_attributes else ""
+    return f"partition {_key_text(index.partition_key)}{sort}; projection {index.projection.type.value}{included}"
 
 
 def _indexes(old_keys: KeyDesign, new_keys: KeyDesign, new: Model) -> list[Change]:
@@ -386,7 +387,7 @@ def _indexes(old_keys: KeyDesign, new_keys: KeyDesign, new: Model) -> list[Chang
                 old_index, new_index = before[name], after[name]
                 if (old_index.partition_key, old_index.sort_key) == (new_index.partition_key, new_index.sort_key):
                     changes.append(Change(Subject.PROJECTION, ChangeKind.MODIFIED, path + ".projection",
-                                          _text(old_index.projection), _text(new_index.projection),
+                                          _index_text(old_index), _index_text(new_index),
                                           Classification.IN_PLACE, "a GSI's projection cannot be updated: create "
                                           "the GSI again under a new name, move the reads, drop the old one "
                                           "(DynamoDB backfills it online)", SOURCE_GSI_ONLINE, index=name))
