@@ -127,10 +127,9 @@ class Change:
 
 
 def effective_key_design(model: Model) -> KeyDesign:
-    """The model's own key design, else the first proposal (the design the product would build)."""
-    if model.key_design is not None:
-        return model.key_design
-    from modeling.generator import propose_designs  # the generator imports much; only needed without a design
+    """The key design the product builds: the model's own (with keys for entities it leaves out), else the
+    first proposal."""
+    from modeling.generator import propose_designs  # imported here: the generator imports much of modeling
     return propose_designs(model)[0].key_design
 
 

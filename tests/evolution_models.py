@@ -82,12 +82,16 @@ def with_loan_sort_key_by_due_date() -> dict[str, Any]:
 
 
 def with_branch_partition_key() -> dict[str, Any]:
-    """The table's partition key attribute becomes `branchKey` (a new table), members under BRANCH#{branch}."""
+    """The table's partition key attribute becomes `pk` (a new table); the Loans sort by due date; a new GSI
+    `ByBranch` lists the members of a branch."""
     document = copy.deepcopy(library_document())
     design = document["key_design"]
-    design["partition_key"] = {"name": "branchKey"}
-    design["entities"][0]["table"] = {"partition_key": "BRANCH#{branch}", "sort_key": "MEMBER#{memberId}"}
-    design["entities"][1]["table"] = {"partition_key": "MEMBER#{memberId}", "sort_key": "LOAN#{loanId}"}
+    design["partition_key"] = {"name": "pk"}
+    design["global_secondary_indexes"] = [
+        {"name": "ByBranch", "partition_key": {"name": "GSI1PK"}, "sort_key": {"name": "GSI1SK"}}]
+    design["entities"][0]["indexes"] = {"ByBranch": {"partition_key": "BRANCH#{branch}",
+                                                     "sort_key": "MEMBER#{memberId}"}}
+    design["entities"][1]["table"] = {"partition_key": "MEMBER#{memberId}", "sort_key": "LOAN#{dueDate}#{loanId}"}
     document["access_patterns"].append(
         {"name": "list_members_by_branch", "kind": "read_many", "entities": ["Member"], "inputs": ["branch"],
          "expected_items": 100, "traffic": {"peak_requests_per_second": 2, "average_requests_per_second": 1}})

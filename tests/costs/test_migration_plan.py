@@ -71,8 +71,8 @@ def test_a_new_table_has_three_phases_with_their_checks_and_the_second_tables_co
     assert phases == sorted(phases) and {p.split(".")[0] for p in phases} == {"1", "2", "3"}
     assert all(s.step.checks and s.step.rollback for s in priced.steps)
     backfill = next(s for s in priced.steps if s.units.items)
-    # every item moves: 10,000 Members + 50,000 Loans, one conditional put each (all under 1 KB, no index)
-    assert backfill.units.items == 60_000 and backfill.units.write_units == 60_000
+    # every item moves: 10,000 Members x (1 put + 1 ByBranch entry) + 50,000 Loans x 1 put (all under 1 KB)
+    assert backfill.units.items == 60_000 and backfill.units.write_units == 10_000 * 2 + 50_000
     # dual writes: create_loan at 2 requests/s average, 1 WRU each = 2 WRU/s x 2,628,000 s = 5,256,000 WRU/month
     # x $0.705 / M = $3.705 -> $3.71 (eu-west-1, §9.3), plus the second table's storage (well under a cent)
     dual = next(x for x in backfill.extra_monthly_on_demand if x.name.startswith("Dual"))

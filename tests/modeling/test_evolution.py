@@ -81,9 +81,11 @@ def test_a_new_partition_key_attribute_needs_a_new_table() -> None:
     changes = compare_models(library(), library(with_branch_partition_key()))
     found = _paths(changes)
     assert found["key_design.partition_key"] == ("modified", "new_table")
-    assert found["key_design.entities[Member].table"] == ("modified", "new_table")
-    # the Loan templates are unchanged, but the Loans move with the table all the same
-    assert "key_design.entities[Loan].table" not in found
+    assert found["key_design.entities[Loan].table"] == ("modified", "new_table")
+    # the Member templates are unchanged, but the Members move with the table all the same; their new index
+    # entries are written by the copy itself, so the GSI needs no backfill of its own
+    assert "key_design.entities[Member].table" not in found
+    assert found["key_design.entities[Member].indexes[ByBranch]"] == ("added", "in_place")
     assert overall(changes) is Classification.NEW_TABLE
 
 
