@@ -192,12 +192,15 @@ def step_units(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes) -> St
     if step.action is Action.SKIP or not step.items_touched:
         return StepUnits(0, Decimal(0), Decimal(0))
     spec = plan.spec
-    reads, writes, items = Decimal(0), 0, 0
+    writes, items = 0, 0
+    # the Scan reads the whole table, the items of every entity, whichever of them it changes (§1.2 Scan)
+    stored = [(e.item_count, old_sizes.item_bytes(e.name)) for e in spec.old.entities
+              if any(k.entity == e.name for k in spec.old_keys.entities)]
+    reads = scan_read_units(1, sum(count * size for count, size in stored)) if stored else Decimal(0)
     for entity in step.entities:
         found = spec.old.entity(entity)
         count = found.item_count if found else 0
         old_bytes, new_bytes = old_sizes.item_bytes(entity), new_sizes.item_bytes(entity)
-        reads += scan_read_units(count, old_bytes)
         old_entries = _entries(spec.old_keys, entity, old_sizes)
         new_entries = _entries(spec.new_keys, entity, new_sizes)
         action = spec.action(entity)

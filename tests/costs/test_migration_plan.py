@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from decimal import Decimal
 
 from costs.migration import (
@@ -18,6 +19,7 @@ from costs.migration import (
     update_write_units,
 )
 from modeling.migration import Mode, PlanOptions
+from modeling.sizing import design_sizes
 from tests.evolution_models import (
     library,
     library_document,
@@ -45,6 +47,10 @@ def test_a_gsi_backfill_is_priced_in_the_models_region() -> None:
     backfill = next(s for s in priced.steps if s.units.items)
     # 50,000 Loans; each item and its ByBook entry are well under 1 KB: per item 1 (UpdateItem) + 1 (entry put)
     assert backfill.units.items == 50_000 and backfill.units.write_units == 100_000
+    # the Scan reads every item of the table, the 10,000 Members too, though it changes only the Loans
+    member_bytes, loan_bytes = (design_sizes(library(), library().key_design).item_bytes(e) for e in ("Member", "Loan"))
+    scanned = 10_000 * member_bytes + 50_000 * loan_bytes
+    assert backfill.units.read_units == math.ceil(scanned / 4096) * Decimal("0.5")
     # eu-west-1 (dynamodb-facts §9.3): $0.705 per million WRU -> 0.1 M x 0.705 = $0.0705 -> $0.07;
     # provisioned $0.000735 per WCU-hour: 100,000 / 3,600 = 27.78 WCU-hours x 0.000735 = $0.0204 -> $0.02
     writes_od = next(x for x in backfill.lines_on_demand if x.name.startswith("Writes"))

@@ -135,3 +135,32 @@ def test_a_table_the_product_did_not_create_is_never_written(endpoint) -> None:
         migrate(rehearsal, client, None)
     assert client.scan(TableName=rehearsal.target_table, Select="COUNT")["Count"] == 0
     client.delete_table(TableName=rehearsal.target_table)  # the test's own table
+
+
+def test_the_generated_script_runs_the_backfill_and_refuses_an_unconfirmed_table(endpoint, tmp_path: Path,
+                                                                                monkeypatch) -> None:
+    import runpy
+    import sys
+
+    from modeling.migration_script import migration_script
+
+    rehearsal = prepare_rehearsal(library(), library(with_loans_by_book()), endpoint, _namespace(), "library",
+                                  total_items=60)
+    script = tmp_path / "migrate_library.py"
+    script.write_text(migration_script(rehearsal.spec), encoding="utf-8")
+    base = [str(script), "--source", rehearsal.source_table, "--endpoint-url", endpoint.url, "--region",
+            "us-east-1", "--workers", "1", "--checkpoint", str(tmp_path / "checkpoint.json")]
+
+    def run(*extra: str) -> int:
+        monkeypatch.setattr(sys, "argv", [*base, *extra])
+        try:
+            runpy.run_path(str(script), run_name="__main__")
+        except SystemExit as exc:
+            return int(exc.code or 0)
+        return 0
+
+    assert run() == 1  # no --confirm: nothing written
+    assert verify(rehearsal).failed == ("list_loans_by_book",)
+    assert run("--confirm", rehearsal.source_table) == 0
+    report = verify(rehearsal)
+    assert report.failed == () and (report.lost, report.duplicated) == (0, 0)
