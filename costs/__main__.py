@@ -108,6 +108,11 @@ def _add_migrate(migrate: argparse.ArgumentParser) -> None:
     migrate.add_argument("--fill", action="append", default=[], metavar="ENTITY.ATTRIBUTE=VALUE",
                          help="a value for old items that lack an attribute the NEW keys read (repeatable)")
     migrate.add_argument("--script", type=Path, metavar="FILE", help="also write the migration script here")
+    migrate.add_argument("--rehearse", action="store_true",
+                         help="also rehearse it on the preview endpoint (DESIGN_STUDIO_ENDPOINT, else the embedded "
+                              "one): sample data loaded with OLD, migrated, counted by key, NEW patterns checked; "
+                              "exit 1 when the rehearsal fails. Its tables are deleted afterwards")
+    migrate.add_argument("--items", type=int, default=300, help="sample items of the rehearsal (default 300)")
     migrate.add_argument("-o", "--output", type=Path, metavar="FILE", help="write the plan here (default: stdout)")
     migrate.set_defaults(run=_migrate)
 
@@ -148,13 +153,39 @@ def _migrate(args: argparse.Namespace) -> str:
     except ModelingError as exc:
         raise UsageError("the migration cannot be planned", "fill", args.fill, str(exc)) from None
     text = plan_json_text(priced) if args.format == "json" else plan_markdown(priced)
+    code = _rehearse(args, old, new, priced, fills) if args.rehearse else 0
     if args.script is not None:
         _write(args.script, migration_script(priced.plan.spec))
         print(f"{args.script}: wrote the migration script ({priced.plan.spec.mode.value})", file=sys.stderr)
     if args.output is None:
-        return text.rstrip("\n")
+        return text.rstrip("\n"), code
     _write(args.output, text)
-    return f"{args.output}: wrote the migration plan ({priced.plan.spec.mode.value}, {len(priced.steps)} steps)"
+    return f"{args.output}: wrote the migration plan ({priced.plan.spec.mode.value}, {len(priced.steps)} steps)", code
+
+
+def _rehearse(args: argparse.Namespace, old: Any, new: Any, priced: Any, fills: dict[str, str]) -> int:
+    """Run the rehearsal; its results go to stderr (the plan stays alone on stdout). Exit 1 when it fails."""
+    import tempfile
+
+    from costs.migration_rehearsal import rehearse, report_lines
+    from modeling.endpoint import configured_endpoint
+    from modeling.errors import EndpointError
+    from modeling.preview.dataset import MAX_PREVIEW_ITEMS
+
+    if not 1 <= args.items <= MAX_PREVIEW_ITEMS:
+        raise UsageError("the rehearsal's sample is out of range", "items", args.items,
+                         f"give 1 to {MAX_PREVIEW_ITEMS:,} items")
+    spec = priced.plan.spec
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            report = rehearse(old, new, configured_endpoint(), "cli", "rehearsal", Path(folder) / "checkpoint.json",
+                              spec.old_keys, spec.new_keys, fills, args.items)
+    except (EndpointError, ModelingError) as exc:
+        print(f"rehearsal: could not run: {exc}", file=sys.stderr)
+        return 1
+    for line in report_lines(report):
+        print(line, file=sys.stderr)
+    return 0 if report.passed else 1
 
 
 def _write(path: Path, text: str) -> None:

@@ -37,7 +37,12 @@ from modeling.model import KeyDesign, Model
 from modeling.preview.dataset import PreviewData, StoredItem
 from modeling.preview.ownership import owned_identity
 from modeling.preview.session import PreviewSetup, load_preview, load_workers, preview_setup
-from modeling.preview.tables import PREVIEW_PROVISIONED_UNITS, create_preview_table, preview_table
+from modeling.preview.tables import (
+    PREVIEW_PROVISIONED_UNITS,
+    create_preview_table,
+    delete_preview_table,
+    preview_table,
+)
 
 DEFAULT_REHEARSAL_ITEMS = 300
 DUAL_WRITES = 10  # spare items the rehearsal writes through the dual writer (half before, half after the backfill)
@@ -186,14 +191,32 @@ def verify(rehearsal: Rehearsal, run: RunReport | None = None, seconds: float = 
                            report.passed, len(report.results), report.failed, run, consistency, seconds)
 
 
+def cleanup(rehearsal: Rehearsal) -> None:
+    """Delete the rehearsal's tables (only ever this owner's own)."""
+    client = dynamodb_client(rehearsal.old_setup.endpoint)
+    tables = {setup.table.name: setup for setup in (rehearsal.old_setup, rehearsal.new_setup)}
+    for _, setup in sorted(tables.items()):
+        delete_preview_table(client, setup.table, setup.owner)
+
+
 def rehearse(old: Model, new: Model, endpoint: Endpoint, namespace: str, slug: str, checkpoint: Path | None = None,
              old_keys: KeyDesign | None = None, new_keys: KeyDesign | None = None,
              fills: dict[str, Any] | None = None, total_items: int = DEFAULT_REHEARSAL_ITEMS,
-             dual_writes: int = DUAL_WRITES, workspace_root: Path | None = None) -> RehearsalReport:
+             dual_writes: int = DUAL_WRITES, workspace_root: Path | None = None,
+             keep_tables: bool = False) -> RehearsalReport:
     """The whole rehearsal. A new table also rehearses phase 2: dual writes before and after the backfill,
-    drained through the retrying queue, then the consistency check of both tables."""
+    drained through the retrying queue, then the consistency check of both tables. The tables are deleted
+    afterwards unless `keep_tables`."""
     rehearsal = prepare_rehearsal(old, new, endpoint, namespace, slug, old_keys, new_keys, fills, total_items,
                                   workspace_root=workspace_root)
+    try:
+        return _rehearse(rehearsal, endpoint, checkpoint, dual_writes)
+    finally:
+        if not keep_tables:
+            cleanup(rehearsal)
+
+
+def _rehearse(rehearsal: Rehearsal, endpoint: Endpoint, checkpoint: Path | None, dual_writes: int) -> RehearsalReport:
     client = dynamodb_client(endpoint)
     started = time.perf_counter()
     if rehearsal.spec.mode is Mode.NEW_TABLE:
@@ -205,3 +228,20 @@ def rehearse(old: Model, new: Model, endpoint: Endpoint, namespace: str, slug: s
         consistency = check_consistency(client, rehearsal.spec, rehearsal.source_table, rehearsal.target_table)
     seconds = time.perf_counter() - started
     return verify(rehearsal, run, seconds, consistency)
+
+
+def report_lines(report: RehearsalReport) -> list[str]:
+    """The rehearsal's results in a few lines (the CLI and the docs)."""
+    lines = [f"rehearsal ({report.mode.value}): {'passed' if report.passed else 'FAILED'}",
+             f"items before {report.items_before:,}, after {report.items_after:,} (expected "
+             f"{report.items_expected:,}): {report.lost} lost, {report.duplicated} doubled",
+             f"access patterns of NEW passing the oracle: {report.patterns_passed} of {report.patterns_total}"
+             + (f" (failed: {', '.join(report.failed)})" if report.failed else "")]
+    if report.run is not None:
+        lines.append(f"migration: {report.run.written:,} items written, {report.run.already_done:,} already done, "
+                     f"{report.run.skipped:,} left as they are, {report.seconds:.1f} s")
+    if report.consistency is not None:
+        c = report.consistency
+        lines.append(f"consistency of both tables: {len(c.missing)} missing, {len(c.extra)} extra, "
+                     f"{len(c.different)} different")
+    return lines

@@ -34,8 +34,10 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.errors import ModelingError
+from modeling.keys import KeyTemplateError
 from modeling.migration import (
     Action,
+    MigrationError,
     MigrationSpec,
     Mode,
     derived_key_names,
@@ -44,7 +46,7 @@ from modeling.migration import (
     primary_key,
 )
 from modeling.model import KeyDesign, Model
-from modeling.retry import RetriesExhausted, send_until_done
+from modeling.retry import send_until_done
 
 DEFAULT_SEGMENTS = 4
 DEFAULT_PAGE_ITEMS = 100
@@ -231,7 +233,7 @@ def run_migration(client: Any, spec: MigrationSpec, options: RunOptions,
     def segment(number: int) -> None:
         try:
             _run_segment(client, spec, options, number, checkpoint, counts, bucket, before_write, stop)
-        except (ClientError, BotoCoreError, RetriesExhausted) as exc:
+        except (ClientError, BotoCoreError, ModelingError) as exc:  # RetriesExhausted is a ModelingError
             failures.append(f"segment {number}: {_describe(exc)}")
             stop.set()
 
@@ -298,7 +300,11 @@ def _migrate_item(client: Any, spec: MigrationSpec, options: RunOptions, item: d
     if action is Action.SKIP:
         counts.add(skipped=1)
         return
-    target = new_item(spec, entity, item)
+    try:
+        target = new_item(spec, entity, item)
+    except KeyTemplateError as exc:  # never guess a key: stop here, the checkpoint keeps what is done
+        raise MigrationError(f"a {entity} item cannot get its NEW key ({exc}); give the attribute a value "
+                             "(--fill Entity.attribute=value), then run again") from None
     if action is Action.UPDATE and target == item:
         counts.add(already_done=1)
         return
@@ -331,6 +337,8 @@ def _update(client: Any, spec: MigrationSpec, options: RunOptions, item: dict[st
     names["#pk"] = spec.old_keys.partition_key.name
     expression = " ".join(part for part in (f"SET {', '.join(sets)}" if sets else "",
                                             f"REMOVE {', '.join(removes)}" if removes else "") if part)
+    if not expression:
+        return False  # nothing differs but the key attributes' order: the item is in its NEW form already
     arguments: dict[str, Any] = {"TableName": options.target_table, "Key": to_dynamodb(key),
                                  "UpdateExpression": expression, "ConditionExpression": "attribute_exists(#pk)",
                                  "ExpressionAttributeNames": names}

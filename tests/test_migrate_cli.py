@@ -67,3 +67,11 @@ def test_the_docs_show_the_plan_the_command_prints_for_the_student_platform() ->
     for line in plan.splitlines():
         if line.startswith(("| One-time capacity", "| 3 |", "- Units:", "- Writes (WRU)")):
             assert line in docs, f"docs/migrations.md is out of date: regenerate the example plan ({line})"
+
+
+def test_rehearse_runs_the_plan_on_the_embedded_endpoint_and_says_how_it_went(tmp_path: Path) -> None:
+    old, new = _files(tmp_path)
+    result = run_main(costs_main, ["migrate", old, new, "--rehearse", "--items", "40", "-o", tmp_path / "plan.md"])
+    assert result.returncode == 0, result.stderr
+    assert "rehearsal (backfill): passed" in result.stderr
+    assert "0 lost, 0 doubled" in result.stderr and "4 of 4" in result.stderr

@@ -164,3 +164,27 @@ def test_the_generated_script_runs_the_backfill_and_refuses_an_unconfirmed_table
     assert run("--confirm", rehearsal.source_table) == 0
     report = verify(rehearsal)
     assert report.failed == () and (report.lost, report.duplicated) == (0, 0)
+
+
+def test_an_item_whose_new_key_needs_a_value_stops_the_run_until_one_is_given(endpoint) -> None:
+    import copy
+
+    from tests.evolution_models import library_document
+
+    document = copy.deepcopy(library_document())
+    document["entities"][1]["attributes"].append({"name": "shelf", "type": "S", "avg_size_bytes": 4,
+                                                  "generator": {"kind": "enum", "values": ["A1", "B2"]}})
+    document["key_design"]["entities"][1]["table"]["sort_key"] = "LOAN#{shelf}#{loanId}"
+    rehearsal = prepare_rehearsal(library(), library(document), endpoint, _namespace(), "library", total_items=40)
+    assert rehearsal.spec.mode is Mode.REWRITE
+    client = dynamodb_client(endpoint)
+    with pytest.raises(MigrationInterrupted) as stopped:
+        migrate(rehearsal, client, None)
+    assert "--fill" in str(stopped.value) and stopped.value.report.written == 0
+    from modeling.preview.loader import count_items
+    assert count_items(client, rehearsal.source_table) == len(rehearsal.data.items)  # nothing lost meanwhile
+    filled = prepare_rehearsal(library(), library(document), endpoint, _namespace(), "library", total_items=40,
+                               fills={"Loan.shelf": "A1"})
+    assert migrate(filled, client, None).written == _loans(filled)
+    report = verify(filled)
+    assert (report.lost, report.duplicated, report.failed) == (0, 0, ())
