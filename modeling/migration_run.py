@@ -315,7 +315,7 @@ def _migrate_item(client: Any, spec: MigrationSpec, options: RunOptions, item: d
 
 
 def _condition_failed(exc: ClientError) -> bool:
-    return exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+    return bool(exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException")
 
 
 def _update(client: Any, spec: MigrationSpec, options: RunOptions, item: dict[str, Any],

@@ -75,3 +75,18 @@ def test_rehearse_runs_the_plan_on_the_embedded_endpoint_and_says_how_it_went(tm
     assert result.returncode == 0, result.stderr
     assert "rehearsal (backfill): passed" in result.stderr
     assert "0 lost, 0 doubled" in result.stderr and "4 of 4" in result.stderr
+
+
+def test_two_designs_of_one_model(tmp_path: Path) -> None:
+    from modeling.examples import EXAMPLES_DIR
+    from modeling.generator import propose_designs
+    from modeling.model_file import load_model_file
+
+    path = EXAMPLES_DIR / "chat_messages.yaml"
+    names = [d.name for d in propose_designs(load_model_file(path))]
+    assert len(names) >= 2
+    result = run_main(costs_main, ["migrate", path, path, "--old-design", names[0], "--new-design", names[1],
+                                   "--format", "json"])
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["changes"] and all(c["path"].startswith("key_design.") for c in document["changes"])

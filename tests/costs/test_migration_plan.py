@@ -110,3 +110,14 @@ def test_the_plan_is_the_same_bytes_whatever_the_order_of_the_file() -> None:
     again = plan_json_text(price_plan(library(old), library(reordered)))
     assert first == again
     assert plan_markdown(price_plan(library(), library(with_loans_by_book()))).startswith("# Migration plan")
+
+
+def test_settings_switched_on_in_place_touch_no_item_and_cost_nothing_once() -> None:
+    document = copy.deepcopy(library_document())
+    document["table"].update(point_in_time_recovery=True, deletion_protection=True)
+    priced = price_plan(library(), library(document))
+    assert priced.plan.spec.mode is Mode.NONE
+    assert [s.step.title for s in priced.steps] == ["Apply table.deletion_protection",
+                                                    "Apply table.point_in_time_recovery"]
+    assert all(s.units.items == 0 and not s.lines_on_demand for s in priced.steps)
+    assert priced.one_time_usd(False) == 0 and priced.duration_hours == 0
