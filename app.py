@@ -15,6 +15,7 @@ def main() -> None:
         "Analyse": [
             st.Page("pages/hot_partitions.py", title="Hot partitions", icon="🔥"),
             st.Page("pages/capacity_and_cost.py", title="Capacity & cost", icon="💰"),
+            st.Page("pages/changes.py", title="Changes", icon="🔀"),
         ],
         "Share": [
             st.Page("pages/report.py", title="Cost-review report", icon="📝"),

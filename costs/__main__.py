@@ -89,7 +89,110 @@ def _parser() -> argparse.ArgumentParser:
                                                    "HTML file or Markdown, with a sign-off block"))
     _add_export_iac(commands.add_parser("export-iac", help="the model's table as CloudFormation, Terraform or "
                                                           "create-table JSON, sized by the cost engine"))
+    _add_migrate(commands.add_parser("migrate", help="the changes from OLD to NEW and the priced, ordered migration "
+                                                     "plan (Markdown or JSON); --script writes the migration script"))
     return parser
+
+
+def _add_migrate(migrate: argparse.ArgumentParser) -> None:
+    migrate.add_argument("old", type=Path, metavar="OLD", help="the model as it is live (JSON or YAML)")
+    migrate.add_argument("new", type=Path, metavar="NEW", help="the model it becomes (the same file for two designs)")
+    migrate.add_argument("--format", choices=["md", "json"], default="md")
+    migrate.add_argument("--old-design", help="the OLD design's name (default: the model's own, else the first "
+                                              "proposal); with --new-design, compares two designs of one model")
+    migrate.add_argument("--new-design", help="the NEW design's name (default as for --old-design)")
+    migrate.add_argument("--rate", type=float, default=None, metavar="ITEMS_PER_SECOND",
+                         help="write rate the durations assume (default 500 items/s)")
+    migrate.add_argument("--grey-days", type=int, default=None, help="days of dual writes before the cut-over "
+                                                                    "(new-table migrations; default 7)")
+    migrate.add_argument("--fill", action="append", default=[], metavar="ENTITY.ATTRIBUTE=VALUE",
+                         help="a value for old items that lack an attribute the NEW keys read (repeatable)")
+    migrate.add_argument("--script", type=Path, metavar="FILE", help="also write the migration script here")
+    migrate.add_argument("--rehearse", action="store_true",
+                         help="also rehearse it on the preview endpoint (DESIGN_STUDIO_ENDPOINT, else the embedded "
+                              "one): sample data loaded with OLD, migrated, counted by key, NEW patterns checked; "
+                              "exit 1 when the rehearsal fails. Its tables are deleted afterwards")
+    migrate.add_argument("--items", type=int, default=300, help="sample items of the rehearsal (default 300)")
+    migrate.add_argument("-o", "--output", type=Path, metavar="FILE", help="write the plan here (default: stdout)")
+    migrate.set_defaults(run=_migrate)
+
+
+def _migrate(args: argparse.Namespace) -> str:
+    from costs.migration import plan_json_text, plan_markdown, price_plan
+    from modeling.generator import propose_designs
+    from modeling.migration import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
+    from modeling.migration_script import migration_script
+
+    old, new = _load_model(args.old), _load_model(args.new)
+
+    def keys(model: Any, name: str | None) -> Any:
+        if name is None:
+            return None
+        designs = propose_designs(model)
+        found = next((d for d in designs if d.name == name), None)
+        if found is None:
+            raise UsageError("no design of that name", "design", name, "choose one of: "
+                             + ", ".join(d.name for d in designs))
+        return found.key_design
+
+    fills = {}
+    for text in args.fill:
+        path, sep, value = text.partition("=")
+        if not sep or "." not in path:
+            raise UsageError("a fill is ENTITY.ATTRIBUTE=VALUE", "fill", text, "e.g. --fill Student.schoolYear=2026")
+        fills[path] = value
+    rate = args.rate if args.rate is not None else DEFAULT_WRITE_RATE_ITEMS_PER_SECOND
+    if not 0 < rate <= 1_000_000:
+        raise UsageError("the write rate is out of range", "rate", rate, "give 1 to 1,000,000 items per second")
+    grey = args.grey_days if args.grey_days is not None else DEFAULT_GREY_PERIOD_DAYS
+    if not 0 <= grey <= 365:
+        raise UsageError("the grey period is out of range", "grey-days", grey, "give 0 to 365 days")
+    try:
+        priced = price_plan(old, new, keys(old, args.old_design), keys(new, args.new_design),
+                            PlanOptions(rate, grey, fills))
+    except ModelingError as exc:
+        raise UsageError("the migration cannot be planned", "fill", args.fill, str(exc)) from None
+    text = plan_json_text(priced) if args.format == "json" else plan_markdown(priced)
+    code = _rehearse(args, old, new, priced, fills) if args.rehearse else 0
+    if args.script is not None:
+        _write(args.script, migration_script(priced.plan.spec))
+        print(f"{args.script}: wrote the migration script ({priced.plan.spec.mode.value})", file=sys.stderr)
+    if args.output is None:
+        return text.rstrip("\n"), code
+    _write(args.output, text)
+    return f"{args.output}: wrote the migration plan ({priced.plan.spec.mode.value}, {len(priced.steps)} steps)", code
+
+
+def _rehearse(args: argparse.Namespace, old: Any, new: Any, priced: Any, fills: dict[str, str]) -> int:
+    """Run the rehearsal; its results go to stderr (the plan stays alone on stdout). Exit 1 when it fails."""
+    import tempfile
+
+    from costs.migration_rehearsal import rehearse, report_lines
+    from modeling.endpoint import configured_endpoint
+    from modeling.errors import EndpointError
+    from modeling.preview.dataset import MAX_PREVIEW_ITEMS
+
+    if not 1 <= args.items <= MAX_PREVIEW_ITEMS:
+        raise UsageError("the rehearsal's sample is out of range", "items", args.items,
+                         f"give 1 to {MAX_PREVIEW_ITEMS:,} items")
+    spec = priced.plan.spec
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            report = rehearse(old, new, configured_endpoint(), "cli", "rehearsal", Path(folder) / "checkpoint.json",
+                              spec.old_keys, spec.new_keys, fills, args.items)
+    except (EndpointError, ModelingError) as exc:
+        print(f"rehearsal: could not run: {exc}", file=sys.stderr)
+        return 1
+    for line in report_lines(report):
+        print(line, file=sys.stderr)
+    return 0 if report.passed else 1
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError("cannot write the output file", "output", str(path), exc.strerror or "") from None
 
 
 def _add_export_iac(export: argparse.ArgumentParser) -> None:

@@ -3,7 +3,8 @@
     dds validate FILE...            dds design MODEL            dds check MODEL
     dds estimate MODEL              dds report MODEL            dds export MODEL --format F
     dds import workbench FILE -o M  dds import table --table T -o M
-    dds migrate FILE                dds examples                dds schema
+    dds migrate FILE                dds migrate OLD NEW         dds examples
+    dds schema
     dds serve [STREAMLIT OPTIONS]
 
 Each subcommand hands its arguments, unparsed, to the existing parser (`python -m modeling` or
@@ -72,10 +73,15 @@ def _import(rest: list[str]) -> int:
 
 
 def _migrate(rest: list[str]) -> int:
-    print("dds migrate: not yet available. The model format has one version (1), so no model file needs it "
-          "yet; a NoSQL Workbench 1.0 or 2.0 file can be rewritten as 3.0 in Python, see "
-          "docs/nosql-workbench.md (Round trips).", file=sys.stderr)
-    return 2
+    """`dds migrate FILE`: the format upgrade (not yet needed, says so); `dds migrate OLD NEW`: the priced plan."""
+    files = [arg for arg in rest if not arg.startswith("-")]
+    if len(files) <= 1 and not any(arg in ("-h", "--help") for arg in rest):
+        print("dds migrate: not yet available. The model format has one version (1), so no model file needs it "
+              "yet; a NoSQL Workbench 1.0 or 2.0 file can be rewritten as 3.0 in Python, see "
+              "docs/nosql-workbench.md (Round trips). To plan a change of design: dds migrate OLD NEW.",
+              file=sys.stderr)
+        return 2
+    return costs_main(["migrate", *rest])
 
 
 def _serve(rest: list[str]) -> int:
@@ -99,7 +105,8 @@ SUBCOMMANDS: dict[str, tuple[str, Runner]] = {
     "export": ("the table as CloudFormation, Terraform, create-table JSON, or a NoSQL Workbench file "
                "(--format workbench)", _export),
     "import": ("a model from a NoSQL Workbench file (workbench) or a live table (table)", _import),
-    "migrate": ("upgrade a model file to the current format (not yet available)", _migrate),
+    "migrate": ("FILE: upgrade a model file's format (not yet available); OLD NEW: the changes and the priced "
+                "migration plan (--format json, --script FILE)", _migrate),
     "examples": ("list the built-in example models", _to(modeling_main, "examples")),
     "schema": ("print the JSON Schema of the model format", _to(modeling_main, "schema")),
     "serve": ("start the app on http://127.0.0.1:8501", _serve),

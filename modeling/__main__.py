@@ -1,5 +1,6 @@
 """Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `schema`, `examples`,
-`import-workbench FILE -o MODEL`, `export-workbench MODEL -o FILE`, `import-table --table NAME -o MODEL`.
+`import-workbench FILE -o MODEL`, `export-workbench MODEL -o FILE`, `import-table --table NAME -o MODEL`,
+`migrate FILE` (the format upgrade) and `migrate OLD NEW` (the changes; `python -m costs migrate` prices them).
 
 Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
 status says whether there was any error (1) or the command was misused (2).
@@ -73,6 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     imports.add_argument("--sample-items", type=int, default=DEFAULT_SAMPLE_ITEMS, metavar="N",
                          help=f"read at most N items with Scan (default {DEFAULT_SAMPLE_ITEMS})")
     imports.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="model file (.yaml or .json)")
+    migrate = commands.add_parser(
+        "migrate", help="FILE: upgrade a model file's format (not yet needed); OLD NEW: list every change from OLD "
+                        "to NEW and what a live table needs for it (`python -m costs migrate OLD NEW` prices the plan)")
+    migrate.add_argument("files", nargs="+", type=Path, metavar="FILE", help="one model file, or OLD and NEW")
+    migrate.add_argument("--format", choices=["json", "text"], default="text")
+    migrate.add_argument("--script", type=Path, metavar="FILE", help="write the migration script (OLD NEW only)")
     commands.add_parser("schema", help="print the JSON Schema of the model format")
     commands.add_parser("examples", help="list the built-in example models")
     args = parser.parse_args(argv)
@@ -88,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         return _export_workbench(args.file, args.output, args.seed, args.items)
     if args.command == "import-table":
         return _import_table(args)
+    if args.command == "migrate":
+        return _migrate(args.files, args.format, args.script)
     if args.command == "schema":
         print(json.dumps(model_json_schema(), indent=2))
         return 0
@@ -212,6 +221,44 @@ def _import_table(args: argparse.Namespace) -> int:
     for line in result.inferred:
         print(f"inferred: {line}", file=sys.stderr)
     print(f"{args.output}: wrote the model of {args.table}; add its access patterns and traffic next")
+    return 0
+
+
+FORMAT_UPGRADE_MESSAGE = (
+    "migrate: not yet available. The model format has one version (1), so no model file needs it yet; a NoSQL "
+    "Workbench 1.0 or 2.0 file can be rewritten as 3.0 in Python, see docs/nosql-workbench.md (Round trips). "
+    "To plan a change of design, give two files: migrate OLD NEW.")
+
+
+def _migrate(paths: list[Path], output_format: str, script: Path | None) -> int:
+    """One file: the format upgrade (not yet needed, exit 2). Two: every change, classified (exit 0)."""
+    from modeling.evolution import changes_json, compare_models, overall
+    from modeling.migration import migration_spec
+    from modeling.migration_script import migration_script
+
+    if len(paths) == 1:
+        print(f"python -m modeling {FORMAT_UPGRADE_MESSAGE}", file=sys.stderr)
+        return 2
+    if len(paths) != 2:
+        print("python -m modeling migrate: error: give one model file, or two (OLD NEW)", file=sys.stderr)
+        return 2
+    old, new = _load(paths[0]), _load(paths[1])
+    if old is None or new is None:
+        return 1
+    changes = compare_models(old, new)
+    if output_format == "json":
+        print(json.dumps({"overall": overall(changes).value, "changes": changes_json(changes)}, indent=2,
+                         sort_keys=True))
+    else:
+        print(f"{paths[0]} -> {paths[1]}: {len(changes)} change(s); the live table {overall(changes).label}")
+        for c in changes:
+            print(f"{c.classification.label}: {c.subject.value} {c.kind.value} {c.path}: "
+                  f"{c.before or '-'} -> {c.after or '-'}\n  why: {c.reason}\n  see: {c.source}")
+    if script is not None:
+        spec, _ = migration_spec(old, new)
+        if not _write(script, migration_script(spec)):
+            return 1
+        print(f"{script}: wrote the migration script ({spec.mode.value})", file=sys.stderr)
     return 0
 
 

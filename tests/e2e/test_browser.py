@@ -18,7 +18,8 @@ pytestmark = pytest.mark.e2e
 
 PAGES = {"": "DynamoDB Design Studio", "start": "DynamoDB Design Studio", "model": "Model · Student platform",
          "layout": "Layout · Student platform", "capacity_and_cost": "Capacity & cost · Student platform",
-         "hot_partitions": "Hot partitions · Student platform", "preview": "Preview · Student platform"}
+         "hot_partitions": "Hot partitions · Student platform", "preview": "Preview · Student platform",
+         "changes": "Changes · Student platform"}
 
 
 @pytest.mark.parametrize("path", list(PAGES), ids=lambda p: p or "root")

@@ -22,7 +22,7 @@ from workshop.sharing import encode_share
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ("start.py", "model.py", "layout.py", "preview.py", "hot_partitions.py", "capacity_and_cost.py",
-         "report.py", "import_and_export.py")
+         "report.py", "import_and_export.py", "changes.py")
 MARKDOWN_ELEMENTS = ("title", "header", "subheader", "markdown", "caption", "error", "warning", "info",
                      "success", "toast")
 

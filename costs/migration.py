@@ -1,0 +1,359 @@
+"""The priced migration plan: for every step of `modeling.migration`, the one-time capacity, its price in the
+model's Region (on-demand and provisioned), how long it takes at a chosen write rate, and the extra monthly cost
+while it runs (dual writes, a second table); as Markdown for the review and as JSON.
+
+Units follow dynamodb-facts: a Scan reads the items' sizes added and rounded up to 4 KB, eventually consistent
+at half a unit (§1.1, §1.2 Scan); a write is its size rounded up to 1 KB (§1.2); an UpdateItem the larger of
+before and after (§1.2); a TransactWriteItems write counts twice on the base table, its index writes once (§2);
+each index entry a write puts or deletes is one more write sized on the entry (§4.1). A provisioned step is
+priced as the unit-hours it keeps busy: units / 3,600 (§0.2). Prices come from the Region's sheet
+(`costs.pricing`); a Region without one shows "not available", never $0 or another Region's price.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from costs.capacity import capacity_profile, table_usage
+from costs.pricing import (
+    HOURS_PER_MONTH,
+    SECONDS_PER_HOUR,
+    CostLineItem,
+    PriceItem,
+    PriceSheet,
+    line_item,
+    price_sheet_for,
+    round_to_cent,
+)
+from costs.usage import BYTES_PER_GB
+from modeling.dynamodb_rules import read_unit_blocks, write_unit_blocks
+from modeling.evolution import Classification
+from modeling.generator import explicit_design
+from modeling.markdown import markdown_literal
+from modeling.migration import Action, Plan, PlanOptions, Step, plan_migration
+from modeling.model import KeyDesign, Model
+from modeling.sizing import Sizes, design_sizes
+
+TRANSACTION_WRITE_FACTOR = 2  # dynamodb-facts §2: a transactional write is written twice (base table only)
+EVENTUAL_READ_FACTOR = Decimal("0.5")  # §1.1: an eventually consistent read is half a unit per 4 KB
+NOT_AVAILABLE = "not available"
+
+
+@dataclass(frozen=True)
+class StepUnits:
+    """One-time units of a step per item and in total."""
+
+    items: int
+    read_units: Decimal  # RRU (on-demand) = RCU-seconds (provisioned), eventually consistent Scan
+    write_units: Decimal  # WRU = WCU-seconds, base table and indexes
+
+
+def scan_read_units(items: int, item_bytes: int) -> Decimal:
+    """A full Scan: the items' bytes added, rounded up to 4 KB once, half a unit per block (§1.2 Scan, §1.1)."""
+    if items <= 0:
+        return Decimal(0)
+    return read_unit_blocks(items * item_bytes) * EVENTUAL_READ_FACTOR
+
+
+def update_write_units(old_bytes: int, new_bytes: int, entry_writes: tuple[int, ...]) -> int:
+    """UpdateItem in place: the larger of before and after (§1.2), plus each index entry it puts or deletes."""
+    return write_unit_blocks(max(old_bytes, new_bytes)) + sum(write_unit_blocks(b) for b in entry_writes)
+
+
+def move_write_units(old_bytes: int, new_bytes: int, old_entries: tuple[int, ...], new_entries: tuple[int, ...]) -> int:
+    """Put under the new key + delete the old, in one transaction: 2x on the table (§2), 1x per index entry."""
+    table = TRANSACTION_WRITE_FACTOR * (write_unit_blocks(new_bytes) + write_unit_blocks(old_bytes))
+    return table + sum(write_unit_blocks(b) for b in (*old_entries, *new_entries))
+
+
+def copy_write_units(new_bytes: int, new_entries: tuple[int, ...]) -> int:
+    """A conditional put into the new table (§1.2), plus one write per index entry it creates (§4.1)."""
+    return write_unit_blocks(new_bytes) + sum(write_unit_blocks(b) for b in new_entries)
+
+
+@dataclass(frozen=True)
+class PricedStep:
+    step: Step
+    units: StepUnits
+    duration_hours: Decimal
+    lines_on_demand: tuple[CostLineItem, ...]
+    lines_provisioned: tuple[CostLineItem, ...]
+    extra_monthly_on_demand: tuple[CostLineItem, ...]
+    extra_monthly_provisioned: tuple[CostLineItem, ...]
+
+    @property
+    def one_time_on_demand_usd(self) -> Decimal | None:
+        return _total(self.lines_on_demand)
+
+    @property
+    def one_time_provisioned_usd(self) -> Decimal | None:
+        return _total(self.lines_provisioned)
+
+    @property
+    def extra_monthly_on_demand_usd(self) -> Decimal | None:
+        return _total(self.extra_monthly_on_demand)
+
+    @property
+    def extra_monthly_provisioned_usd(self) -> Decimal | None:
+        return _total(self.extra_monthly_provisioned)
+
+
+def _total(lines: tuple[CostLineItem, ...]) -> Decimal | None:
+    """The sum of the lines, None (not available) when any price is missing."""
+    if any(line.monthly_cost_usd is None for line in lines):
+        return None
+    return sum((line.monthly_cost_usd for line in lines if line.monthly_cost_usd is not None), Decimal(0))
+
+
+@dataclass(frozen=True)
+class PricedPlan:
+    plan: Plan
+    region: str
+    sheet_note: str
+    write_rate_items_per_second: float
+    steps: tuple[PricedStep, ...]
+
+    def one_time_usd(self, provisioned: bool) -> Decimal | None:
+        values = [s.one_time_provisioned_usd if provisioned else s.one_time_on_demand_usd for s in self.steps]
+        return None if any(v is None for v in values) else sum((v for v in values if v is not None), Decimal(0))
+
+    def extra_monthly_usd(self, provisioned: bool) -> Decimal | None:
+        """The extra monthly cost while the migration runs: the largest of its steps' (they overlap, not add)."""
+        values = [s.extra_monthly_provisioned_usd if provisioned else s.extra_monthly_on_demand_usd
+                  for s in self.steps if s.extra_monthly_on_demand]
+        return None if any(v is None for v in values) else max((v for v in values if v is not None),
+                                                                default=Decimal(0))
+
+    def grey_period_usd(self, provisioned: bool) -> Decimal | None:
+        """The extra monthly cost over the grey period (days x 24 h of a 730-hour month, §0.2)."""
+        monthly = self.extra_monthly_usd(provisioned)
+        if monthly is None or self.plan.spec.mode.value != "new_table":
+            return None if monthly is None else Decimal(0)
+        return round_to_cent(monthly * Decimal(self.plan.grey_period_days * 24) / HOURS_PER_MONTH)
+
+    @property
+    def duration_hours(self) -> Decimal:
+        return sum((s.duration_hours for s in self.steps), Decimal(0))
+
+
+def price_plan(old: Model, new: Model, old_keys: KeyDesign | None = None, new_keys: KeyDesign | None = None,
+               options: PlanOptions | None = None, sheet: PriceSheet | None = None) -> PricedPlan:
+    """The plan with every step priced in the NEW model's Region (where the migrated table lives)."""
+    options = options or PlanOptions()
+    plan = plan_migration(old, new, old_keys, new_keys, options)
+    spec = plan.spec
+    sheet = sheet or price_sheet_for(new.table.region)
+    old_sizes, new_sizes = design_sizes(old, spec.old_keys), design_sizes(new, spec.new_keys)
+    dual_write_units = _dual_write_units_per_second(new, spec.new_keys)
+    second_table_bytes = _storage_bytes(new, spec.new_keys)
+    steps = tuple(_price_step(plan, step, old_sizes, new_sizes, sheet, options.write_rate_items_per_second,
+                              dual_write_units, second_table_bytes) for step in plan.steps)
+    note = "" if sheet.is_shipped else sheet.notes
+    return PricedPlan(plan, sheet.region, note, options.write_rate_items_per_second, steps)
+
+
+def _price_step(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes, sheet: PriceSheet, rate: float,
+                dual_write_units: Decimal, second_table_bytes: int) -> PricedStep:
+    units = step_units(plan, step, old_sizes, new_sizes)
+    duration = Decimal(units.items) / Decimal(repr(rate)) / SECONDS_PER_HOUR if units.items else Decimal(0)
+    table_class = plan.spec.new.table.table_class
+    on_demand, provisioned = [], []
+    if units.read_units:
+        on_demand.append(line_item("Scan reads (RRU)", sheet.price(PriceItem.ON_DEMAND_READ_REQUEST_UNITS,
+                                                                    table_class), units.read_units))
+        provisioned.append(line_item("Scan reads (RCU-hours)", sheet.price(
+            PriceItem.PROVISIONED_READ_CAPACITY_UNIT_HOURS, table_class), units.read_units / SECONDS_PER_HOUR))
+    if units.write_units:
+        on_demand.append(line_item("Writes (WRU)", sheet.price(PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, table_class),
+                                   units.write_units))
+        provisioned.append(line_item("Writes (WCU-hours)", sheet.price(
+            PriceItem.PROVISIONED_WRITE_CAPACITY_UNIT_HOURS, table_class), units.write_units / SECONDS_PER_HOUR))
+    extra_od, extra_prov = [], []
+    if step.second_table:
+        storage = line_item("Second table storage (GB-month)", sheet.price(PriceItem.STORAGE_GB_MONTH, table_class),
+                            Decimal(second_table_bytes) / BYTES_PER_GB)
+        extra_od.append(storage)
+        extra_prov.append(storage)
+    if step.dual_writes and dual_write_units:
+        monthly_units = dual_write_units * HOURS_PER_MONTH * SECONDS_PER_HOUR
+        extra_od.append(line_item("Dual writes (WRU per month)", sheet.price(
+            PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, table_class), monthly_units))
+        extra_prov.append(line_item("Dual writes (WCU-hours per month, at the average rate)", sheet.price(
+            PriceItem.PROVISIONED_WRITE_CAPACITY_UNIT_HOURS, table_class), dual_write_units * HOURS_PER_MONTH))
+    return PricedStep(step, units, duration, tuple(on_demand), tuple(provisioned), tuple(extra_od), tuple(extra_prov))
+
+
+def step_units(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes) -> StepUnits:
+    """The one-time units of a step that touches items (0 for the others): Scan reads and every write."""
+    if step.action is Action.SKIP or not step.items_touched:
+        return StepUnits(0, Decimal(0), Decimal(0))
+    spec = plan.spec
+    writes, items = 0, 0
+    # the Scan reads the whole table, the items of every entity, whichever of them it changes (§1.2 Scan)
+    stored = [(e.item_count, old_sizes.item_bytes(e.name)) for e in spec.old.entities
+              if any(k.entity == e.name for k in spec.old_keys.entities)]
+    reads = scan_read_units(1, sum(count * size for count, size in stored)) if stored else Decimal(0)
+    for entity in step.entities:
+        found = spec.old.entity(entity)
+        count = found.item_count if found else 0
+        old_bytes, new_bytes = old_sizes.item_bytes(entity), new_sizes.item_bytes(entity)
+        old_entries = _entries(spec.old_keys, entity, old_sizes)
+        new_entries = _entries(spec.new_keys, entity, new_sizes)
+        action = spec.action(entity)
+        if action is Action.UPDATE:
+            per_item = update_write_units(old_bytes, new_bytes, _backfilled_entries(plan, entity, old_sizes,
+                                                                                     new_sizes))
+        elif action is Action.MOVE:
+            per_item = move_write_units(old_bytes, new_bytes, tuple(old_entries.values()),
+                                        tuple(new_entries.values()))
+        else:
+            per_item = copy_write_units(new_bytes, tuple(new_entries.values()))
+        writes += count * per_item
+        items += count
+    return StepUnits(items, reads, Decimal(writes))
+
+
+def _entries(key_design: KeyDesign, entity: str, sizes: Sizes) -> dict[str, int]:
+    """Index -> entry bytes of the indexes the entity's items are in (every item assumed in: not sparse)."""
+    found = next((k for k in key_design.entities if k.entity == entity), None)
+    return {index: sizes.entry_bytes(index, entity) for index in sorted(found.indexes)} if found else {}
+
+
+def _backfilled_entries(plan: Plan, entity: str, old_sizes: Sizes, new_sizes: Sizes) -> tuple[int, ...]:
+    """Index entries a backfill writes: 1 put per index entered, 1 delete per index left, 2 for a key change."""
+    writes: list[int] = []
+    for change in plan.changes:
+        if change.entity != entity or not change.index or change.classification is not Classification.BACKFILL:
+            continue
+        if change.kind.value in ("added", "modified"):
+            writes.append(new_sizes.entry_bytes(change.index, entity))
+        if change.kind.value in ("removed", "modified"):
+            writes.append(old_sizes.entry_bytes(change.index, entity))
+    return tuple(writes)
+
+
+def _design(model: Model, key_design: KeyDesign) -> Any:
+    design = explicit_design(model.model_copy(update={"key_design": key_design}))
+    if design is None:  # pragma: no cover - a key design is given
+        raise ValueError("no design")
+    return design
+
+
+def _dual_write_units_per_second(model: Model, key_design: KeyDesign) -> Decimal:
+    """The NEW table's average write units per second (table and GSIs): what dual writes add."""
+    design = _design(model, key_design)
+    usage = table_usage(model, design, capacity_profile(model, design))
+    total = sum(sum(r.write_units_per_second) / len(r.write_units_per_second)
+                for r in (usage.table, *usage.indexes) if r.write_units_per_second)
+    return Decimal(repr(round(total, 6)))
+
+
+def _storage_bytes(model: Model, key_design: KeyDesign) -> int:
+    design = _design(model, key_design)
+    usage = table_usage(model, design, capacity_profile(model, design))
+    return usage.table.storage_bytes + sum(r.storage_bytes for r in usage.indexes)
+
+
+# --- output --------------------------------------------------------------------------------------------------
+
+
+def _usd(value: Decimal | None) -> str:
+    return NOT_AVAILABLE if value is None else f"${round_to_cent(value):,.2f}"
+
+
+def _hours(value: Decimal) -> str:
+    if not value:
+        return "-"
+    minutes = math.ceil(value * 60)
+    return f"{minutes} min" if minutes < 120 else f"{value:.1f} h"
+
+
+def plan_json(priced: PricedPlan) -> dict[str, Any]:
+    plan = priced.plan
+    return {
+        "mode": plan.spec.mode.value, "region": priced.region,
+        "write_rate_items_per_second": priced.write_rate_items_per_second,
+        "grey_period_days": plan.grey_period_days, "needs_values": list(plan.needs_values),
+        "price_note": priced.sheet_note,
+        "totals": {"one_time_usd": {"on_demand": _json_usd(priced.one_time_usd(False)),
+                                    "provisioned": _json_usd(priced.one_time_usd(True))},
+                   "extra_monthly_usd": {"on_demand": _json_usd(priced.extra_monthly_usd(False)),
+                                         "provisioned": _json_usd(priced.extra_monthly_usd(True))},
+                   "grey_period_usd": {"on_demand": _json_usd(priced.grey_period_usd(False)),
+                                       "provisioned": _json_usd(priced.grey_period_usd(True))},
+                   "duration_hours": str(priced.duration_hours.quantize(Decimal("0.001")))},
+        "changes": [c.as_dict() for c in plan.changes],
+        "steps": [{
+            "number": s.step.number, "title": s.step.title, "phase": s.step.phase, "what": s.step.what,
+            "entities": list(s.step.entities), "items_touched": s.units.items or s.step.items_touched,
+            "read_units": str(s.units.read_units), "write_units": str(s.units.write_units),
+            "one_time_usd": {"on_demand": _json_usd(s.one_time_on_demand_usd),
+                             "provisioned": _json_usd(s.one_time_provisioned_usd)},
+            "duration_hours": str(s.duration_hours.quantize(Decimal("0.001"))),
+            "extra_monthly_usd": {"on_demand": _json_usd(s.extra_monthly_on_demand_usd),
+                                  "provisioned": _json_usd(s.extra_monthly_provisioned_usd)},
+            "checks": list(s.step.checks), "risk": s.step.risk, "rollback": s.step.rollback,
+        } for s in priced.steps],
+    }
+
+
+def _json_usd(value: Decimal | None) -> str:
+    return NOT_AVAILABLE if value is None else str(round_to_cent(value))
+
+
+def plan_json_text(priced: PricedPlan) -> str:
+    return json.dumps(plan_json(priced), indent=2, sort_keys=True) + "\n"
+
+
+def plan_markdown(priced: PricedPlan) -> str:
+    plan = priced.plan
+    spec = plan.spec
+    lines = [f"# Migration plan: {spec.old.name} -> {spec.new.name}", "",
+             f"Mode: **{spec.mode.value.replace('_', ' ')}**. Prices: {priced.region}. Write rate: "
+             f"{priced.write_rate_items_per_second:,g} items/s.", ""]
+    if priced.sheet_note:
+        lines += [f"> {priced.sheet_note}", ""]
+    lines += ["| Total | On-demand | Provisioned |", "|---|---|---|",
+              f"| One-time capacity | {_usd(priced.one_time_usd(False))} | {_usd(priced.one_time_usd(True))} |",
+              f"| Extra per month while it runs | {_usd(priced.extra_monthly_usd(False))} | "
+              f"{_usd(priced.extra_monthly_usd(True))} |"]
+    if spec.mode.value == "new_table":
+        lines.append(f"| Extra over the {plan.grey_period_days}-day grey period | "
+                     f"{_usd(priced.grey_period_usd(False))} | {_usd(priced.grey_period_usd(True))} |")
+    lines += [f"| Item-moving time at {priced.write_rate_items_per_second:,g} items/s | "
+              f"{_hours(priced.duration_hours)} | |", ""]
+    if plan.needs_values:
+        lines += ["> Old items lack attributes the NEW keys read: " + ", ".join(plan.needs_values)
+                  + ". Give each a value (`--fill Entity.attribute=value`) or those items stay out of the new "
+                  "keys.", ""]
+    lines += ["## Changes", "", "| Change | Path | Before | After | Needs | Why | Source |",
+              "|---|---|---|---|---|---|---|"]
+    for c in plan.changes:
+        lines.append("| " + " | ".join(markdown_literal(x) for x in (
+            f"{c.subject.value} {c.kind.value}", c.path, c.before, c.after, c.classification.label, c.reason,
+            c.source)) + " |")
+    if not plan.changes:
+        lines.append("| none | | | | | | |")
+    lines += ["", "## Steps", "", "| # | Phase | Step | Items | One-time on-demand | One-time provisioned | Duration "
+              "| Extra monthly (on-demand / provisioned) |", "|---|---|---|---|---|---|---|---|"]
+    for s in priced.steps:
+        lines.append("| " + " | ".join(markdown_literal(x) for x in (
+            str(s.step.number), s.step.phase or "-", s.step.title, f"{s.units.items:,}" if s.units.items else "-",
+            _usd(s.one_time_on_demand_usd) if s.lines_on_demand else "-",
+            _usd(s.one_time_provisioned_usd) if s.lines_provisioned else "-", _hours(s.duration_hours),
+            f"{_usd(s.extra_monthly_on_demand_usd)} / {_usd(s.extra_monthly_provisioned_usd)}"
+            if s.extra_monthly_on_demand else "-")) + " |")
+    for s in priced.steps:
+        lines += ["", f"### {s.step.number}. {s.step.title}", "", s.step.what, ""]
+        if s.units.items:
+            lines.append(f"- Units: {s.units.read_units:,} read, {s.units.write_units:,} write "
+                         f"({s.units.items:,} items)")
+        for line in (*s.lines_on_demand, *s.lines_provisioned, *s.extra_monthly_on_demand):
+            lines.append(f"- {line.name}: {line.quantity:,} x {line.unit} = {_usd(line.monthly_cost_usd)}")
+        lines += [f"- Check: {check}" for check in s.step.checks]
+        lines += [f"- Risk: {s.step.risk}", f"- Roll back: {s.step.rollback}"]
+    return "\n".join(lines) + "\n"
