@@ -30,6 +30,7 @@ from costs.errors import CostError, ModelInputError, UsageError
 from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.item_size import ITEM_SIZE_LIMIT_BYTES, item_size_bytes, parse_item_json
+from costs.monitoring import MonitoringOptions
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import available_regions, load_price_sheet
 from costs.report_text import (
@@ -102,6 +103,13 @@ def _add_export_iac(export: argparse.ArgumentParser) -> None:
     export.add_argument("--target-utilization", type=_fraction, default=DEFAULT_TARGET_UTILIZATION,
                         help="auto scaling target, and the utilisation fixed capacity is sized for (default 0.7)")
     export.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE", help="a table tag (repeatable)")
+    export.add_argument("--no-alarms", action="store_true", help="leave out the CloudWatch alarms")
+    export.add_argument("--no-account-alarms", action="store_true",
+                        help="leave out UserErrors and the account utilisation alarms (keep them in one stack "
+                             "per account and Region)")
+    export.add_argument("--no-dashboard", action="store_true", help="leave out the CloudWatch dashboard")
+    export.add_argument("--alarm-topic-arn", default="", metavar="ARN",
+                        help="the SNS topic the alarms notify (the template's parameter default; empty: none)")
     export.set_defaults(run=_export_iac)
 
 
@@ -111,8 +119,10 @@ def _export_iac(args: argparse.Namespace) -> str:
         tags = parse_tags("\n".join(args.tag))
     except ModelingError as exc:
         raise UsageError("a tag is not allowed", "tag", args.tag, str(exc)) from None
+    monitoring = MonitoringOptions(not args.no_alarms, not args.no_account_alarms, not args.no_dashboard,
+                                   args.alarm_topic_arn)
     result = export_infrastructure(InfrastructureRequest(model, args.format, args.design, not args.fixed_capacity,
-                                                         args.target_utilization, tags=tags))
+                                                         args.target_utilization, tags=tags, monitoring=monitoring))
     for note in result.code.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.output is None:

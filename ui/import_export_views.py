@@ -7,6 +7,7 @@ import streamlit as st
 from costs.design_ranking import ranked_designs
 from costs.errors import CostError
 from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
+from costs.monitoring import MonitoringOptions
 from modeling.endpoint import configured_endpoint
 from modeling.errors import EndpointError, ModelingError
 from modeling.infrastructure import LABELS, IacFormat, parse_tags
@@ -30,9 +31,12 @@ _RESULT_KEY = "import.result"
 
 @st.cache_data(show_spinner="Writing the code…", max_entries=32)
 def cached_export(model_json: str, fmt: str, design: str | None, auto_scaling: bool, target: float,
-                  tags: tuple[tuple[str, str], ...]) -> InfrastructureExport:
-    return export_infrastructure(InfrastructureRequest(Model.model_validate_json(model_json), IacFormat(fmt), design,
-                                                       auto_scaling, target, tags=tags))
+                  tags: tuple[tuple[str, str], ...], monitoring: tuple[bool, bool, str] = (True, True, "")
+                  ) -> InfrastructureExport:
+    alarms, account_alarms, topic = monitoring
+    return export_infrastructure(InfrastructureRequest(
+        Model.model_validate_json(model_json), IacFormat(fmt), design, auto_scaling, target, tags=tags,
+        monitoring=MonitoringOptions(alarms, account_alarms, alarms, topic)))
 
 
 def iac_tab(model: Model) -> None:
@@ -49,9 +53,19 @@ def iac_tab(model: Model) -> None:
         auto_scaling = left.toggle("Auto scaling", value=True, key="iac.auto_scaling",
                                    help="Target tracking on reads and writes of the table and every GSI")
         target = right.slider("Target utilisation", 0.2, 0.9, 0.7, 0.05, key="iac.target")
+    alarm_columns = st.columns([1, 1, 2])
+    alarms = alarm_columns[0].toggle("Alarms and dashboard", value=True, key="iac.alarms",
+                                     help="CloudWatch alarms with thresholds from the estimate, and a dashboard "
+                                          "(CloudFormation and Terraform)")
+    account_alarms = alarm_columns[1].toggle("Account-level alarms", value=True, key="iac.account_alarms",
+                                             disabled=not alarms,
+                                             help="UserErrors and the account utilisation alarms: keep them in "
+                                                  "one stack per account and Region")
+    topic = alarm_columns[2].text_input("SNS topic ARN for the alarms (optional)", key="iac.alarm_topic",
+                                        disabled=not alarms, placeholder="arn:aws:sns:us-east-1:123456789012:ops")
     try:
         result = cached_export(model.model_dump_json(), fmt.value, design, auto_scaling, target,
-                               parse_tags(tags_text))
+                               parse_tags(tags_text), (alarms, alarms and account_alarms, topic.strip()))
     except (ModelingError, CostError) as exc:
         st.error(f"The code could not be written: {plain(str(exc))}", icon="⛔")
         return
