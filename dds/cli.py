@@ -3,7 +3,8 @@
     dds validate FILE...            dds design MODEL            dds check MODEL
     dds estimate MODEL              dds report MODEL            dds export MODEL --format F
     dds import workbench FILE -o M  dds import table --table T -o M
-    dds migrate FILE                dds examples                dds schema
+    dds loadtest MODEL --format F   dds migrate FILE            dds examples
+    dds schema
     dds serve [STREAMLIT OPTIONS]
 
 Each subcommand hands its arguments, unparsed, to the existing parser (`python -m modeling` or
@@ -98,6 +99,8 @@ SUBCOMMANDS: dict[str, tuple[str, Runner]] = {
     "report": ("the cost-review report of a model (HTML or Markdown)", _to(costs_main, "report")),
     "export": ("the table as CloudFormation, Terraform, create-table JSON, or a NoSQL Workbench file "
                "(--format workbench)", _export),
+    "loadtest": ("a load test (Locust or k6) following the access patterns' traffic mix",
+                 _to(costs_main, "export-loadtest")),
     "import": ("a model from a NoSQL Workbench file (workbench) or a live table (table)", _import),
     "migrate": ("upgrade a model file to the current format (not yet available)", _migrate),
     "examples": ("list the built-in example models", _to(modeling_main, "examples")),
