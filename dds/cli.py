@@ -3,9 +3,9 @@
     dds validate FILE...            dds design MODEL            dds check MODEL
     dds estimate MODEL              dds report MODEL            dds export MODEL --format F
     dds import workbench FILE -o M  dds import table --table T -o M
-    dds loadtest MODEL --format F   dds migrate FILE            dds examples
-    dds schema
+    dds migrate FILE                dds examples                dds schema
     dds serve [STREAMLIT OPTIONS]
+    dds loadtest MODEL --format locust|k6 [-o FILE]
 
 Each subcommand hands its arguments, unparsed, to the existing parser (`python -m modeling` or
 `python -m costs`), so options, messages and exit statuses have one home; those two stay as aliases for
