@@ -23,6 +23,10 @@ from modeling.iac_request import (
 )
 from modeling.model import KeyDesign, Model
 
+# CloudFormation quotas: a template body sent in the request holds at most 51,200 bytes (1 MB from S3)
+# https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html
+MAX_INLINE_TEMPLATE_BYTES = 51_200
+
 
 def cloudformation_template(model: Model, key_design: KeyDesign, capacity: ProvisionedCapacity | None = None,
                             tags: tuple[tuple[str, str], ...] = (), monitoring: Monitoring | None = None) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from modeling.iac_alarms import Monitoring
-from modeling.iac_cloudformation import cloudformation_template
+from modeling.iac_cloudformation import MAX_INLINE_TEMPLATE_BYTES, cloudformation_template
 from modeling.iac_request import (
     DimensionCapacity,
     InfrastructureError,
@@ -79,7 +79,12 @@ def infrastructure_code(model: Model, key_design: KeyDesign, fmt: IacFormat,
     else:
         writer = cloudformation_template if fmt is IacFormat.CLOUDFORMATION else terraform_config
         text = writer(model, key_design, capacity, tags, monitoring)
-    return IacCode(fmt, text, FILE_NAMES[fmt], _notes(model, fmt, capacity) + _monitoring_notes(fmt, monitoring))
+    notes = _notes(model, fmt, capacity) + _monitoring_notes(fmt, monitoring)
+    if fmt is IacFormat.CLOUDFORMATION and len(text.encode()) > MAX_INLINE_TEMPLATE_BYTES:
+        notes += (f"The template is {len(text.encode()):,} bytes, above the {MAX_INLINE_TEMPLATE_BYTES:,} bytes "
+                  "CloudFormation takes inline: deploy it with `aws cloudformation deploy --s3-bucket BUCKET` "
+                  "(up to 1 MB), or export without the dashboard or the account alarms.",)
+    return IacCode(fmt, text, FILE_NAMES[fmt], notes)
 
 
 def _monitoring_notes(fmt: IacFormat, monitoring: Monitoring | None) -> tuple[str, ...]:

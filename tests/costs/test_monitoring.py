@@ -9,6 +9,7 @@ over a missing dimension, "Creating CloudWatch alarms in DynamoDB").
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -244,3 +245,21 @@ def test_cli_flags_reach_the_export_and_a_bad_topic_is_one_line() -> None:
     assert off.returncode == 0 and "AWS::CloudWatch::" not in off.stdout
     bad = run_main(main, ["export-iac", crm, "--format", "terraform", "--alarm-topic-arn", "nope"])
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "SNS topic ARN" in bad.stderr
+
+
+def test_a_template_above_the_inline_quota_says_how_to_deploy_it() -> None:
+    """51,200 bytes is CloudFormation's inline template quota; 300 alarms of ~600 bytes each exceed it."""
+    from modeling.generator import propose_designs
+    from modeling.iac_alarms import TABLE_NAME, MetricAlarm, Monitoring, Statistic
+    from modeling.infrastructure import infrastructure_code
+
+    model = load_example("chat_messages")
+    alarm = MetricAlarm("X", "UserErrors", (), Statistic.SUM, 60, 1, 1, 0.0, "why " * 100)
+    many = Monitoring(tuple(dataclasses.replace(alarm, key=f"X{i}") for i in range(300)))
+    key_design = propose_designs(model)[0].key_design
+    big = infrastructure_code(model, key_design, IacFormat.CLOUDFORMATION, monitoring=many)
+    assert len(big.text.encode()) > 51_200 and any("--s3-bucket" in n for n in big.notes)
+    small = infrastructure_code(model, key_design, IacFormat.CLOUDFORMATION, monitoring=Monitoring(
+        (MetricAlarm("Y", "SystemErrors", (("TableName", TABLE_NAME), ("Operation", "GetItem")), Statistic.SUM,
+                     60, 1, 1, 0.0, "why"),)))
+    assert not any("--s3-bucket" in n for n in small.notes)
