@@ -116,6 +116,8 @@ def _export_loadtest(args: argparse.Namespace) -> str:
     for load in result.patterns:
         print(f"note: {load.pattern}: {load.share:.2%} of the requests ({load.operation}, weight {load.weight})",
               file=sys.stderr)
+    for pattern, reason in result.skipped:
+        print(f"note: {pattern} is left out: {reason}", file=sys.stderr)
     if args.output is None:
         return result.text.rstrip("\n")
     try:

@@ -74,6 +74,7 @@ class LoadTest:
     text: str
     file_name: str
     patterns: tuple[PatternLoad, ...]
+    skipped: tuple[tuple[str, str], ...] = ()  # (pattern, why no request could be built): left out
 
 
 def traffic_mix(model: Model) -> dict[str, float]:
@@ -88,22 +89,30 @@ def traffic_mix(model: Model) -> dict[str, float]:
 
 
 def pattern_loads(model: Model, design: Design, data: PreviewData, seed: int = 42,
-                  requests_per_pattern: int = REQUESTS_PER_PATTERN) -> tuple[PatternLoad, ...]:
-    """Every pattern with traffic, its share, weight and requests; in the model's order of patterns."""
+                  requests_per_pattern: int = REQUESTS_PER_PATTERN
+                  ) -> tuple[tuple[PatternLoad, ...], tuple[tuple[str, str], ...]]:
+    """Every pattern with traffic (its share, weight and requests, in the model's order), and the patterns
+    no request can be built for, with the reason (the load test leaves them out and says so)."""
     shares = traffic_mix(model)
     context = RunContext(model, design, data, model.table.name, seed)
-    loads = []
+    loads, skipped = [], []
     for pattern in model.access_patterns:
         if pattern.name not in shares:
             continue
-        plan = design.plan(pattern.name)
-        if plan is None:
-            raise LoadTestError(f"the design has no plan for the access pattern {pattern.name!r}")
-        requests = _requests(context, pattern.name, requests_per_pattern, seed)
+        if design.plan(pattern.name) is None:
+            skipped.append((pattern.name, "the design has no plan for it"))
+            continue
+        try:
+            requests = _requests(context, pattern.name, requests_per_pattern, seed)
+        except LoadTestError as exc:
+            skipped.append((pattern.name, str(exc)))
+            continue
         loads.append(PatternLoad(pattern.name, requests[0][0], shares[pattern.name],
                                  max(1, round(shares[pattern.name] * WEIGHT_SCALE)),
                                  tuple(params for _, params in requests)))
-    return tuple(loads)
+    if not loads:
+        raise LoadTestError("no access pattern gives a request: " + "; ".join(f"{n}: {r}" for n, r in skipped))
+    return tuple(loads), tuple(skipped)
 
 
 def _requests(context: RunContext, name: str, count: int, seed: int) -> list[tuple[Operation, dict[str, Any]]]:

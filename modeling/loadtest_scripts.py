@@ -247,7 +247,7 @@ def write_load_test(model: Model, design: Design, fmt: LoadTestFormat, total_ite
                     seed: int = 42) -> LoadTest:
     """The load test for the design, from the preview's sample data (`total_items` items, `seed`)."""
     data = build_preview_data(model, design.key_design, preview_counts(model, total_items), seed)
-    loads = pattern_loads(model, design, data, seed)
+    loads, skipped = pattern_loads(model, design, data, seed)
     file_name = FILE_NAMES[fmt]
     text = locust_file(model, loads, file_name) if fmt is LoadTestFormat.LOCUST else k6_script(model, loads, file_name)
-    return LoadTest(fmt, text, file_name, loads)
+    return LoadTest(fmt, text, file_name, loads, skipped)

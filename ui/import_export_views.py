@@ -100,6 +100,8 @@ def load_test_tab(model: Model) -> None:
         return
     st.dataframe([{"access pattern": p.pattern, "operation": str(p.operation), "share": f"{p.share:.2%}",
                    "weight": p.weight} for p in result.patterns], hide_index=True, key="loadtest.mix")
+    for pattern, reason in result.skipped:
+        st.warning(f"{pattern} is left out of the load test: {plain(reason)}", icon="⚠️")
     st.download_button(f"Download {result.file_name}", result.text, file_name=result.file_name,
                        mime="text/x-python" if fmt is LoadTestFormat.LOCUST else "text/javascript",
                        key="loadtest.download", icon="⬇️")

@@ -132,3 +132,16 @@ def test_user_text_stays_inside_the_embedded_json(text: str, tmp_path: Path) -> 
     assert subprocess.run([node, "--check", str(path)], capture_output=True, timeout=60).returncode == 0
     model_js = k6.split("\nconst MODEL = ")[1].split(";\n")[0]
     assert json.loads(model_js)["name"] == text
+
+
+def test_a_pattern_without_a_request_is_left_out_and_named() -> None:
+    """An update of a primary-key attribute has no UpdateItem (the preview says so): the rest still runs."""
+    model = load_example("student_platform")
+    target = next(p for p in model.access_patterns if p.kind is PatternKind.UPDATE)
+    broken = model.model_copy(update={"access_patterns": tuple(
+        p.model_copy(update={"changed_attributes": ("studentId",)}) if p.name == target.name else p
+        for p in model.access_patterns)})
+    result = export_load_test(broken, LoadTestFormat.LOCUST, None, ITEMS, SEED)
+    assert [name for name, _ in result.skipped] == [target.name]
+    assert "primary key" in result.skipped[0][1]
+    assert target.name not in {p.pattern for p in result.patterns} and len(result.patterns) > 0
