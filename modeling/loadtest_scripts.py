@@ -90,19 +90,18 @@ REQUESTS = [[blobs(retable(r, TABLE)) for r in p["requests"]] for p in PATTERNS]
 
 
 class TrafficMix(TaskSet):
-    """One task per access pattern with its weight; taken in smooth weighted round-robin, not at random, so
-    even a short run follows the mix and a pattern with a small share still runs (once per cycle)."""
+    """One task per access pattern with its weight, taken in smooth weighted round-robin rather than at random,
+    from one schedule all users share: after any number of requests each pattern's count is within one
+    request of its share, so even a short run follows the mix and a small share still runs once a cycle."""
 
-    def on_start(self):
-        self.weights = {{t: self.tasks.count(t) for t in dict.fromkeys(self.tasks)}}
-        self.credit = dict.fromkeys(self.weights, 0)
-        self.total = sum(self.weights.values())
+    credit = {{}}  # shared by every user of this process (gevent switches only while a request waits)
 
     def get_next_task(self):
-        for t, weight in self.weights.items():
-            self.credit[t] += weight
-        chosen = max(self.credit, key=self.credit.get)  # the first of equal credits: deterministic
-        self.credit[chosen] -= self.total
+        weights = {{t: self.tasks.count(t) for t in dict.fromkeys(self.tasks)}}
+        for t, weight in weights.items():
+            TrafficMix.credit[t] = TrafficMix.credit.get(t, 0) + weight
+        chosen = max(weights, key=TrafficMix.credit.get)  # the first of equal credits: deterministic
+        TrafficMix.credit[chosen] -= sum(weights.values())
         return chosen
 
 '''
