@@ -1,4 +1,4 @@
-"""Command line: `python -m costs item-size | units | monthly | estimate MODEL | export-iac MODEL`.
+"""Command line: `python -m costs item-size | units | monthly | estimate MODEL | export-iac | export-loadtest MODEL`.
 
     python -m costs item-size '{"id": {"S": "A1"}, "n": {"N": "101"}}'      -> {"bytes": 8}
     python -m costs units --operation Query --item-bytes 1536 --items 10 --consistency strong
@@ -6,6 +6,7 @@
         --read-consistency eventual --writes-per-second 10 --write-item-bytes 900 --storage-gb 50
     python -m costs report model.yaml -o review.html       (or -o review.md; the cost-review report)
     python -m costs export-iac model.yaml --format cloudformation -o template.yaml
+    python -m costs export-loadtest model.yaml --format locust -o locustfile.py
 
 Library first: each command parses its arguments, calls one `costs` function and prints JSON (or text).
 This module is an edge like the pages: `report` draws the charts with `costs.charts` and passes them in.
@@ -30,6 +31,8 @@ from costs.errors import CostError, ModelInputError, UsageError
 from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.item_size import ITEM_SIZE_LIMIT_BYTES, item_size_bytes, parse_item_json
+from costs.load_test import export_load_test
+from costs.monitoring import MonitoringOptions
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import available_regions, load_price_sheet
 from costs.report_text import (
@@ -48,8 +51,10 @@ from modeling.cli_exit import run_cli
 from modeling.errors import ModelFileError, ModelingError
 from modeling.hot_partitions.frames import MAX_KEY_VALUES
 from modeling.infrastructure import LABELS, IacFormat, parse_tags
+from modeling.loadtest import LoadTestFormat
 from modeling.model import Consistency, TableClass
 from modeling.model_file import load_model_file
+from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 
 TABLE_CLASSES = {"standard": TableClass.STANDARD, "standard-ia": TableClass.STANDARD_INFREQUENT_ACCESS}
 QUICK_OPTIONS = (CapacityOption.ON_DEMAND, CapacityOption.PROVISIONED_FIXED, CapacityOption.RESERVED_1Y,
@@ -91,6 +96,8 @@ def _parser() -> argparse.ArgumentParser:
                                                           "create-table JSON, sized by the cost engine"))
     _add_migrate(commands.add_parser("migrate", help="the changes from OLD to NEW and the priced, ordered migration "
                                                      "plan (Markdown or JSON); --script writes the migration script"))
+    _add_export_loadtest(commands.add_parser("export-loadtest", help="a Locust file or k6 script from the "
+                                                                    "access patterns' traffic mix"))
     return parser
 
 
@@ -195,6 +202,34 @@ def _write(path: Path, text: str) -> None:
         raise UsageError("cannot write the output file", "output", str(path), exc.strerror or "") from None
 
 
+def _add_export_loadtest(export: argparse.ArgumentParser) -> None:
+    export.add_argument("model", type=Path, metavar="MODEL", help="a model file (JSON or YAML)")
+    export.add_argument("--format", required=True, type=_choice({f.value: f for f in LoadTestFormat}, "format"))
+    export.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (default: standard output)")
+    export.add_argument("--design", help="which design (default: the model's own, else the first proposal)")
+    export.add_argument("--items", type=_whole(1, MAX_PREVIEW_ITEMS), default=DEFAULT_PREVIEW_ITEMS, metavar="N",
+                        help="sample items the requests' keys come from, as on the Preview page (default 1000)")
+    export.add_argument("--seed", type=_whole(0), default=42, help="seed of the sample data (default 42)")
+    export.set_defaults(run=_export_loadtest)
+
+
+def _export_loadtest(args: argparse.Namespace) -> str:
+    model = _load_model(args.model)
+    result = export_load_test(model, args.format, args.design, args.items, args.seed)
+    for load in result.patterns:
+        print(f"note: {load.pattern}: {load.share:.2%} of the requests ({load.operation}, weight {load.weight})",
+              file=sys.stderr)
+    for pattern, reason in result.skipped:
+        print(f"note: {pattern} is left out: {reason}", file=sys.stderr)
+    if args.output is None:
+        return result.text.rstrip("\n")
+    try:
+        args.output.write_text(result.text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError("cannot write the output file", "output", str(args.output), exc.strerror or "") from None
+    return f"{args.output}: wrote the {args.format.value} load test ({len(result.patterns)} access patterns)"
+
+
 def _add_export_iac(export: argparse.ArgumentParser) -> None:
     export.add_argument("model", type=Path, metavar="MODEL", help="a model file (JSON or YAML)")
     export.add_argument("--format", required=True, type=_choice({f.value: f for f in IacFormat}, "format"))
@@ -205,6 +240,13 @@ def _add_export_iac(export: argparse.ArgumentParser) -> None:
     export.add_argument("--target-utilization", type=_fraction, default=DEFAULT_TARGET_UTILIZATION,
                         help="auto scaling target, and the utilisation fixed capacity is sized for (default 0.7)")
     export.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE", help="a table tag (repeatable)")
+    export.add_argument("--no-alarms", action="store_true", help="leave out the CloudWatch alarms")
+    export.add_argument("--no-account-alarms", action="store_true",
+                        help="leave out UserErrors and the account utilisation alarms (keep them in one stack "
+                             "per account and Region)")
+    export.add_argument("--no-dashboard", action="store_true", help="leave out the CloudWatch dashboard")
+    export.add_argument("--alarm-topic-arn", default="", metavar="ARN",
+                        help="the SNS topic the alarms notify (the template's parameter default; empty: none)")
     export.set_defaults(run=_export_iac)
 
 
@@ -214,8 +256,10 @@ def _export_iac(args: argparse.Namespace) -> str:
         tags = parse_tags("\n".join(args.tag))
     except ModelingError as exc:
         raise UsageError("a tag is not allowed", "tag", args.tag, str(exc)) from None
+    monitoring = MonitoringOptions(not args.no_alarms, not args.no_account_alarms, not args.no_dashboard,
+                                   args.alarm_topic_arn)
     result = export_infrastructure(InfrastructureRequest(model, args.format, args.design, not args.fixed_capacity,
-                                                         args.target_utilization, tags=tags))
+                                                         args.target_utilization, tags=tags, monitoring=monitoring))
     for note in result.code.notes:
         print(f"note: {note}", file=sys.stderr)
     if args.output is None:

@@ -24,6 +24,7 @@ from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, MIN_CAPACITY_UNITS, Sc
 from costs.capacity import capacity_profile, table_usage
 from costs.design_ranking import ranked_designs
 from costs.errors import UsageError
+from costs.monitoring import MonitoringOptions, monitoring_plan
 from costs.pricing import CapacityDimension
 from costs.quotas import ACCOUNT_PROVISIONED_QUOTA_UNITS, TABLE_THROUGHPUT_QUOTA_UNITS
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions
@@ -50,6 +51,7 @@ class InfrastructureRequest:
     target_utilization: float = DEFAULT_TARGET_UTILIZATION
     max_capacity_headroom: float = DEFAULT_MAX_CAPACITY_HEADROOM
     tags: tuple[tuple[str, str], ...] = field(default=())
+    monitoring: MonitoringOptions = field(default=MonitoringOptions())  # alarms and dashboard (not in cli-json)
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,9 @@ def export_infrastructure(request: InfrastructureRequest) -> InfrastructureExpor
     if request.model.table.billing_mode is BillingMode.PROVISIONED:
         capacity = provisioned_capacity(request.model, design, request.auto_scaling, request.target_utilization,
                                         request.max_capacity_headroom)
-    code = infrastructure_code(request.model, design.key_design, request.format, capacity, request.tags)
+    monitoring = monitoring_plan(request.model, design, capacity_profile(request.model, design), capacity,
+                                 request.target_utilization, request.monitoring)
+    code = infrastructure_code(request.model, design.key_design, request.format, capacity, request.tags, monitoring)
     return InfrastructureExport(code, design, capacity)
 
 

@@ -6,6 +6,7 @@
     dds migrate FILE                dds migrate OLD NEW         dds examples
     dds schema
     dds serve [STREAMLIT OPTIONS]
+    dds loadtest MODEL --format locust|k6 [-o FILE]
 
 Each subcommand hands its arguments, unparsed, to the existing parser (`python -m modeling` or
 `python -m costs`), so options, messages and exit statuses have one home; those two stay as aliases for
@@ -104,6 +105,8 @@ SUBCOMMANDS: dict[str, tuple[str, Runner]] = {
     "report": ("the cost-review report of a model (HTML or Markdown)", _to(costs_main, "report")),
     "export": ("the table as CloudFormation, Terraform, create-table JSON, or a NoSQL Workbench file "
                "(--format workbench)", _export),
+    "loadtest": ("a load test (Locust or k6) following the access patterns' traffic mix",
+                 _to(costs_main, "export-loadtest")),
     "import": ("a model from a NoSQL Workbench file (workbench) or a live table (table)", _import),
     "migrate": ("FILE: upgrade a model file's format (not yet available); OLD NEW: the changes and the priced "
                 "migration plan (--format json, --script FILE)", _migrate),

@@ -7,10 +7,12 @@ sequence. The tests parse the output with python-hcl2.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from modeling.design import TABLE
+from modeling.iac_alarms import NAMESPACE, REGION, TABLE_NAME, MetricAlarm, Monitoring, dashboard_body
 from modeling.iac_request import (
     AUTOSCALED_DIMENSIONS,
     ProvisionedCapacity,
@@ -92,7 +94,7 @@ def _hcl_block(block: _Block, indent: str = "") -> str:
 
 
 def terraform_config(model: Model, key_design: KeyDesign, capacity: ProvisionedCapacity | None = None,
-                     tags: tuple[tuple[str, str], ...] = ()) -> str:
+                     tags: tuple[tuple[str, str], ...] = (), monitoring: Monitoring | None = None) -> str:
     """`aws_dynamodb_table` with the same settings, plus `aws_appautoscaling_target/policy` when auto scaled.
 
     https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/dynamodb_table
@@ -107,6 +109,8 @@ def terraform_config(model: Model, key_design: KeyDesign, capacity: ProvisionedC
     ]
     if capacity is not None and capacity.target_utilization_percent is not None:
         blocks.extend(_tf_autoscaling(key_design, capacity))
+    if monitoring is not None:
+        blocks.extend(_tf_monitoring(monitoring, model.table.region))
     blocks.append(_Block("output", ("table_arn",), (("value", _Raw("aws_dynamodb_table.table.arn")),)))
     if model.table.stream_view_type is not None or model.table.replica_regions:
         blocks.append(_Block("output", ("stream_arn",), (("value", _Raw("aws_dynamodb_table.table.stream_arn")),)))
@@ -187,3 +191,51 @@ def _tf_autoscaling(key_design: KeyDesign, capacity: ProvisionedCapacity) -> lis
                         ("predefined_metric_type", f"DynamoDB{dimension}CapacityUtilization"),)),
                     ("target_value", float(capacity.target_utilization_percent or 70)))))))
     return blocks
+
+
+# --- alarms and dashboard (modeling.iac_alarms; thresholds from costs.monitoring) ----------------------
+
+_TABLE_REF = "aws_dynamodb_table.table.name"
+
+
+def _tf_monitoring(monitoring: Monitoring, region: str) -> list[_Block]:
+    """`aws_cloudwatch_metric_alarm` per alarm, notifying `var.alarm_topic_arn` when set, and a dashboard.
+
+    https://registry.terraform.io/providers/hashicorp/aws/latest/docs/resources/cloudwatch_metric_alarm
+    """
+    blocks = []
+    if monitoring.alarms:
+        blocks.append(_Block("variable", ("alarm_topic_arn",), (
+            ("type", _Raw("string")), ("default", monitoring.alarm_topic_arn),
+            ("description", "ARN of the SNS topic the alarms notify; empty: alarms change state without "
+                            "notifying anyone"))))
+        blocks.append(_Block("locals", (), (
+            ("alarm_actions", _Raw('var.alarm_topic_arn == "" ? [] : [var.alarm_topic_arn]')),)))
+        blocks.extend(_tf_alarm(alarm) for alarm in monitoring.alarms)
+    if monitoring.has_dashboard:
+        body = hcl_string(json.dumps(dashboard_body(monitoring.widgets), separators=(",", ":")))
+        # hcl_string made every `${` literal; the two placeholders become a reference and the Region
+        body = body.replace("$" + TABLE_NAME, "${" + _TABLE_REF + "}").replace("$" + REGION, region)
+        blocks.append(_Block("resource", ("aws_cloudwatch_dashboard", "table"), (
+            # dashboard names allow letters, digits, - and _; table names may also hold dots
+            ("dashboard_name", _Raw(f'replace({_TABLE_REF}, ".", "-")')),
+            ("dashboard_body", _Raw(body)))))
+    return blocks
+
+
+def _tf_alarm(alarm: MetricAlarm) -> _Block:
+    body: list[tuple[str, Any] | _Block] = [
+        ("alarm_name", _Raw(f'"${{{_TABLE_REF}}}-{alarm.key}"')),  # the key is letters and digits only
+        ("alarm_description", alarm.description[:1024]),
+        ("namespace", NAMESPACE), ("metric_name", alarm.metric_name),
+        ("extended_statistic" if alarm.statistic.is_extended else "statistic", str(alarm.statistic)),
+        ("period", alarm.period_seconds), ("evaluation_periods", alarm.evaluation_periods),
+        ("datapoints_to_alarm", alarm.datapoints_to_alarm), ("threshold", alarm.threshold),
+        ("comparison_operator", "GreaterThanThreshold"),
+        ("treat_missing_data", "notBreaching"),  # DynamoDB publishes only non-zero values
+    ]
+    if alarm.dimensions:
+        body.append(("dimensions", {name: _Raw(_TABLE_REF) if value == TABLE_NAME else value
+                                    for name, value in alarm.dimensions}))
+    body += [("alarm_actions", _Raw("local.alarm_actions")), ("ok_actions", _Raw("local.alarm_actions"))]
+    return _Block("resource", ("aws_cloudwatch_metric_alarm", "alarm_" + alarm.key.lower()), tuple(body))

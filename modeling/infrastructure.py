@@ -20,7 +20,8 @@ import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from modeling.iac_cloudformation import cloudformation_template
+from modeling.iac_alarms import Monitoring
+from modeling.iac_cloudformation import MAX_INLINE_TEMPLATE_BYTES, cloudformation_template
 from modeling.iac_request import (
     DimensionCapacity,
     InfrastructureError,
@@ -61,18 +62,45 @@ class IacCode:
 
 def infrastructure_code(model: Model, key_design: KeyDesign, fmt: IacFormat,
                         capacity: ProvisionedCapacity | None = None,
-                        tags: tuple[tuple[str, str], ...] = ()) -> IacCode:
-    """The design as code in one format, with notes on what the format cannot hold."""
+                        tags: tuple[tuple[str, str], ...] = (), monitoring: Monitoring | None = None) -> IacCode:
+    """The design as code in one format, with notes on what the format cannot hold.
+
+    `monitoring` (alarms and a dashboard, from `costs.monitoring`) goes into CloudFormation and Terraform;
+    create-table JSON cannot hold it, and a note says so.
+    """
     check_tags(tags)
     if model.table.billing_mode is BillingMode.PROVISIONED and capacity is None:
         raise InfrastructureError("the table is provisioned, so the export needs its capacities; "
                                   "use costs.infrastructure.export_infrastructure, which sizes them")
     if model.table.billing_mode is BillingMode.PAY_PER_REQUEST:
         capacity = None
-    builders = {IacFormat.CLOUDFORMATION: cloudformation_template, IacFormat.TERRAFORM: terraform_config,
-                IacFormat.CLI_JSON: _cli_json}
-    text = builders[fmt](model, key_design, capacity, tags)
-    return IacCode(fmt, text, FILE_NAMES[fmt], _notes(model, fmt, capacity))
+    if fmt is IacFormat.CLI_JSON:
+        text = _cli_json(model, key_design, capacity, tags)
+    else:
+        writer = cloudformation_template if fmt is IacFormat.CLOUDFORMATION else terraform_config
+        text = writer(model, key_design, capacity, tags, monitoring)
+    notes = _notes(model, fmt, capacity) + _monitoring_notes(fmt, monitoring)
+    if fmt is IacFormat.CLOUDFORMATION and len(text.encode()) > MAX_INLINE_TEMPLATE_BYTES:
+        notes += (f"The template is {len(text.encode()):,} bytes, above the {MAX_INLINE_TEMPLATE_BYTES:,} bytes "
+                  "CloudFormation takes inline: deploy it with `aws cloudformation deploy --s3-bucket BUCKET` "
+                  "(up to 1 MB), or export without the dashboard or the account alarms.",)
+    return IacCode(fmt, text, FILE_NAMES[fmt], notes)
+
+
+def _monitoring_notes(fmt: IacFormat, monitoring: Monitoring | None) -> tuple[str, ...]:
+    if monitoring is None or not (monitoring.alarms or monitoring.has_dashboard):
+        return ()
+    if fmt is IacFormat.CLI_JSON:
+        return ("create-table JSON holds no alarms or dashboard: export CloudFormation or Terraform for them.",)
+    where = "the AlarmTopicArn parameter" if fmt is IacFormat.CLOUDFORMATION else "the alarm_topic_arn variable"
+    notes = []
+    if monitoring.alarms:
+        notes.append(f"{len(monitoring.alarms)} CloudWatch alarms, each with a description of why and how its "
+                     f"threshold was derived; they notify the SNS topic in {where} (empty: no notifications).")
+    if any(not a.dimensions for a in monitoring.alarms):
+        notes.append("UserErrors and the account utilisation alarms are account-wide: keep them in one stack "
+                     "per account and Region (export the others without them).")
+    return (*notes, *monitoring.notes)
 
 
 def _notes(model: Model, fmt: IacFormat, capacity: ProvisionedCapacity | None) -> tuple[str, ...]:

@@ -1,4 +1,5 @@
-"""Import & export page: the design as CloudFormation, Terraform or create-table JSON; a live table as a model."""
+"""Import & export page: the design as CloudFormation, Terraform or create-table JSON (with alarms and a
+dashboard); a load test from the access patterns; a live table as a model."""
 
 import streamlit as st
 
@@ -10,7 +11,7 @@ from ui.text import plain
 page_frame("Import & export")
 document = session.current_document()
 st.title(f"Import & export · {plain(document.get('name', 'untitled'))}")
-code_tab, import_tab = st.tabs(["Infrastructure as code", "Import a live table"])
+code_tab, load_tab, import_tab = st.tabs(["Infrastructure as code", "Load test", "Import a live table"])
 with code_tab:
     model = session.current_model()
     if model is None:
@@ -18,5 +19,8 @@ with code_tab:
         show_problems(session.current_problems())
     else:
         import_export_views.iac_tab(model)
+with load_tab:
+    if model is not None:
+        import_export_views.load_test_tab(model)
 with import_tab:
     import_export_views.import_tab()

@@ -78,3 +78,10 @@ def test_examples_and_schema() -> None:
 def test_an_unknown_subcommand_is_a_usage_error_listing_the_real_ones() -> None:
     result = run_main(main, ["nope"])
     assert result.returncode == 2 and "serve" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_loadtest_reaches_the_costs_command_line(tmp_path: Path) -> None:
+    target = tmp_path / "loadtest.mjs"
+    result = run_main(main, ["loadtest", CHAT, "--format", "k6", "-o", target])
+    assert result.returncode == 0, result.stderr
+    assert "export default function" in target.read_text(encoding="utf-8")

@@ -7,6 +7,8 @@ import streamlit as st
 from costs.design_ranking import ranked_designs
 from costs.errors import CostError
 from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
+from costs.load_test import export_load_test
+from costs.monitoring import MonitoringOptions
 from modeling.endpoint import configured_endpoint
 from modeling.errors import EndpointError, ModelingError
 from modeling.infrastructure import LABELS, IacFormat, parse_tags
@@ -17,6 +19,7 @@ from modeling.live_import import (
     import_live_table,
     list_table_names,
 )
+from modeling.loadtest import LoadTest, LoadTestFormat
 from modeling.model import BillingMode, Model
 from ui import session
 from ui.text import plain
@@ -30,9 +33,12 @@ _RESULT_KEY = "import.result"
 
 @st.cache_data(show_spinner="Writing the code…", max_entries=32)
 def cached_export(model_json: str, fmt: str, design: str | None, auto_scaling: bool, target: float,
-                  tags: tuple[tuple[str, str], ...]) -> InfrastructureExport:
-    return export_infrastructure(InfrastructureRequest(Model.model_validate_json(model_json), IacFormat(fmt), design,
-                                                       auto_scaling, target, tags=tags))
+                  tags: tuple[tuple[str, str], ...], monitoring: tuple[bool, bool, str] = (True, True, "")
+                  ) -> InfrastructureExport:
+    alarms, account_alarms, topic = monitoring
+    return export_infrastructure(InfrastructureRequest(
+        Model.model_validate_json(model_json), IacFormat(fmt), design, auto_scaling, target, tags=tags,
+        monitoring=MonitoringOptions(alarms, account_alarms, alarms, topic)))
 
 
 def iac_tab(model: Model) -> None:
@@ -49,9 +55,19 @@ def iac_tab(model: Model) -> None:
         auto_scaling = left.toggle("Auto scaling", value=True, key="iac.auto_scaling",
                                    help="Target tracking on reads and writes of the table and every GSI")
         target = right.slider("Target utilisation", 0.2, 0.9, 0.7, 0.05, key="iac.target")
+    alarm_columns = st.columns([1, 1, 2])
+    alarms = alarm_columns[0].toggle("Alarms and dashboard", value=True, key="iac.alarms",
+                                     help="CloudWatch alarms with thresholds from the estimate, and a dashboard "
+                                          "(CloudFormation and Terraform)")
+    account_alarms = alarm_columns[1].toggle("Account-level alarms", value=True, key="iac.account_alarms",
+                                             disabled=not alarms,
+                                             help="UserErrors and the account utilisation alarms: keep them in "
+                                                  "one stack per account and Region")
+    topic = alarm_columns[2].text_input("SNS topic ARN for the alarms (optional)", key="iac.alarm_topic",
+                                        disabled=not alarms, placeholder="arn:aws:sns:us-east-1:123456789012:ops")
     try:
         result = cached_export(model.model_dump_json(), fmt.value, design, auto_scaling, target,
-                               parse_tags(tags_text))
+                               parse_tags(tags_text), (alarms, alarms and account_alarms, topic.strip()))
     except (ModelingError, CostError) as exc:
         st.error(f"The code could not be written: {plain(str(exc))}", icon="⛔")
         return
@@ -61,6 +77,35 @@ def iac_tab(model: Model) -> None:
     st.download_button(f"Download {result.code.file_name}", result.code.text, file_name=result.code.file_name,
                        mime=_MIME[result.code.format], key="iac.download", icon="⬇️")
     st.code(result.code.text, language=_LANGUAGES[result.code.format], line_numbers=True)
+
+
+@st.cache_data(show_spinner="Writing the load test…", max_entries=16)
+def cached_load_test(model_json: str, fmt: str, design: str | None) -> LoadTest:
+    return export_load_test(Model.model_validate_json(model_json), LoadTestFormat(fmt), design)
+
+
+_LOAD_TEST_LABELS = {LoadTestFormat.LOCUST: "Locust (Python)", LoadTestFormat.K6: "k6 (JavaScript)"}
+
+
+def load_test_tab(model: Model) -> None:
+    st.markdown("A load test whose mix follows the access patterns' traffic, sending the Preview page's "
+                "requests over its seeded sample data. It writes to the table: point it at a test table.")
+    left, right = st.columns(2)
+    fmt = left.radio("Tool", list(LoadTestFormat), format_func=_LOAD_TEST_LABELS.get, key="loadtest.format")
+    design = right.selectbox("Design", [d.name for d in ranked_designs(model)], key="loadtest.design")
+    try:
+        result = cached_load_test(model.model_dump_json(), fmt.value, design)
+    except (ModelingError, CostError) as exc:
+        st.error(f"The load test could not be written: {plain(str(exc))}", icon="⛔")
+        return
+    st.dataframe([{"access pattern": p.pattern, "operation": str(p.operation), "share": f"{p.share:.2%}",
+                   "weight": p.weight} for p in result.patterns], hide_index=True, key="loadtest.mix")
+    for pattern, reason in result.skipped:
+        st.warning(f"{pattern} is left out of the load test: {plain(reason)}", icon="⚠️")
+    st.download_button(f"Download {result.file_name}", result.text, file_name=result.file_name,
+                       mime="text/x-python" if fmt is LoadTestFormat.LOCUST else "text/javascript",
+                       key="loadtest.download", icon="⬇️")
+    st.code(result.text, language="python" if fmt is LoadTestFormat.LOCUST else "javascript", line_numbers=True)
 
 
 def _capacity_source(result: InfrastructureExport, provisioned: bool) -> None:

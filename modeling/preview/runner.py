@@ -307,10 +307,7 @@ def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRu
     target = rng.choice(existing)
     original = target.full_item
     if pattern.kind is PatternKind.DELETE:
-        request = PatternRequest(plan.pattern, Operation.DELETE_ITEM, {
-            "TableName": table, "Key": {n: original[n] for n in pk_names},
-            "ConditionExpression": "attribute_exists(#pk)",
-            "ExpressionAttributeNames": {"#pk": pk_names[0]}}, ({n: original.get(n) for n in pattern.inputs},))
+        request = delete_request(context, plan, target)
         started = time.perf_counter()
         _send_write(client, request, pk_names)
         latency_ms = (time.perf_counter() - started) * 1000
@@ -322,6 +319,23 @@ def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRu
 
 
 def _run_update(client: Any, context: RunContext, plan: PatternPlan, target: StoredItem) -> PatternRun:
+    built = update_request(context, plan, target)
+    if isinstance(built, str):
+        return _failed(plan, built)
+    request, after = built
+    key_design = context.design.key_design
+    started = time.perf_counter()
+    _send_write(client, request, primary_key_names(key_design))
+    latency_ms = (time.perf_counter() - started) * 1000
+    problems = _check_present(client, context.table_name, key_design, after)
+    client.put_item(TableName=context.table_name, Item=to_dynamodb_json(target.full_item))  # undo
+    changed = context.model.access_pattern(plan.pattern).changed_attributes
+    return _write_run(plan, request, (_written(key_design, target.full_item, after),), latency_ms, problems,
+                      f"updated {', '.join(changed)}")
+
+
+def update_request(context: RunContext, plan: PatternPlan, target: StoredItem) -> tuple[PatternRequest, Item] | str:
+    """The UpdateItem an update pattern sends to `target` and the item it leaves, or why none can be sent."""
     pattern = context.model.access_pattern(plan.pattern)
     key_design = context.design.key_design
     pk_names = primary_key_names(key_design)
@@ -331,9 +345,9 @@ def _run_update(client: Any, context: RunContext, plan: PatternPlan, target: Sto
                                               for a in changed if a in replacement}}
     new_keys = item_keys(key_design, target.entity, new_attributes)
     if any(new_keys.get(n) != target.keys.get(n) for n in pk_names):
-        return _failed(plan, f"{', '.join(changed)} is part of the table's primary key, which UpdateItem cannot "
-                             "change: the application must delete the item and put it again (or the key design "
-                             "should not use an attribute that changes)")
+        return (f"{', '.join(changed)} is part of the table's primary key, which UpdateItem cannot "
+                "change: the application must delete the item and put it again (or the key design "
+                "should not use an attribute that changes)")
     after = {**new_attributes, **{k: v for k, v in target.keys.items() if k in pk_names}, **new_keys}
     sets = {a: after[a] for a in (*changed, *new_keys) if a not in pk_names and a in after
             and after[a] != target.full_item.get(a)}
@@ -352,21 +366,14 @@ def _run_update(client: Any, context: RunContext, plan: PatternPlan, target: Sto
     expression = " ".join(part for part in (("SET " + ", ".join(set_parts)) if set_parts else "",
                                             ("REMOVE " + ", ".join(remove_parts)) if remove_parts else "") if part)
     if not expression:
-        return _failed(plan, "the update changes nothing: give the pattern changed_attributes")
+        return "the update changes nothing: give the pattern changed_attributes"
     params = {"TableName": context.table_name, "Key": {n: target.keys[n] for n in pk_names},
               "UpdateExpression": expression, "ConditionExpression": "attribute_exists(#pk)",
               "ExpressionAttributeNames": names}
     if values:
         params["ExpressionAttributeValues"] = values
-    request = PatternRequest(plan.pattern, Operation.UPDATE_ITEM, params,
-                             ({n: target.attributes.get(n) for n in pattern.inputs},))
-    started = time.perf_counter()
-    _send_write(client, request, pk_names)
-    latency_ms = (time.perf_counter() - started) * 1000
-    problems = _check_present(client, context.table_name, key_design, after)
-    client.put_item(TableName=context.table_name, Item=to_dynamodb_json(target.full_item))  # undo
-    return _write_run(plan, request, (_written(key_design, target.full_item, after),), latency_ms, problems,
-                      f"updated {', '.join(changed)}")
+    return PatternRequest(plan.pattern, Operation.UPDATE_ITEM, params,
+                          ({n: target.attributes.get(n) for n in pattern.inputs},)), after
 
 
 def _different(old: Any, new: Any) -> Any:
@@ -388,6 +395,22 @@ def _write_run(plan: PatternPlan, request: PatternRequest, writes: tuple[Written
         verdict = f"{action}, but " + "; ".join(problems[:3])
     return PatternRun(plan.pattern, request.operation, TABLE, False, request, not problems, verdict,
                       latency_ms=round(latency_ms, 1), writes=writes)
+
+
+def delete_request(context: RunContext, plan: PatternPlan, target: StoredItem) -> PatternRequest:
+    """The DeleteItem a delete pattern sends to `target` (it must exist)."""
+    pattern = context.model.access_pattern(plan.pattern)
+    pk_names = primary_key_names(context.design.key_design)
+    original = target.full_item
+    return PatternRequest(plan.pattern, Operation.DELETE_ITEM, {
+        "TableName": context.table_name, "Key": {n: original[n] for n in pk_names},
+        "ConditionExpression": "attribute_exists(#pk)",
+        "ExpressionAttributeNames": {"#pk": pk_names[0]}}, ({n: original.get(n) for n in pattern.inputs},))
+
+
+def put_request(context: RunContext, plan: PatternPlan, items: list[Item]) -> PatternRequest:
+    """The PutItem, BatchWriteItem or TransactWriteItems that writes these new items."""
+    return _put_request(plan, context.table_name, context.design.key_design, items)
 
 
 def fresh_items(context: RunContext, entities: list[str]) -> list[Item]:

@@ -57,7 +57,9 @@ def test_fixed_capacity_has_no_scaling_resources_and_serves_the_peak_hour_at_the
     model = load_example("iot_telemetry")
     result = export_infrastructure(InfrastructureRequest(model, IacFormat.CLOUDFORMATION, auto_scaling=False))
     resources = _resources(result.code.text)
-    assert [r["Type"] for r in resources.values()] == ["AWS::DynamoDB::Table"]
+    # the alarms and dashboard (tests/costs/test_monitoring.py) are CloudWatch resources
+    assert [r["Type"] for r in resources.values() if not r["Type"].startswith("AWS::CloudWatch::")] == [
+        "AWS::DynamoDB::Table"]
     estimate = estimate_model(EstimateRequest(model, compare_designs=False))
     peaks = {row["resource"]: row for row in estimate.resource_rows}
     table = resources["Table"]["Properties"]
@@ -128,7 +130,8 @@ def test_replica_regions_make_a_global_table_that_passes_cfn_lint(auto_scaling: 
                                                          tags=(("team", "sales"),)))
     assert cfn_lint_problems(result.code.text) == []  # also catches YAML aliases (W1101) for shared settings
     resources = _resources(result.code.text)
-    assert list(resources) == ["Table"]  # a global table scales itself: no Application Auto Scaling resources
+    # a global table scales itself: no Application Auto Scaling resources (the rest are CloudWatch alarms)
+    assert [k for k, r in resources.items() if not r["Type"].startswith("AWS::CloudWatch::")] == ["Table"]
     table = resources["Table"]
     assert table["Type"] == "AWS::DynamoDB::GlobalTable"
     replicas = table["Properties"]["Replicas"]

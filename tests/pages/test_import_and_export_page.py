@@ -144,3 +144,26 @@ def test_an_allowed_workshop_import_hides_and_refuses_other_attendees_tables(
         assert loaded_table in options and theirs not in options  # the instructor's table, not theirs
     finally:
         client.delete_table(TableName=theirs)
+
+
+def test_alarms_can_be_turned_off_and_a_bad_topic_is_an_error_not_a_traceback() -> None:
+    at = _page_with_example("chat_messages")
+    assert "AWS::CloudWatch::Alarm" in at.code[0].value and "AWS::CloudWatch::Dashboard" in at.code[0].value
+    at.text_input(key="iac.alarm_topic").input("not-an-arn").run()
+    assert not at.exception and any("SNS topic ARN" in e.value for e in at.error)
+    at.text_input(key="iac.alarm_topic").input("arn:aws:sns:us-east-1:123456789012:ops").run()
+    assert "arn:aws:sns:us-east-1:123456789012:ops" in at.code[0].value
+    at.toggle(key="iac.alarms").set_value(False).run()
+    assert "AWS::CloudWatch::" not in at.code[0].value
+
+
+def test_load_test_tab_offers_the_locust_file_and_the_k6_script() -> None:
+    at = _page_with_example("iot_telemetry")
+    (mix,) = [d.value for d in at.dataframe if "access pattern" in d.value.columns]
+    assert len(mix) == len(set(mix["access pattern"])) > 0 and set(mix.columns) >= {"share", "weight"}
+    assert at.download_button(key="loadtest.download").label == "Download locustfile.py"
+    assert any("from locust import" in c.value for c in at.code)
+    at.radio(key="loadtest.format").set_value("k6").run()
+    assert not at.exception
+    assert at.download_button(key="loadtest.download").label == "Download loadtest.mjs"
+    assert any("export default function" in c.value for c in at.code)

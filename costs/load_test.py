@@ -1,0 +1,29 @@
+"""A load test for one of the model's designs (`modeling.loadtest`), as the CLI and the Import & export page ask.
+
+The design is chosen as for the IaC export (the model's own, else the first proposal, or one by name), so
+the load test exercises the same table the exported code creates.
+"""
+
+from __future__ import annotations
+
+from costs.design_ranking import ranked_designs
+from costs.errors import UsageError
+from modeling.errors import ModelingError
+from modeling.loadtest import LoadTest, LoadTestFormat
+from modeling.loadtest_scripts import write_load_test
+from modeling.model import Model
+from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS
+
+
+def export_load_test(model: Model, fmt: LoadTestFormat, design_name: str | None = None,
+                     total_items: int = DEFAULT_PREVIEW_ITEMS, seed: int = 42) -> LoadTest:
+    """The Locust file or k6 script; a model that cannot give one raises UsageError saying why."""
+    designs = ranked_designs(model)
+    design = next((d for d in designs if d.name == design_name), None) if design_name else designs[0]
+    if design is None:
+        raise UsageError("no such design", "design", design_name,
+                         "choose one of: " + ", ".join(d.name for d in designs))
+    try:
+        return write_load_test(model, design, fmt, total_items, seed)
+    except ModelingError as exc:
+        raise UsageError("no load test can be written for this model", "model", model.name, str(exc)) from None
