@@ -1,5 +1,6 @@
 """Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `schema`, `examples`,
-`import-workbench FILE -o MODEL`, `export-workbench MODEL -o FILE`, `import-table --table NAME -o MODEL`.
+`import-workbench FILE -o MODEL`, `export-workbench MODEL -o FILE`, `import-table --table NAME -o MODEL`,
+`import-sql SCHEMA.sql [-o MODEL]`, `import-queries LOG.csv --schema SCHEMA.sql -o MODEL`.
 
 Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
 status says whether there was any error (1) or the command was misused (2).
@@ -35,6 +36,7 @@ from modeling.nosql_workbench import export_workbench, import_workbench_file
 from modeling.nosql_workbench.document import workbench_from_document
 from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from modeling.schema import model_json_schema
+from modeling.sql_cli import add_sql_commands, run_sql_command
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     imports.add_argument("--sample-items", type=int, default=DEFAULT_SAMPLE_ITEMS, metavar="N",
                          help=f"read at most N items with Scan (default {DEFAULT_SAMPLE_ITEMS})")
     imports.add_argument("-o", "--output", type=Path, required=True, metavar="FILE", help="model file (.yaml or .json)")
+    add_sql_commands(commands)
     commands.add_parser("schema", help="print the JSON Schema of the model format")
     commands.add_parser("examples", help="list the built-in example models")
     args = parser.parse_args(argv)
@@ -88,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         return _export_workbench(args.file, args.output, args.seed, args.items)
     if args.command == "import-table":
         return _import_table(args)
+    if args.command in ("import-sql", "import-queries"):
+        return run_sql_command(args)
     if args.command == "schema":
         print(json.dumps(model_json_schema(), indent=2))
         return 0
