@@ -173,7 +173,7 @@ def parse_statements(text: str, dialect: SqlDialect, source: str = "") -> list[e
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # its "falling back to a Command" warnings: such statements are reported here
     try:
-        return [s for s in sqlglot.parse(text, read=dialect.value) if s is not None]
+        return [s for s in sqlglot.parse(text, read=dialect.value) if isinstance(s, exp.Expression)]
     except ParseError as exc:
         first = exc.errors[0] if exc.errors else {}
         description = str(first.get("description", exc)).split("<Token")[0].strip()
@@ -323,7 +323,8 @@ def _table_check(condition: exp.Expression, draft: _Draft) -> None:
 
 
 def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
-    condition = condition.unnest() if isinstance(condition, exp.Paren) else condition
+    while isinstance(condition, exp.Paren):
+        condition = condition.this
     if isinstance(condition, exp.And):
         return [*_conjuncts(condition.this), *_conjuncts(condition.expression)]
     return [condition]
