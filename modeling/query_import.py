@@ -129,14 +129,14 @@ def _window(log: QueryLog, window_hours: float | None, inferred: list[str], deci
                         "over that window.")
         return log.window_hours
     decisions.append(f"The log does not say how long it covers, so traffic assumes {DEFAULT_WINDOW_HOURS:g} hours; "
-                     "give --window-hours (the time since pg_stat_statements_reset()).")
+                     "give the hours it covers (--window-hours; since pg_stat_statements_reset()).")
     return DEFAULT_WINDOW_HOURS
 
 
 def _ratio(peak_to_average: float | None, decisions: list[str]) -> float:
     if peak_to_average is None:
-        decisions.append(f"Peak traffic assumes {DEFAULT_PEAK_TO_AVERAGE:g} x the average; give --peak-to-average "
-                         "from your busiest hour.")
+        decisions.append(f"Peak traffic assumes {DEFAULT_PEAK_TO_AVERAGE:g} x the average; give the ratio of your "
+                         "busiest hour (--peak-to-average).")
         return DEFAULT_PEAK_TO_AVERAGE
     if not 1 <= peak_to_average <= 10_000:
         raise ModelFileError([Problem("--peak-to-average", f"{peak_to_average:g} is not a peak-to-average ratio",

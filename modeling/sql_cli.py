@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from modeling.errors import ModelFileError
+from modeling.errors import ModelFileError, Problem
 from modeling.model_file import FileFormat, dump_model
-from modeling.query_import import QueryImport, import_queries
-from modeling.query_log import read_query_log
-from modeling.sql_import import SqlImport, import_sql, read_row_counts
+from modeling.query_log import MAX_LOG_BYTES
+from modeling.relational_import import RelationalImport, import_relational
 from modeling.sql_schema import MAX_SCHEMA_BYTES, SqlDialect
 
 
@@ -45,33 +44,31 @@ def _schema_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run_sql_command(args: argparse.Namespace) -> int:
+    queries = args.command == "import-queries"
+    schema_path = args.schema if queries else args.file
     try:
-        schema = _schema(args)
-        if args.command == "import-sql":
-            return _write_schema(schema, args.output)
-        log = read_query_log(_read(args.file, 20 * MAX_SCHEMA_BYTES), str(args.file))
-        result = import_queries(schema, log, args.window_hours, args.peak_to_average)
+        result = import_relational(
+            _read(schema_path, MAX_SCHEMA_BYTES), str(schema_path),
+            _read(args.file, MAX_LOG_BYTES) if queries else None, str(args.file),
+            _read(args.row_counts, MAX_SCHEMA_BYTES) if args.row_counts else None, args.dialect,
+            args.window_hours if queries else None, args.peak_to_average if queries else None)
     except ModelFileError as exc:
         for problem in exc.problems:
-            print(f"{exc.source or args.file}: {problem}", file=sys.stderr)
+            print(f"{exc.source or schema_path}: {problem}", file=sys.stderr)
         return 1
-    return _write_queries(result, args.output)
-
-
-def _schema(args: argparse.Namespace) -> SqlImport:
-    path = args.schema if args.command == "import-queries" else args.file
-    counts = read_row_counts(_read(args.row_counts, MAX_SCHEMA_BYTES), str(args.row_counts)) \
-        if args.row_counts else None
-    text = _read(path, MAX_SCHEMA_BYTES).decode("utf-8", errors="replace")
-    return import_sql(text, args.dialect, str(path), counts)
+    if not _write(dump_model(result.model, _format(args.output)), args.output):
+        return 1
+    _report(result, args.output)
+    return 0
 
 
 def _read(path: Path, limit: int) -> bytes:
     try:
         with path.open("rb") as handle:
-            return handle.read(limit + 1)
+            return handle.read(limit + 1)  # one byte over the limit: the reader says it is too big
     except OSError as exc:
-        raise ModelFileError([], f"{path}: cannot read the file: {exc.strerror}") from None
+        raise ModelFileError([Problem("(file)", f"cannot read the file: {exc.strerror}",
+                                      "check the path and permissions")], str(path)) from None
 
 
 def _write(model_text: str, output: Path | None) -> bool:
@@ -90,38 +87,27 @@ def _format(output: Path | None) -> FileFormat:
     return (FileFormat.from_filename(output.name) if output else None) or FileFormat.YAML
 
 
-def _write_schema(result: SqlImport, output: Path | None) -> int:
-    if not _write(dump_model(result.model, _format(output)), output):
-        return 1
+def _report(result: RelationalImport, output: Path | None) -> None:
     model = result.model
-    print(f"{result.schema.dialect.value} schema: {len(model.entities)} entities, {len(model.relationships)} "
-          f"relationships" + (f" -> {output}" if output else ""), file=sys.stderr)
-    _notes(result.inferred, result.decisions)
-    print("next: add access patterns, or import them from a query log with import-queries", file=sys.stderr)
-    return 0
-
-
-def _write_queries(result: QueryImport, output: Path) -> int:
-    if not _write(dump_model(result.model, _format(output)), output):
-        return 1
-    patterns = {m.pattern for m in result.mapped}
-    print(f"{len(result.mapped)} statements mapped to {len(patterns)} access patterns, {len(result.unmapped)} "
-          f"unmapped, {len(result.skipped)} skipped; traffic over {result.window_hours:g} hours, peak "
-          f"{result.peak_to_average:g} x average -> {output}", file=sys.stderr)
+    target = f" -> {output}" if output else ""
+    print(f"{result.dialect} schema: {len(model.entities)} entities, {len(model.relationships)} relationships"
+          + ("" if result.window_hours is not None else target), file=sys.stderr)
+    if result.window_hours is not None:
+        patterns = {m.pattern for m in result.mapped}
+        print(f"{len(result.mapped)} statements mapped to {len(patterns)} access patterns, {len(result.unmapped)} "
+              f"unmapped, {result.skipped} skipped; traffic over {result.window_hours:g} hours, peak "
+              f"{result.peak_to_average:g} x average{target}", file=sys.stderr)
     for mapped in result.mapped:
         print(f"mapped: {mapped.pattern} <- {_short(mapped.statement)} ({mapped.calls:,} calls)", file=sys.stderr)
     for unmapped in result.unmapped:
         print(f"unmapped ({unmapped.reason}): {_short(unmapped.statement)} ({unmapped.calls:,} calls): "
               f"{unmapped.detail}; instead: {unmapped.alternative}", file=sys.stderr)
-    _notes(result.inferred, result.decisions)
-    return 0
-
-
-def _notes(inferred: tuple[str, ...], decisions: tuple[str, ...]) -> None:
-    for note in inferred:
+    for note in result.inferred:
         print(f"inferred: {note}", file=sys.stderr)
-    for note in decisions:
+    for note in result.decisions:
         print(f"decide: {note}", file=sys.stderr)
+    if result.window_hours is None:
+        print("next: add access patterns, or import them from a query log with import-queries", file=sys.stderr)
 
 
 def _short(statement: str) -> str:
