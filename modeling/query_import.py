@@ -152,7 +152,9 @@ def _parse(text: str, log: QueryLog) -> exp.Expression | Unmappable | None:
     except (SqlglotError, RecursionError) as exc:
         return Unmappable(UNPARSED, f"sqlglot cannot parse it: {str(exc).splitlines()[0][:120]}")
     statements = [s for s in statements if not isinstance(s, exp.Semicolon)]
-    if len(statements) != 1:
+    if len(statements) > 1:
+        return Unmappable(UNPARSED, f"one entry holds {len(statements)} statements; log them one by one")
+    if not statements:
         return None
     return statements[0]
 

@@ -27,7 +27,9 @@ EVERY_PARTITION = "reads every partition"
 BULK_WRITE = "writes many rows at once"
 UNKNOWN_TABLE = "table not in the schema"
 UNPARSED = "not parsed"
+NO_KEY = "table without a primary key"
 ALTERNATIVES = {
+    NO_KEY: "give the entity identifiers (its primary key) on the Model page, then add the pattern",
     AGGREGATE: "a precomputed aggregate item (a counter or total updated in the same transaction as the writes, "
                "or by a Lambda on DynamoDB Streams)",
     REPORTING: "DynamoDB Streams to an analytics store, or an export to S3 queried with Athena",
@@ -88,15 +90,27 @@ class _Tables:
 
     def resolve(self, column: exp.Column) -> tuple[str, str] | None:
         qualifier = column.table
-        if qualifier:
-            table = self.by_alias.get(qualifier.lower())
-            return (table.name, column.name) if table is not None and table.column(column.name) else None
-        owners = [self.by_alias[a] for a in self.order if self.by_alias[a].column(column.name)]
-        return (owners[0].name, column.name) if owners else None
+        candidates = [self.by_alias.get(qualifier.lower())] if qualifier else [self.by_alias[a] for a in self.order]
+        for table in candidates:
+            found = table.column(column.name) if table is not None else None
+            if table is not None and found is not None:
+                return table.name, found.name  # the attribute's name (a column renamed to be one)
+        return None
 
 
 def propose(statement: exp.Expression, schema_tables: dict[str, Table], model: Model,
             entity_of: dict[str, str]) -> Proposal | Unmappable:
+    proposal = _propose(statement, schema_tables, model, entity_of)
+    if isinstance(proposal, Proposal):
+        for table in proposal.tables:
+            entity = model.entity(entity_of[table])
+            if entity is not None and not entity.identity:
+                return Unmappable(NO_KEY, f"{table} has no primary key, so its items have no DynamoDB key")
+    return proposal
+
+
+def _propose(statement: exp.Expression, schema_tables: dict[str, Table], model: Model,
+             entity_of: dict[str, str]) -> Proposal | Unmappable:
     if isinstance(statement, exp.Select):
         return _select(statement, schema_tables, model, entity_of)
     if isinstance(statement, exp.Insert):
@@ -149,8 +163,12 @@ def _select(select: exp.Select, schema_tables: dict[str, Table], model: Model,
     aggregate = bool(select.args.get("group") or select.args.get("having") or select.args.get("distinct")
                      or any(e.find(exp.AggFunc) for e in select.expressions))
     names = [tables.by_alias[a].name for a in tables.order]
+    # the rows a join returns are the child's (orders of a customer): on a tie, the table that references another
+    def child_of_another(name: str) -> bool:
+        return any(k.parent_table.lower() in {n.lower() for n in names if n != name}
+                   for k in schema_tables[name.lower()].foreign_keys)
     driving = max(names, key=lambda n: (len(inputs.get(n, [])) + len(conditions.filters.get(n, [])),
-                                        -names.index(n)))
+                                        child_of_another(n), -names.index(n)))
     table = schema_tables[driving.lower()]
     own_inputs = inputs.get(driving, [])
     filters = conditions.filters.get(driving, [])
@@ -262,7 +280,7 @@ class _Conditions:
     inputs: dict[str, list[str]] = field(default_factory=dict)
     filters: dict[str, list[tuple[str, str | int | float | bool]]] = field(default_factory=dict)
     ranges: dict[str, list[tuple[str, RangeOperator]]] = field(default_factory=dict)
-    in_lists: dict[str, tuple[str, int]] = field(default_factory=dict)
+    in_lists: dict[str, tuple[str, int | None]] = field(default_factory=dict)
     joins: list[tuple[tuple[str, str], tuple[str, str]]] = field(default_factory=list)
     decisions: list[str] = field(default_factory=list)
 
@@ -332,6 +350,13 @@ def _condition(predicate: exp.Expression, tables: _Tables, found: _Conditions) -
     if predicate.find(exp.Match) or any(isinstance(n, exp.DPipe) for n in predicate.walk()) or \
             "@@" in predicate.sql(dialect="postgres"):
         return Unmappable(FULL_TEXT, "a text-search condition")
+    if isinstance(predicate, exp.EQ) and isinstance(predicate.expression, exp.Any) and \
+            _is_parameter(_unwrapped(predicate.expression.this.unnest())):
+        column = _column_of(predicate.this, tables, found)  # `id = ANY($1)`: PostgreSQL's array of keys
+        if column is not None:
+            found.add(found.inputs, column, column[1])
+            found.in_lists[column[0]] = (column[1], None)
+            return None
     if isinstance(predicate, exp.EQ):
         left, right = predicate.this, _unwrapped(predicate.expression)
         if _is_parameter(_unwrapped(left)):
@@ -469,8 +494,9 @@ def _insert(insert: exp.Insert, schema_tables: dict[str, Table], model: Model,
     values = insert.args.get("expression")
     if not isinstance(values, exp.Values):
         return Unmappable(BULK_WRITE, "INSERT ... SELECT copies rows")
-    columns = [c.name for c in insert.this.expressions] if isinstance(insert.this, exp.Schema) else \
-        [c.name for c in table.columns]
+    named = [table.column(c.name) for c in insert.this.expressions] if isinstance(insert.this, exp.Schema) else \
+        list(table.columns)
+    columns = [c.name for c in named if c is not None]
     rows = len(values.expressions)
     entity = model.entity(entity_of[table.name])
     identifiers = list(entity.identifiers) if entity is not None else list(table.primary_key)
@@ -514,8 +540,10 @@ def _change(statement: exp.Update | exp.Delete, schema_tables: dict[str, Table])
         proposal.decisions.append(f"{name} = {value!r} is a condition on the row: a ConditionExpression")
     if is_update:
         for assignment in statement.expressions:
-            if isinstance(assignment, exp.EQ) and isinstance(assignment.this, exp.Column):
-                proposal.changed.append(assignment.this.name)
+            changed = table.column(assignment.this.name) if isinstance(assignment, exp.EQ) and \
+                isinstance(assignment.this, exp.Column) else None
+            if changed is not None:
+                proposal.changed.append(changed.name)
         locks = [c for c in proposal.inputs if c.lower() == "version" and set(table.primary_key) <= set(inputs)]
         if locks:
             proposal.inputs.remove(locks[0])

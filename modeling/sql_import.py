@@ -20,7 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from modeling.errors import ModelFileError, Problem
@@ -81,7 +81,11 @@ def import_sql(text: str, dialect: SqlDialect | str | None = None, source: str =
 
 def import_schema(schema: SqlSchema, source: str = "schema.sql", row_counts: dict[str, int] | None = None,
                   name: str | None = None) -> SqlImport:
+    schema, renamed = attribute_names(schema)
     builder = _Builder(schema, {k.lower(): v for k, v in (row_counts or {}).items()})
+    if renamed:
+        builder.inferred.append("Column names an attribute cannot have (letters, digits, _ . - only, starting with "
+                                "a letter or _) were changed: " + ", ".join(renamed) + ".")
     document = builder.document(name or f"Imported from {source.rsplit('/', 1)[-1]}", _table_name(source))
     try:
         model = model_from_document(document, source)
@@ -120,6 +124,44 @@ def read_row_counts(data: bytes, source: str = "row counts") -> dict[str, int]:
 
 
 # --- names -----------------------------------------------------------------------------------------
+
+_VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+
+
+def attribute_names(schema: SqlSchema) -> tuple[SqlSchema, list[str]]:
+    """The schema with every column named as an attribute can be (`Full Name` -> `Full_Name`); the renames said."""
+    renames: dict[tuple[str, str], str] = {}
+    said = []
+    for table in schema.tables:
+        taken = {c.name for c in table.columns if _VALID_NAME.match(c.name)}
+        for column in table.columns:
+            if _VALID_NAME.match(column.name):
+                continue
+            base = re.sub(r"[^A-Za-z0-9_.\-]", "_", column.name)
+            base = base if re.match(r"^[A-Za-z_]", base) else f"_{base}"
+            name, number = base, 2
+            while name in taken:
+                name, number = f"{base}_{number}", number + 1
+            taken.add(name)
+            renames[(table.name.lower(), column.name)] = name
+            said.append(f"{table.name}.{column.name} -> {name}")
+    if not renames:
+        return schema, []
+
+    def new(table: str, column: str) -> str:
+        return renames.get((table.lower(), column), column)
+
+    tables = []
+    for table in schema.tables:
+        columns = tuple(replace(c, name=new(table.name, c.name), sql_name=c.name) if (table.name.lower(), c.name)
+                        in renames else c for c in table.columns)
+        keys = tuple(ForeignKey(tuple(new(table.name, c) for c in k.columns), k.parent_table,
+                                tuple(new(k.parent_table, c) for c in k.parent_columns)) for k in table.foreign_keys)
+        tables.append(replace(table, columns=columns, primary_key=tuple(new(table.name, c) for c in table.primary_key),
+                              unique_sets=tuple(tuple(new(table.name, c) for c in u) for u in table.unique_sets),
+                              foreign_keys=keys))
+    return replace(schema, tables=tuple(tables)), said
+
 
 
 def entity_name(table: str) -> str:
@@ -176,7 +218,7 @@ class _Builder:
         renamed = [f"{t} -> {e}" for t, e in self.names.items() if t != e]
         if renamed:
             self.inferred.append("Tables become entities named in the singular: " + ", ".join(renamed)
-                                 + ". Column names are kept exactly.")
+                                 + ". Column names stay the attribute names.")
         entities = [self._entity(t) for t in self.schema.tables]
         relationships = self._relationships()
         return {"format": "dynamodb-design-studio/model", "version": 1, "name": name[:200],

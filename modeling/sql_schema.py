@@ -62,6 +62,7 @@ class Column:
     minimum: float | None = None  # from CHECK constraints
     maximum: float | None = None
     element_type: str = ""  # ARRAY element type
+    sql_name: str = ""  # the name in the SQL when `name` had to be changed to be an attribute name
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,9 @@ class Table:
     line: int = 0
 
     def column(self, name: str) -> Column | None:
-        return next((c for c in self.columns if c.name == name), None)
+        """The column named so, by its attribute name or by its name in the SQL."""
+        return next((c for c in self.columns if c.name == name), None) or next(
+            (c for c in self.columns if c.sql_name == name), None)
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,8 @@ def _read(text: str, dialect: SqlDialect, source: str) -> SqlSchema:
                 previous.row_count = _row_count(statement.comments or [])
             continue
         previous = None
-        if isinstance(statement, exp.Create) and str(statement.args.get("kind", "")).upper() == "TABLE":
+        if isinstance(statement, exp.Create) and str(statement.args.get("kind", "")).upper() == "TABLE" and \
+                statement.find(exp.TemporaryProperty) is None:
             previous = _create_table(statement, dialect, drafts, source)
         elif (isinstance(statement, exp.Alter) and _alter_table(statement, drafts)) or (
                 isinstance(statement, exp.Create) and _unique_index(statement, drafts)):
@@ -204,7 +208,8 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 
 def _statement_kind(statement: exp.Expression) -> str:
     if isinstance(statement, exp.Create):
-        return f"CREATE {str(statement.args.get('kind') or '').upper()}".strip()
+        temporary = "TEMPORARY " if statement.find(exp.TemporaryProperty) is not None else ""
+        return f"CREATE {temporary}{str(statement.args.get('kind') or '').upper()}".strip()
     if isinstance(statement, exp.Command):
         return str(statement.this).upper()
     return type(statement).__name__.upper()

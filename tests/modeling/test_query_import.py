@@ -151,3 +151,51 @@ def test_cli_writes_a_model_the_product_loads(tmp_path: Path) -> None:
     model = load_model_file(output)
     assert len(model.access_patterns) == 11
     assert "unmapped (full-text search)" in result.stderr and "mapped: get_customer_by_customer_id" in result.stderr
+
+
+GENERIC_SCHEMA = """
+CREATE TABLE customers (id bigserial PRIMARY KEY, email text NOT NULL, "Full Name" text);
+CREATE TABLE orders (id bigserial PRIMARY KEY, customer_id bigint NOT NULL REFERENCES customers (id),
+                     status varchar(20) NOT NULL, placed_at timestamp NOT NULL);
+CREATE TABLE audit_log (at timestamptz, actor text);
+CREATE TEMPORARY TABLE scratch (x int);
+"""
+
+
+def _generic(rows: list[tuple[str, int]]):
+    lines = ["query,calls"] + [f'"{q}",{calls}' for q, calls in rows]
+    schema = import_sql(GENERIC_SCHEMA, "postgres")
+    return import_queries(schema, read_query_log("\n".join(lines).encode()), window_hours=1, peak_to_average=2)
+
+
+def test_a_join_on_generic_id_keys_reads_the_child_and_says_what_to_denormalise() -> None:
+    # customers.id and orders.customer_id differ in name: no shared item collection, so the pattern reads the
+    # orders (the rows the join returns) by customer_id, and the customer's columns are a decision
+    result = _generic([("SELECT c.email, o.* FROM customers c JOIN orders o ON o.customer_id = c.id "
+                        "WHERE c.id = $1", 100)])
+    pattern = result.model.access_pattern("list_orders_by_customer_id")
+    assert (pattern.entities, pattern.inputs) == (("Order",), ("customer_id",))
+    assert any("denormalise" in d and "Customer" in d for d in result.decisions)
+
+
+def test_array_keys_tables_without_keys_and_multi_statement_entries() -> None:
+    result = _generic([("SELECT * FROM orders WHERE id = ANY($1)", 10), ("SELECT * FROM audit_log WHERE actor = $1", 5),
+                       ("SELECT * FROM customers WHERE email = $1; SELECT 2", 1)])
+    assert result.model.access_pattern("get_orders_by_id").kind is PatternKind.BATCH_READ
+    reasons = sorted(u.reason for u in result.unmapped)
+    assert reasons == ["not parsed", "table without a primary key"]
+    assert {e.name for e in result.model.entities} == {"Customer", "Order", "AuditLog"}  # TEMPORARY is left out
+
+
+def test_a_column_name_no_attribute_can_have_is_renamed_and_said() -> None:
+    result = _generic([('UPDATE customers SET ""Full Name"" = $1 WHERE id = $2', 3)])
+    assert result.model.entity("Customer").attribute("Full_Name") is not None
+    assert any("Full Name -> Full_Name" in note for note in result.inferred)
+    assert result.model.access_pattern("update_customer_full_name_by_id").changed_attributes == ("Full_Name",)
+
+
+def test_a_conditional_update_by_key_is_mapped_and_a_range_delete_is_not() -> None:
+    result = _generic([("UPDATE orders SET status = $1 WHERE id = $2 AND placed_at > $3", 3),
+                       ("DELETE FROM orders WHERE placed_at < $1", 1)])
+    assert result.model.access_pattern("update_order_status_by_id").inputs == ("id",)
+    assert [u.reason for u in result.unmapped] == [BULK_WRITE]
