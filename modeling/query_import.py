@@ -79,7 +79,7 @@ def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None 
     ratio = _ratio(peak_to_average, decisions)
     tables = {t.name.lower(): t for t in schema.schema.tables}
     entity_of = dict(schema.entity_names)
-    groups: dict[tuple, _Group] = {}
+    groups: dict[tuple[object, ...], _Group] = {}
     unmapped: list[UnmappedStatement] = []
     skipped: list[str] = []
     for logged in sorted(log.statements, key=lambda s: (-s.calls, s.text)):

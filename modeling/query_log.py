@@ -67,7 +67,7 @@ def read_query_log(data: bytes, source: str = "query log") -> QueryLog:
                  "export it with a header row naming those columns")
 
 
-def _postgres(reader: csv.DictReader, fields: dict[str, str], source: str) -> QueryLog:
+def _postgres(reader: csv.DictReader[str], fields: dict[str, str], source: str) -> QueryLog:
     time_field = fields.get("total_exec_time") or fields.get("total_time")
     statements = []
     for line, row in enumerate(reader, start=2):
@@ -81,7 +81,7 @@ def _postgres(reader: csv.DictReader, fields: dict[str, str], source: str) -> Qu
     return QueryLog(PG_STAT_STATEMENTS, SqlDialect.POSTGRES, tuple(statements))
 
 
-def _mysql(reader: csv.DictReader, fields: dict[str, str], source: str) -> QueryLog:
+def _mysql(reader: csv.DictReader[str], fields: dict[str, str], source: str) -> QueryLog:
     statements = []
     first_seen: list[datetime] = []
     last_seen: list[datetime] = []

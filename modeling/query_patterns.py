@@ -14,6 +14,7 @@ Unmappable: aggregates without a key, reads of every partition (no equality), fu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlglot import exp
 
@@ -76,7 +77,7 @@ class Proposal:
     notes: list[str] = field(default_factory=list)  # inferred
     decisions: list[str] = field(default_factory=list)
 
-    def shape(self) -> tuple:
+    def shape(self) -> tuple[object, ...]:
         """What makes two statements the same pattern (they are merged, their calls added)."""
         return (self.verb, self.kind, tuple(self.tables), tuple(self.inputs), tuple(self.filters),
                 self.range_attribute, self.range_operator, self.sort_order, self.page_size, tuple(self.changed))
@@ -284,7 +285,7 @@ class _Conditions:
     joins: list[tuple[tuple[str, str], tuple[str, str]]] = field(default_factory=list)
     decisions: list[str] = field(default_factory=list)
 
-    def add(self, where: dict, column: tuple[str, str], value: object) -> None:
+    def add(self, where: dict[str, list[Any]], column: tuple[str, str], value: Any) -> None:
         found = where.setdefault(column[0], [])
         if value not in found:
             found.append(value)

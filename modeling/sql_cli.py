@@ -12,7 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from modeling.design import Operation
 from modeling.errors import ModelFileError, Problem
+from modeling.generator import propose_designs
+from modeling.model import Model
 from modeling.model_file import FileFormat, dump_model
 from modeling.query_log import MAX_LOG_BYTES
 from modeling.relational_import import RelationalImport, import_relational
@@ -108,6 +111,18 @@ def _report(result: RelationalImport, output: Path | None) -> None:
         print(f"decide: {note}", file=sys.stderr)
     if result.window_hours is None:
         print("next: add access patterns, or import them from a query log with import-queries", file=sys.stderr)
+    elif model.access_patterns:
+        _design_summary(model)
+
+
+def _design_summary(model: Model) -> None:
+    """How the first proposed design serves the patterns: what `dds design` would say, in one line."""
+    design = propose_designs(model)[0]
+    scans = [p.pattern for p in design.plans if p.operation is Operation.SCAN or not p.served]
+    served = len(design.plans) - len(scans)
+    print(f"design '{design.name}': {served} of {len(design.plans)} patterns served by a key read"
+          + (f"; only a Scan serves {', '.join(scans)}" if scans else "") + " (dds design MODEL for the reasons)",
+          file=sys.stderr)
 
 
 def _short(statement: str) -> str:

@@ -151,6 +151,7 @@ def test_cli_writes_a_model_the_product_loads(tmp_path: Path) -> None:
     model = load_model_file(output)
     assert len(model.access_patterns) == 11
     assert "unmapped (full-text search)" in result.stderr and "mapped: get_customer_by_customer_id" in result.stderr
+    assert "11 of 11 patterns served by a key read" in result.stderr
 
 
 GENERIC_SCHEMA = """
@@ -199,3 +200,34 @@ def test_a_conditional_update_by_key_is_mapped_and_a_range_delete_is_not() -> No
                        ("DELETE FROM orders WHERE placed_at < $1", 1)])
     assert result.model.access_pattern("update_order_status_by_id").inputs == ("id",)
     assert [u.reason for u in result.unmapped] == [BULK_WRITE]
+
+
+def test_the_same_log_in_another_row_order_gives_the_same_model_bytes() -> None:
+    from modeling.model_file import FileFormat, dump_model
+
+    schema = import_sql((FIXTURES / "students.sql").read_text(encoding="utf-8"), source="students.sql")
+    header, *rows = (FIXTURES / "students_pg_stat_statements.csv").read_text(encoding="utf-8").splitlines()
+    forward = import_queries(schema, read_query_log("\n".join([header, *rows]).encode()), 24, 3)
+    backward = import_queries(schema, read_query_log("\n".join([header, *reversed(rows)]).encode()), 24, 3)
+    assert dump_model(forward.model, FileFormat.YAML) == dump_model(backward.model, FileFormat.YAML)
+    assert forward.unmapped == tuple(sorted(backward.unmapped, key=lambda u: (-u.calls, u.statement)))
+
+
+@pytest.mark.parametrize("name", ["students.sql", "crm.sql", "ecommerce.sql"])
+def test_a_schema_cut_anywhere_is_imported_or_refused_with_a_problem_never_a_crash(name: str) -> None:
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    for cut in range(0, len(text), max(1, len(text) // 12)):
+        try:
+            import_sql(text[:cut])
+        except ModelFileError as exc:
+            assert exc.problems and all(p.message for p in exc.problems)
+
+
+def test_a_log_cut_anywhere_is_read_or_refused_with_a_problem_never_a_crash() -> None:
+    schema = import_sql((FIXTURES / "crm.sql").read_text(encoding="utf-8"))
+    data = (FIXTURES / "crm_pg_stat_statements.csv").read_bytes()
+    for cut in range(0, len(data), max(1, len(data) // 40)):
+        try:
+            import_queries(schema, read_query_log(data[:cut]), 24, 2)
+        except ModelFileError as exc:
+            assert exc.problems
