@@ -46,7 +46,7 @@ class SqlSchemaError(ModelFileError):
 
     def __init__(self, message: str, line: int = 0, column: int = 0, source: str = "") -> None:
         self.line, self.column = line, column
-        where = f"line {line}, column {column}" if line else "(file)"
+        where = (f"line {line}, column {column}" if column else f"line {line}") if line else "(file)"
         super().__init__([Problem(where, message, "fix the SQL there, or remove the statement; only CREATE "
                                   "TABLE, ALTER TABLE ... ADD CONSTRAINT and CREATE UNIQUE INDEX are used")], source)
 
@@ -140,6 +140,7 @@ def _read(text: str, dialect: SqlDialect, source: str) -> SqlSchema:
     if len(text.encode("utf-8")) > MAX_SCHEMA_BYTES:
         raise SqlSchemaError(f"the file is larger than {MAX_SCHEMA_BYTES // 1024 // 1024} MB", source=source)
     statements = parse_statements(text, dialect, source)
+    enum_types = _enum_types(statements)
     drafts: dict[str, _Draft] = {}
     ignored: dict[str, int] = {}
     previous: _Draft | None = None
@@ -151,9 +152,10 @@ def _read(text: str, dialect: SqlDialect, source: str) -> SqlSchema:
         previous = None
         if isinstance(statement, exp.Create) and str(statement.args.get("kind", "")).upper() == "TABLE" and \
                 statement.find(exp.TemporaryProperty) is None:
-            previous = _create_table(statement, dialect, drafts, source)
+            previous = _create_table(statement, enum_types, drafts, source)
         elif (isinstance(statement, exp.Alter) and _alter_table(statement, drafts)) or (
-                isinstance(statement, exp.Create) and _unique_index(statement, drafts)):
+                isinstance(statement, exp.Create) and _unique_index(statement, drafts)) or (
+                _enum_type(statement) is not None):
             pass
         elif _is_unread_table(statement):  # sqlglot gave up on it: never drop a table silently
             snippet = str(statement.expression).strip()
@@ -196,6 +198,22 @@ def parse_statements(text: str, dialect: SqlDialect, source: str = "") -> list[e
         quiet.setLevel(level)
 
 
+def _enum_type(statement: exp.Expression) -> tuple[str, tuple[str, ...]] | None:
+    """`CREATE TYPE mood AS ENUM ('sad', 'ok')` (PostgreSQL): the type's name and values."""
+    if not (isinstance(statement, exp.Create) and str(statement.args.get("kind") or "").upper() == "TYPE"):
+        return None
+    definition = statement.args.get("expression")
+    if not (isinstance(definition, exp.DataType) and definition.this.name == "ENUM"):
+        return None
+    values = tuple(e.name for e in definition.expressions if isinstance(e, exp.Literal))
+    return _name(statement.this).lower(), values
+
+
+def _enum_types(statements: list[exp.Expression]) -> dict[str, tuple[str, ...]]:
+    """Every enum type of the file, wherever it is declared (pg_dump writes them first, people not always)."""
+    return dict(found for s in statements if (found := _enum_type(s)) is not None)
+
+
 def _is_unread_table(statement: exp.Expression) -> bool:
     return (isinstance(statement, exp.Command) and str(statement.this).upper() == "CREATE"
             and str(statement.expression).strip().upper().startswith("TABLE"))
@@ -227,8 +245,12 @@ def _name(node: exp.Expression | None) -> str:
     return node.name if node is not None else ""
 
 
-def _create_table(statement: exp.Create, dialect: SqlDialect, drafts: dict[str, _Draft], source: str) -> _Draft:
+def _create_table(statement: exp.Create, enum_types: dict[str, tuple[str, ...]], drafts: dict[str, _Draft],
+                  source: str) -> _Draft:
     schema = statement.this
+    like = statement.find(exp.LikeProperty)
+    if like is not None:  # CREATE TABLE b LIKE a / (LIKE a INCLUDING ALL): a's columns and keys, not its foreign keys
+        return _copy(statement, like, drafts, source)
     if not isinstance(schema, exp.Schema):  # CREATE TABLE ... AS SELECT: no columns to read
         table = schema if isinstance(schema, exp.Table) else schema.find(exp.Table)
         raise SqlSchemaError(f"CREATE TABLE {_name(table)} AS SELECT has no column definitions; write the columns "
@@ -239,9 +261,23 @@ def _create_table(statement: exp.Create, dialect: SqlDialect, drafts: dict[str, 
     draft = _Draft(name, _line_of(statement), row_count=_row_count(statement.comments or []))
     for element in schema.expressions:
         if isinstance(element, exp.ColumnDef):
-            _column(element, draft, dialect)
+            _column(element, draft, enum_types)
         else:
             _table_constraint(element, draft)
+    drafts[name.lower()] = draft
+    return draft
+
+
+def _copy(statement: exp.Create, like: exp.LikeProperty, drafts: dict[str, _Draft], source: str) -> _Draft:
+    target = statement.this.this if isinstance(statement.this, exp.Schema) else statement.this
+    name, original = _name(target), drafts.get(_name(like.this).lower())
+    if original is None:
+        raise SqlSchemaError(f"CREATE TABLE {name} LIKE {_name(like.this)}: the file creates no table "
+                             f"{_name(like.this)} before it", _line_of(statement), 0, source)
+    if name.lower() in drafts:
+        raise SqlSchemaError(f"the table {name} is created twice", _line_of(statement), 0, source)
+    draft = _Draft(name, _line_of(statement), dict(original.columns), original.primary_key,
+                   list(original.unique_sets), row_count=_row_count(statement.comments or []))
     drafts[name.lower()] = draft
     return draft
 
@@ -254,13 +290,18 @@ def _line_of(statement: exp.Expression) -> int:
     return 0
 
 
-def _column(definition: exp.ColumnDef, draft: _Draft, dialect: SqlDialect) -> None:
+def _column(definition: exp.ColumnDef, draft: _Draft, enum_types: dict[str, tuple[str, ...]]) -> None:
     kind = definition.args.get("kind")
     sql_type = kind.this.name if isinstance(kind, exp.DataType) else "TEXT"
     parameters = _type_parameters(kind)
     enum_values: tuple[str, ...] = ()
+    if isinstance(kind, exp.DataType) and sql_type == "USERDEFINED":
+        type_name = kind.args.get("kind")
+        named = type_name.name if isinstance(type_name, (exp.Identifier, exp.Dot)) else ""
+        if named.lower() in enum_types:
+            sql_type, enum_values = "ENUM", enum_types[named.lower()]
     element = ""
-    if isinstance(kind, exp.DataType) and sql_type in ("ENUM", "SET"):
+    if isinstance(kind, exp.DataType) and sql_type in ("ENUM", "SET") and not enum_values:
         enum_values = tuple(e.name for e in kind.expressions if isinstance(e, exp.Literal))
     if isinstance(kind, exp.DataType) and sql_type == "ARRAY" and kind.expressions:
         element = kind.expressions[0].this.name if isinstance(kind.expressions[0], exp.DataType) else ""
