@@ -97,6 +97,9 @@ def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None 
                                               result.alternative))
             continue
         group = groups.setdefault(result.shape(), _Group(result, [], 0, None))
+        if group.proposal is not result:  # the same pattern from another statement: keep what it says too
+            group.proposal.notes += result.notes
+            group.proposal.decisions += result.decisions
         group.statements.append(logged.text)
         group.calls += logged.calls
         if logged.rows is not None:
@@ -217,7 +220,7 @@ def _pattern(name: str, group: _Group, schema: SqlImport, window: float, ratio: 
     expected = _expected_items(proposal, group, schema, name, decisions)
     if expected is not None:
         pattern["expected_items"] = expected
-    inferred += [f"{name}: {note}." for note in proposal.notes]
+    inferred += [f"{name}: {note}." for note in dict.fromkeys(proposal.notes)]
     decisions += [f"{name}: {note}." for note in dict.fromkeys(proposal.decisions)]
     return pattern
 

@@ -29,7 +29,9 @@ BULK_WRITE = "writes many rows at once"
 UNKNOWN_TABLE = "table not in the schema"
 UNPARSED = "not parsed"
 NO_KEY = "table without a primary key"
+UNKNOWN_COLUMN = "column not in the schema"
 ALTERNATIVES = {
+    UNKNOWN_COLUMN: "check the column's name against the schema (or add the column to the schema)",
     NO_KEY: "give the entity identifiers (its primary key) on the Model page, then add the pattern",
     AGGREGATE: "a precomputed aggregate item (a counter or total updated in the same transaction as the writes, "
                "or by a Lambda on DynamoDB Streams)",
@@ -282,6 +284,7 @@ class _Conditions:
     filters: dict[str, list[tuple[str, str | int | float | bool]]] = field(default_factory=dict)
     ranges: dict[str, list[tuple[str, RangeOperator]]] = field(default_factory=dict)
     in_lists: dict[str, tuple[str, int | None]] = field(default_factory=dict)
+    unknown: list[str] = field(default_factory=list)  # columns no table of the statement has
     joins: list[tuple[tuple[str, str], tuple[str, str]]] = field(default_factory=list)
     decisions: list[str] = field(default_factory=list)
 
@@ -301,9 +304,10 @@ def _is_parameter(node: exp.Expression) -> bool:
 
 def _unwrapped(node: exp.Expression) -> exp.Expression:
     """`lower($1)` is the parameter it normalises: the application can normalise the value it sends."""
-    while isinstance(node, exp.Func) and not isinstance(node, exp.AggFunc) and node.this is not None and \
-            len([a for a in node.args.values() if a is not None]) == 1:
-        node = node.this
+    while (isinstance(node, (exp.Cast, exp.TryCast, exp.Paren)) or (
+            isinstance(node, exp.Func) and not isinstance(node, exp.AggFunc)
+            and len([a for a in node.args.values() if a is not None]) == 1)) and node.this is not None:
+        node = node.this  # `$1::bigint` is the parameter too
     return node
 
 
@@ -327,13 +331,18 @@ def _conditions(where: exp.Where | None, tables: _Tables) -> _Conditions | Unmap
         problem = _condition(predicate, tables, found)
         if problem is not None:
             return problem
+    if found.unknown:
+        return Unmappable(UNKNOWN_COLUMN, f"no table of the statement has {', '.join(dict.fromkeys(found.unknown))}")
     return found
 
 
 def _column_of(node: exp.Expression, tables: _Tables, found: _Conditions) -> tuple[str, str] | None:
     """The column a side of a comparison names; `lower(email)` names email, with a note."""
     if isinstance(node, exp.Column):
-        return tables.resolve(node)
+        column = tables.resolve(node)
+        if column is None:
+            found.unknown.append(node.sql())
+        return column
     if isinstance(node, exp.Func) and isinstance(node.this, exp.Column):
         column = tables.resolve(node.this)
         if column is not None:
@@ -392,6 +401,8 @@ def _condition(predicate: exp.Expression, tables: _Tables, found: _Conditions) -
     elif isinstance(predicate, (*_RANGES, exp.Between)):
         return _range(predicate, tables, found)
     elif isinstance(predicate, (exp.Is, exp.Not)):
+        for column in predicate.find_all(exp.Column):
+            _column_of(column, tables, found)  # a column the schema lacks makes the statement unmapped
         found.decisions.append(_null_note(predicate))
         return None
     found.decisions.append(f"the condition {predicate.sql()[:80]} is not part of the pattern: a filter in the "
@@ -436,10 +447,13 @@ def _like(predicate: exp.Expression, tables: _Tables, found: _Conditions) -> Unm
 
 def _null_note(predicate: exp.Expression) -> str:
     text = predicate.sql()[:80]
-    if "IS NULL" in text.upper() and "NOT" not in text.upper():
+    inner = predicate.this if isinstance(predicate, exp.Not) else predicate
+    if isinstance(predicate, exp.Is) and isinstance(predicate.expression, exp.Null):
         return (f"{text}: soft-deleted or unset rows are left out; in DynamoDB a sparse index keeps only the items "
                 "that have the attribute, so key the index on a marker the live items carry, or filter")
-    return f"{text} is not part of the pattern: a filter (attribute_exists) in the request"
+    if isinstance(inner, exp.Is):
+        return f"{text} is not part of the pattern: a filter (attribute_exists) in the request"
+    return f"{text} is not part of the pattern: a FilterExpression in the request"
 
 
 def _propagate(inputs: dict[str, list[str]], joins: list[tuple[tuple[str, str], tuple[str, str]]]) \

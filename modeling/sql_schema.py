@@ -85,7 +85,8 @@ class Table:
     def column(self, name: str) -> Column | None:
         """The column named so, by its attribute name or by its name in the SQL."""
         return next((c for c in self.columns if c.name == name), None) or next(
-            (c for c in self.columns if c.sql_name == name), None)
+            (c for c in self.columns if c.sql_name == name), None) or next(  # SQL folds unquoted names
+            (c for c in self.columns if name.lower() in (c.name.lower(), c.sql_name.lower())), None)
 
 
 @dataclass(frozen=True)

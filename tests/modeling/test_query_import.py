@@ -231,3 +231,16 @@ def test_a_log_cut_anywhere_is_read_or_refused_with_a_problem_never_a_crash() ->
             import_queries(schema, read_query_log(data[:cut]), 24, 2)
         except ModelFileError as exc:
             assert exc.problems
+
+
+def test_casts_unknown_columns_and_what_merged_statements_say() -> None:
+    result = _generic([("SELECT * FROM orders WHERE id = $1::bigint", 9),
+                       ("SELECT * FROM orders WHERE CustomerNo = $1", 8),
+                       ("SELECT * FROM orders WHERE customer_id = $1 AND status <> 'cancelled'", 7),
+                       ("SELECT * FROM orders WHERE customer_id = $1 AND placed_at IS NULL", 6)])
+    assert result.model.access_pattern("get_order_by_id").inputs == ("id",)
+    assert [(u.reason, u.calls) for u in result.unmapped] == [("column not in the schema", 8)]
+    # the two list statements are one pattern (6 + 7 calls) and both conditions they drop are decisions
+    merged = result.model.access_pattern("list_orders_by_customer_id")
+    assert merged.traffic.average_requests_per_second == 0.003611  # 13 calls / 3,600 s, to 4 significant digits
+    assert any("status <> 'cancelled'" in d for d in result.decisions)
