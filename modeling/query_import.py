@@ -189,9 +189,11 @@ def _base_name(proposal: Proposal, schema: SqlImport) -> str:
         obj = snake(entity)
     if proposal.kind is PatternKind.UPDATE and 1 <= len(proposal.changed) <= 2:
         obj += "_" + "_".join(snake(c) for c in proposal.changed)
-    keys = proposal.inputs or [name for name, _ in proposal.filters]
+    keys = [snake(k) for k in proposal.inputs or [name for name, _ in proposal.filters]]
+    own_key = f"{snake(entity)}_id"  # get_customer_by_id, not get_customer_by_customer_id
+    keys = ["id" if k == own_key and len(proposal.tables) == 1 else k for k in keys]
     name = f"{proposal.verb}_{obj}"
-    return name + ("_by_" + "_and_".join(snake(k) for k in keys) if keys else "")
+    return name + ("_by_" + "_and_".join(keys) if keys else "")
 
 
 def _pattern(name: str, group: _Group, schema: SqlImport, window: float, ratio: float, inferred: list[str],

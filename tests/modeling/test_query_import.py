@@ -47,7 +47,7 @@ CASES = {
         "count_students_by_status": (PatternKind.READ_MANY, ("Student",), ("status",)),
     }, {"LIKE '%son%'": FULL_TEXT, "avg(score)": AGGREGATE}),
     "crm": ("crm.sql", "crm_pg_stat_statements.csv", None, {
-        "get_customer_by_customer_id": (PatternKind.READ_ONE, ("Customer",), ("customer_id",)),
+        "get_customer_by_id": (PatternKind.READ_ONE, ("Customer",), ("customer_id",)),
         "list_customer_with_opportunities_by_customer_id": (PatternKind.READ_MANY, ("Customer", "Opportunity"),
                                                             ("customer_id",)),
         "list_contacts_by_customer_id": (PatternKind.READ_MANY, ("Contact",), ("customer_id",)),
@@ -56,12 +56,12 @@ CASES = {
         "list_opportunity_products_by_opportunity_id": (PatternKind.READ_MANY, ("OpportunityProduct",),
                                                         ("opportunity_id",)),
         "get_product_by_sku": (PatternKind.READ_ONE, ("Product",), ("sku",)),
-        "update_opportunity_stage_updated_at_by_opportunity_id": (PatternKind.UPDATE, ("Opportunity",),
+        "update_opportunity_stage_updated_at_by_id": (PatternKind.UPDATE, ("Opportunity",),
                                                                   ("opportunity_id",)),
-        "create_opportunity_by_opportunity_id": (PatternKind.WRITE, ("Opportunity",), ("opportunity_id",)),
+        "create_opportunity_by_id": (PatternKind.WRITE, ("Opportunity",), ("opportunity_id",)),
         "create_opportunity_products_by_opportunity_id_and_product_id": (
             PatternKind.BATCH_WRITE, ("OpportunityProduct",), ("opportunity_id", "product_id")),
-        "delete_contact_by_contact_id": (PatternKind.DELETE, ("Contact",), ("contact_id",)),
+        "delete_contact_by_id": (PatternKind.DELETE, ("Contact",), ("contact_id",)),
     }, {"sum(amount)": AGGREGATE, "ILIKE": FULL_TEXT, "BETWEEN": EVERY_PARTITION, " OR ": REPORTING}),
     "ecommerce (MySQL)": ("ecommerce.sql", "ecommerce_digest.csv", "ecommerce_rows.csv", {
         "get_product_by_id": (PatternKind.READ_ONE, ("Product",), ("id",)),
@@ -150,7 +150,7 @@ def test_cli_writes_a_model_the_product_loads(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     model = load_model_file(output)
     assert len(model.access_patterns) == 11
-    assert "unmapped (full-text search)" in result.stderr and "mapped: get_customer_by_customer_id" in result.stderr
+    assert "unmapped (full-text search)" in result.stderr and "mapped: get_customer_by_id" in result.stderr
     assert "11 of 11 patterns served by a key read" in result.stderr
 
 

@@ -22,7 +22,7 @@ def test_a_schema_and_its_query_log_open_as_a_new_model_with_the_unmapped_statem
     document = saved(workspace_dir)
     assert {e["name"] for e in document["entities"]} == {"Customer", "Contact", "Product", "Opportunity",
                                                          "OpportunityProduct"}
-    assert "get_customer_by_customer_id" in {p["name"] for p in document["access_patterns"]}
+    assert "get_customer_by_id" in {p["name"] for p in document["access_patterns"]}
     assert "11 statements mapped, 4 not mapped" in " ".join(m.value for m in at.markdown)
     assert any("crm.sql" in s.value for s in at.success)
 
