@@ -32,7 +32,8 @@ class RelationalImport:
 
 def import_relational(schema: bytes, schema_name: str = "schema.sql", query_log: bytes | None = None,
                       log_name: str = "query log", row_counts: bytes | None = None, dialect: str | None = None,
-                      window_hours: float | None = None, peak_to_average: float | None = None) -> RelationalImport:
+                      window_hours: float | None = None, peak_to_average: float | None = None,
+                      row_counts_name: str = "row counts") -> RelationalImport:
     if len(schema) > MAX_SCHEMA_BYTES:
         raise ModelFileError([Problem(schema_name, f"the schema is larger than {MAX_SCHEMA_BYTES // 1024 // 1024} MB",
                                       "keep the CREATE TABLE statements only")])
@@ -40,7 +41,7 @@ def import_relational(schema: bytes, schema_name: str = "schema.sql", query_log:
         text = schema.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ModelFileError([Problem(schema_name, "the schema is not UTF-8 text", "save it as UTF-8")]) from None
-    counts = read_row_counts(row_counts) if row_counts else None
+    counts = read_row_counts(row_counts, row_counts_name) if row_counts else None
     imported = import_sql(text, dialect, schema_name, counts)
     if query_log is None:
         return RelationalImport(imported.model, imported.schema.dialect.value, imported.inferred, imported.decisions)

@@ -54,10 +54,11 @@ def run_sql_command(args: argparse.Namespace) -> int:
             _read(schema_path, MAX_SCHEMA_BYTES), str(schema_path),
             _read(args.file, MAX_LOG_BYTES) if queries else None, str(args.file),
             _read(args.row_counts, MAX_SCHEMA_BYTES) if args.row_counts else None, args.dialect,
-            args.window_hours if queries else None, args.peak_to_average if queries else None)
+            args.window_hours if queries else None, args.peak_to_average if queries else None,
+            str(args.row_counts))
     except ModelFileError as exc:
-        for problem in exc.problems:
-            print(f"{exc.source or schema_path}: {problem}", file=sys.stderr)
+        for problem in exc.problems:  # the file's name when the problem is in one, else the command's
+            print(f"{exc.source or 'python -m modeling ' + args.command}: {problem}", file=sys.stderr)
         return 1
     if not _write(dump_model(result.model, _format(args.output)), args.output):
         return 1

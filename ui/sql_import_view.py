@@ -39,7 +39,8 @@ def sql_import() -> None:
                 refuse_oversized(upload.size)
         result = import_relational(schema.getvalue(), schema.name, log.getvalue() if log else None,
                                    log.name if log else "query log", rows.getvalue() if rows else None,
-                                   _DIALECTS[dialect], float(window) or None, float(ratio))
+                                   _DIALECTS[dialect], float(window) or None, float(ratio),
+                                   rows.name if rows else "row counts")
     except ModelFileError as exc:
         st.error(f"{plain(schema.name)} could not be imported; the model you had open is unchanged.", icon="🗄")
         show_problems(exc.problems)
