@@ -3,6 +3,7 @@
     dds validate FILE...            dds design MODEL            dds check MODEL
     dds estimate MODEL              dds report MODEL            dds export MODEL --format F
     dds import workbench FILE -o M  dds import table --table T -o M
+    dds import sql SCHEMA.sql [-o M]  dds import queries LOG.csv --schema SCHEMA.sql -o M
     dds migrate FILE                dds migrate OLD NEW         dds examples
     dds schema
     dds serve [STREAMLIT OPTIONS]
@@ -65,10 +66,12 @@ def _without_format(rest: list[str]) -> list[str]:
 
 
 def _import(rest: list[str]) -> int:
-    sources = {"workbench": "import-workbench", "table": "import-table"}
+    sources = {"workbench": "import-workbench", "table": "import-table", "sql": "import-sql",
+               "queries": "import-queries"}
     if not rest or rest[0] not in sources:
-        print("dds import: error: say what to import from: `dds import workbench FILE -o MODEL` or "
-              "`dds import table --table NAME -o MODEL`", file=sys.stderr)
+        print("dds import: error: say what to import from: `dds import workbench FILE -o MODEL`, "
+              "`dds import table --table NAME -o MODEL`, `dds import sql SCHEMA.sql -o MODEL` or "
+              "`dds import queries LOG.csv --schema SCHEMA.sql -o MODEL`", file=sys.stderr)
         return 2
     return modeling_main([sources[rest[0]], *rest[1:]])
 
@@ -107,7 +110,8 @@ SUBCOMMANDS: dict[str, tuple[str, Runner]] = {
                "(--format workbench)", _export),
     "loadtest": ("a load test (Locust or k6) following the access patterns' traffic mix",
                  _to(costs_main, "export-loadtest")),
-    "import": ("a model from a NoSQL Workbench file (workbench) or a live table (table)", _import),
+    "import": ("a model from a NoSQL Workbench file (workbench), a live table (table), a SQL schema (sql) or a "
+               "query log (queries)", _import),
     "migrate": ("FILE: upgrade a model file's format (not yet available); OLD NEW: the changes and the priced "
                 "migration plan (--format json, --script FILE)", _migrate),
     "examples": ("list the built-in example models", _to(modeling_main, "examples")),

@@ -1,6 +1,7 @@
 """Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `schema`, `examples`,
 `import-workbench FILE -o MODEL`, `export-workbench MODEL -o FILE`, `import-table --table NAME -o MODEL`,
 `migrate FILE` (the format upgrade) and `migrate OLD NEW` (the changes; `python -m costs migrate` prices them).
+`import-sql SCHEMA.sql [-o MODEL]`, `import-queries LOG.csv --schema SCHEMA.sql -o MODEL`.
 
 Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
 status says whether there was any error (1) or the command was misused (2).
@@ -36,6 +37,7 @@ from modeling.nosql_workbench import export_workbench, import_workbench_file
 from modeling.nosql_workbench.document import workbench_from_document
 from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from modeling.schema import model_json_schema
+from modeling.sql_cli import add_sql_commands, run_sql_command
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     migrate.add_argument("files", nargs="+", type=Path, metavar="FILE", help="one model file, or OLD and NEW")
     migrate.add_argument("--format", choices=["json", "text"], default="text")
     migrate.add_argument("--script", type=Path, metavar="FILE", help="write the migration script (OLD NEW only)")
+    add_sql_commands(commands)
     commands.add_parser("schema", help="print the JSON Schema of the model format")
     commands.add_parser("examples", help="list the built-in example models")
     args = parser.parse_args(argv)
@@ -97,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         return _import_table(args)
     if args.command == "migrate":
         return _migrate(args.files, args.format, args.script)
+    if args.command in ("import-sql", "import-queries"):
+        return run_sql_command(args)
     if args.command == "schema":
         print(json.dumps(model_json_schema(), indent=2))
         return 0

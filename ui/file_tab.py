@@ -1,5 +1,5 @@
-"""The Model page's File tab: examples, upload, download, NoSQL Workbench import and export, the raw YAML
-editor and deletion."""
+"""The Model page's File tab: examples, upload, download, NoSQL Workbench import and export, the SQL schema and
+query log import, the raw YAML editor and deletion."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from modeling.nosql_workbench import export_workbench, import_workbench_file, re
 from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from ui import session
 from ui.problems import show_problems
+from ui.sql_import_view import sql_import
 from ui.text import plain
 
 
@@ -35,6 +36,8 @@ def file_tab(document: dict[str, Any], slug: str) -> None:
     _workbench_import()
     st.divider()
     _workbench_download(slug)
+    st.divider()
+    sql_import()
     st.divider()
     _raw_editor(document, slug)
     st.divider()
