@@ -1,11 +1,6 @@
 """`python -m dds ...` is the same as the installed `dds` command."""
 
-import sys
-
-from dds.cli import main
+from dds.cli import run
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        sys.exit(130)
+    run()

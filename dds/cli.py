@@ -22,9 +22,11 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from costs.__main__ import main as costs_main
 from modeling.__main__ import main as modeling_main
+from modeling.cli_exit import run_cli
 
 APP_PATH = Path(__file__).resolve().parents[1] / "app.py"
 WORKBENCH_FORMAT = "workbench"
@@ -127,6 +129,11 @@ def parser() -> argparse.ArgumentParser:
     for name, (summary, _) in SUBCOMMANDS.items():
         commands.add_parser(name, help=summary, description=summary, add_help=False)
     return root
+
+
+def run() -> NoReturn:
+    """The `dds` console script: `main`, ending quietly when its reader goes away or on Ctrl-C (no traceback)."""
+    run_cli(main)
 
 
 def main(argv: list[str] | None = None) -> int:

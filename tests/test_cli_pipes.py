@@ -20,6 +20,8 @@ COMMANDS = [
     ("modeling", "check", str(EXAMPLE)),
     ("modeling", "design", str(EXAMPLE)),
     ("modeling", "schema"),
+    ("dds", "check", str(EXAMPLE)),  # the one command: it dispatches to the others, and must end as quietly
+    ("dds", "schema"),
 ]
 
 
