@@ -53,6 +53,7 @@ from modeling.model import (
     PatternKind,
     Projection,
     ProjectionType,
+    ReferenceGenerator,
     Relationship,
     SecondaryIndex,
     SequenceGenerator,
@@ -172,7 +173,7 @@ def _mutable_attributes(model: Model, entity: Entity) -> set[str]:
     return {a for p in patterns_on(model, entity.name) if p.kind is PatternKind.UPDATE for a in p.changed_attributes}
 
 
-def _sort_template(entity: Entity, range_attribute: str | None, exclude: list[str],
+def _sort_template(model: Model, entity: Entity, range_attribute: str | None, exclude: list[str],
                    equal_first: tuple[str, ...] = ()) -> str:
     """`LABEL#{equality inputs}#{range attribute}#{rest of the identity}`: a composite sort key.
 
@@ -181,10 +182,10 @@ def _sort_template(entity: Entity, range_attribute: str | None, exclude: list[st
     """
     first = [a for a in equal_first if a not in exclude and a != range_attribute and entity.attribute(a) is not None]
     rest = [a for a in entity.identifiers if a not in exclude and a != range_attribute and a not in first]
-    parts = [label(entity.name), *(_sortable_reference(entity, a) for a in first)]
+    parts = [label(entity.name), *(_sortable_reference(model, entity, a) for a in first)]
     if range_attribute and entity.attribute(range_attribute) is not None:
-        parts.append(_sortable_reference(entity, range_attribute))
-    parts += [_sortable_reference(entity, a) for a in rest]
+        parts.append(_sortable_reference(model, entity, range_attribute))
+    parts += [_sortable_reference(model, entity, a) for a in rest]
     return "#".join(parts)
 
 
@@ -206,10 +207,19 @@ def _pattern_sort(model: Model, entity: Entity, pattern: AccessPattern | None,
     return range_attribute, tuple(dict.fromkeys(equal))
 
 
-def _sortable_reference(entity: Entity, name: str) -> str:
-    """`{name}`, zero-padded (`{xp:7}`, `{price:4.2}`) when it is a number, so string order is number order."""
+def _sortable_reference(model: Model, entity: Entity, name: str) -> str:
+    """`{name}`, zero-padded (`{xp:7}`, `{price:4.2}`) when it is a number, so string order is number order.
+
+    A foreign key (a reference generator) is padded as the attribute it copies: `{course_id}` of an enrolment
+    holds course ids, and unpadded `COURSE#10` sorts before `COURSE#9` (DDS104)."""
     attribute = entity.attribute(name)
     generator = attribute.generator if attribute else None
+    for _ in range(MAX_REFERENCE_HOPS):  # a chain of references ends at the values' own generator
+        if not isinstance(generator, ReferenceGenerator):
+            break
+        target = model.entity(generator.entity)
+        source = target.attribute(generator.attribute) if target is not None else None
+        generator = source.generator if source is not None else None
     if isinstance(generator, IntRangeGenerator) and generator.min >= 0:
         return f"{{{name}:{len(str(generator.max))}}}"
     if isinstance(generator, FloatRangeGenerator) and generator.min >= 0:
@@ -224,6 +234,7 @@ def _sortable_reference(entity: Entity, name: str) -> str:
 
 
 DEFAULT_NUMBER_WIDTH = 12  # numbers whose range the model does not give: up to 10^12 - 1
+MAX_REFERENCE_HOPS = 8  # references of references followed (a cycle of references ends here)
 _EPOCH_WIDTHS = {TimestampFormat.EPOCH_SECONDS: 10, TimestampFormat.EPOCH_MILLISECONDS: 13}
 
 
@@ -285,7 +296,7 @@ def _in_collection(draft: _Draft, entity: Entity, placement: Placement) -> bool:
         return False
     pattern = model.access_pattern(placement.sort_pattern) if placement.sort_pattern else None
     range_attribute, equal = _pattern_sort(model, entity, pattern, list(relationship.child_attributes))
-    sort = _sort_template(entity, range_attribute, list(relationship.child_attributes), equal)
+    sort = _sort_template(model, entity, range_attribute, list(relationship.child_attributes), equal)
     draft.entity_keys[entity.name] = EntityKeys(entity=entity.name, table=KeyTemplates(
         partition_key=partition, sort_key=sort))
     why = (f"{pattern.name} reads them by the {parent.name}'s key" if pattern is not None
@@ -309,7 +320,7 @@ def _own_partition(draft: _Draft, entity: Entity, placement: Placement | None) -
         partition_attributes = [a for a in entity.identifiers if a in _equal_inputs(best)]
         range_attribute, equal = _pattern_sort(model, entity, best, partition_attributes)
         partition = "#".join(_key_part(a) for a in partition_attributes)
-        sort = _sort_template(entity, range_attribute, partition_attributes, equal)
+        sort = _sort_template(model, entity, range_attribute, partition_attributes, equal)
         reason = (f"{entity.name} is partitioned by {', '.join(partition_attributes)} and sorted by the rest of "
                   f"its identity because {best.name}, its busiest list pattern, reads it that way.")
     else:
@@ -394,7 +405,8 @@ def _add_gsi(draft: _Draft, pattern: AccessPattern, entities: list[Entity], inpu
     draft.index_keys.setdefault(index.name, (tuple(inputs), chain, range_attribute))
     for entity in entities:
         templates = KeyTemplates(partition_key=partition,
-                                 sort_key=_sort_template(entity, range_attribute, inputs, chain), only_when=conditions)
+                                 sort_key=_sort_template(draft.model, entity, range_attribute, inputs, chain),
+                                 only_when=conditions)
         if templates in draft.entity_keys[entity.name].indexes.values():
             continue  # an index with exactly these keys exists already
         keys = draft.entity_keys[entity.name]
@@ -472,7 +484,7 @@ def _add_lsi(draft: _Draft, pattern: AccessPattern, entity: Entity) -> None:
     range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
     equal = tuple(a for a in (*_equal_inputs(pattern), *(f.attribute for f in pattern.filters)) if a not in partition)
     templates = KeyTemplates(partition_key=keys.table.partition_key,
-                             sort_key=_sort_template(entity, range_attribute, partition, equal))
+                             sort_key=_sort_template(draft.model, entity, range_attribute, partition, equal))
     draft.entity_keys[entity.name] = EntityKeys(entity=keys.entity, table=keys.table,
                                                 indexes={**keys.indexes, name: templates})
     draft.index_patterns.setdefault(name, []).append(pattern.name)
@@ -513,7 +525,7 @@ def _terse_single_entity_gsis(draft: _Draft) -> None:
         if not sort_parts:
             continue  # a unique lookup by the whole identity: the labelled constant sort key stays
         partition = "#".join(f"{{{a}}}" for a in inputs) or templates.partition_key
-        sort = "#".join(_sortable_reference(entity, a) for a in sort_parts)
+        sort = "#".join(_sortable_reference(draft.model, entity, a) for a in sort_parts)
         terse = KeyTemplates(partition_key=partition, sort_key=sort, only_when=templates.only_when)
         draft.entity_keys[entity.name] = EntityKeys(entity=keys.entity, table=keys.table,
                                                     indexes={**keys.indexes, index.name: terse})

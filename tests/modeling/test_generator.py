@@ -141,3 +141,59 @@ def test_patterns_sharing_a_gsi_partition_share_one_index_with_a_composite_sort_
     templates = log.indexes[plans[0].index]
     assert (templates.partition_key, templates.sort_key) == ("{escalatedTo}", "{state}#{logTime}")
     assert all(p.filter_expression == "" for p in plans)
+
+
+# A school with integer ids, as a relational schema gives them: enrolments hold course ids through a foreign key
+_INTEGER_FOREIGN_KEYS = """
+format: dynamodb-design-studio/model
+version: 1
+name: Integer foreign keys
+table: {name: school, region: us-east-1}
+entities:
+  - name: Student
+    item_count: 1000
+    identifiers: [student_id]
+    attributes:
+      - {name: student_id, type: N, unique: true, generator: {kind: sequence}}
+      - {name: name, type: S, generator: {kind: faker, provider: name}}
+  - name: Course
+    item_count: 200
+    identifiers: [course_id]
+    attributes:
+      - {name: course_id, type: N, unique: true, generator: {kind: int_range, min: 1, max: 99999}}
+      - {name: title, type: S, generator: {kind: faker, provider: catch_phrase}}
+  - name: Enrollment
+    item_count: 20000
+    identifiers: [student_id, course_id]
+    attributes:
+      - {name: student_id, type: N, generator: {kind: reference, entity: Student, attribute: student_id}}
+      - {name: course_id, type: N, generator: {kind: reference, entity: Course, attribute: course_id}}
+relationships:
+  - {name: student_enrollments, kind: one_to_many, parent: Student, child: Enrollment,
+     child_attributes: [student_id], cardinality: {mean: 20, max: 60}}
+access_patterns:
+  - name: list_enrollments_by_student
+    kind: read_many
+    entities: [Enrollment]
+    inputs: [student_id]
+    traffic: {peak_requests_per_second: 50, average_requests_per_second: 10}
+  - name: get_course_by_id
+    kind: read_one
+    entities: [Course]
+    inputs: [course_id]
+    traffic: {peak_requests_per_second: 50, average_requests_per_second: 10}
+"""
+
+
+def test_a_number_copied_through_a_foreign_key_is_padded_like_the_attribute_it_copies() -> None:
+    from modeling.checks import check_design
+    from modeling.model_file import model_from_document
+
+    model = model_from_document(parse_document(_INTEGER_FOREIGN_KEYS.encode(), "school.yaml"))
+    for design in propose_designs(model):
+        enrollment = next(k for k in design.key_design.entities if k.entity == "Enrollment")
+        sort_templates = [t.sort_key or "" for t in (enrollment.table, *enrollment.indexes.values())]
+        # course ids run to 99999 (int_range max): five digits, so COURSE 10 sorts after 9 in string order
+        assert any("{course_id:5}" in t for t in sort_templates), sort_templates
+        assert not any("{course_id}" in t for t in sort_templates), sort_templates
+        assert "DDS104" not in {f.check_id for f in check_design(model, design)}
