@@ -31,7 +31,8 @@ def test_the_readme_documents_no_subcommand_that_does_not_exist() -> None:
 
 def test_pyproject_installs_the_dds_command() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    assert project["scripts"] == {"dds": "dds.cli:main"}
+    # run, not main: the console script must end quietly when its reader goes away (tests/test_cli_pipes.py)
+    assert project["scripts"] == {"dds": "dds.cli:run"}
 
 
 def test_validate_design_and_check_reach_the_modeling_command_line() -> None:
