@@ -474,7 +474,7 @@ def _plan_write(model: Model, design: KeyDesign, pattern: AccessPattern) -> Patt
         filter_expression="", scan_index_forward=True, consistent_read=False,
         items_read_per_request=float(write.reads_before_write) if write else 0.0,
         items_returned_per_request=0.0, items_written_per_request=items, index_writes=writes, reason=reason,
-        write=write)
+        items_read_p99=float(write.reads_before_write) if write else 0.0, write=write)
 
 
 def _semantic_write(pattern: AccessPattern, write: WritePlan, operation: Operation, items: float,
