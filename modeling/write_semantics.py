@@ -12,7 +12,9 @@ KeyTemplates(partition_key='EMAIL#{email}', sort_key='EMAIL#{email}', only_when=
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from modeling.keys import KeyTemplate
 from modeling.model import (
@@ -20,6 +22,7 @@ from modeling.model import (
     AuxiliaryItem,
     AuxiliaryKind,
     ConditionKind,
+    ConstantValue,
     Entity,
     EntityKeys,
     KeyDesign,
@@ -112,17 +115,40 @@ def with_auxiliary_keys(model: Model, design: KeyDesign) -> KeyDesign:
 # --- write members -------------------------------------------------------------------------------------
 
 
+class ValueKind(StrEnum):
+    """Where one expression value comes from when the request is sent."""
+
+    INPUT = "input"  # a pattern input (negated for a `negate` ADD)
+    CONSTANT = "constant"
+    NEW_VALUE = "new_value"  # a SET with no input: the attribute's new value
+    CURRENT_VERSION = "current_version"  # the version the application read (optimistic locking)
+    NOW = "now"  # the time of the write, ISO-8601 UTC (a soft delete's deletedAt)
+    EXPIRES_AT = "expires_at"  # epoch seconds of the write plus `days` (the TTL attribute)
+    ITEM_ATTRIBUTE = "item_attribute"  # an attribute of the written item (an aggregate's sum_of)
+    KEY = "key"  # an index key attribute rendered from its template (`name`) after the update
+
+
+@dataclass(frozen=True)
+class ValueSource:
+    kind: ValueKind
+    name: str = ""  # the input or attribute
+    constant: ConstantValue | None = None
+    negate: bool = False
+    days: int = 0
+
+
 @dataclass(frozen=True)
 class WriteMember:
     """One item a write request changes: the pattern's own item or an auxiliary one, with its expressions.
 
-    `item_bytes` is None for an item the size of its entity's items (the written item, an edge copy);
-    otherwise the estimated size of a small auxiliary item.
+    `names` and `values` are the expressions' placeholders: attribute names, and where each value comes
+    from. `item_bytes` is None for an item the size of its entity's items (the written item, an edge
+    copy); otherwise the estimated size of a small auxiliary item.
     """
 
     action: TransactAction
     entity: str
-    item: str  # ITEM, or the auxiliary item's name
+    item: str  # ITEM, ARCHIVE or the auxiliary item's name
     partition_key: str  # templates in the key grammar
     sort_key: str | None
     update_expression: str = ""
@@ -130,6 +156,13 @@ class WriteMember:
     item_bytes: int | None = None
     why: str = ""
     reads_first: bool = False  # the application reads the item first (the version its condition checks)
+    names: tuple[tuple[str, str], ...] = ()  # placeholder -> attribute name
+    values: tuple[tuple[str, ValueSource], ...] = ()  # placeholder -> where its value comes from
+    updates: tuple[AttributeUpdate, ...] = ()
+    condition: WriteCondition | None = None
+    key_inputs: tuple[tuple[str, str], ...] = ()  # member attribute -> the pattern input holding it
+    ops: tuple[tuple[UpdateAction, str, str], ...] = ()  # (action, attribute, value placeholder) in order
+    after_update: bool = False  # keyed by the owner's values after its update (the new unique value)
 
 
 @dataclass(frozen=True)
@@ -146,7 +179,36 @@ class WritePlan:
         return sum(1 for m in self.members if m.item != ITEM)
 
 
-def condition_expression(condition: WriteCondition | None, key_attribute: str = "PK") -> str:
+def name_placeholder(attribute: str) -> str:
+    """`#attribute`, letters, digits and _ only (ExpressionAttributeNames)."""
+    return "#" + re.sub(r"[^A-Za-z0-9_]", "_", attribute)
+
+
+def value_placeholder(text: str) -> str:
+    return ":" + re.sub(r"[^A-Za-z0-9_]", "_", text)
+
+
+class _Expression:
+    """Collects the placeholders an expression uses."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+        self.values: dict[str, ValueSource] = {}
+        self.ops: list[tuple[UpdateAction, str, str]] = []
+
+    def name(self, attribute: str) -> str:
+        placeholder = name_placeholder(attribute)
+        self.names[placeholder] = attribute
+        return placeholder
+
+    def value(self, text: str, source: ValueSource) -> str:
+        placeholder = value_placeholder(text)
+        self.values[placeholder] = source
+        return placeholder
+
+
+def condition_expression(condition: WriteCondition | None, key_attribute: str = "PK",
+                         expression: _Expression | None = None) -> str:
     """The ConditionExpression with placeholders (`#name`, `:value`), as the preview sends it.
 
     >>> condition_expression(WriteCondition(kind=ConditionKind.VERSION_MATCHES, attribute="version"))
@@ -154,37 +216,66 @@ def condition_expression(condition: WriteCondition | None, key_attribute: str = 
     >>> condition_expression(WriteCondition.model_validate({"attribute": "xp", "operator": ">=", "input": "amount"}))
     '#xp >= :amount'
     """
+    e = expression or _Expression()
     if condition is None:
         return ""
     if condition.kind is ConditionKind.ATTRIBUTE_NOT_EXISTS:
-        return f"attribute_not_exists(#{key_attribute})"
+        return f"attribute_not_exists({e.name(key_attribute)})"
     if condition.kind is ConditionKind.ATTRIBUTE_EXISTS:
-        return f"attribute_exists(#{key_attribute})"
+        return f"attribute_exists({e.name(key_attribute)})"
+    attribute = condition.attribute or ""
     if condition.kind is ConditionKind.VERSION_MATCHES:
-        return f"#{condition.attribute} = :expected_{condition.attribute}"
-    value = f":{condition.input}" if condition.input else f":{condition.attribute}_limit"
-    return f"#{condition.attribute} {condition.operator} {value}"
+        expected = e.value(f"expected_{attribute}", ValueSource(ValueKind.CURRENT_VERSION, attribute))
+        return f"{e.name(attribute)} = {expected}"
+    value = (e.value(condition.input, ValueSource(ValueKind.INPUT, condition.input)) if condition.input
+             else e.value(f"{attribute}_limit", ValueSource(ValueKind.CONSTANT, constant=condition.value)))
+    return f"{e.name(attribute)} {condition.operator} {value}"
 
 
-def update_expression(updates: tuple[AttributeUpdate, ...], version: str | None = None) -> str:
+def update_expression(updates: tuple[AttributeUpdate, ...], version: str | None = None,
+                      expression: _Expression | None = None, sources: dict[str, ValueSource] | None = None,
+                      index_keys: tuple[tuple[str, str], ...] = ()) -> str:
     """SET / ADD / REMOVE clauses for the updates (a version condition also ADDs 1 to the version).
+
+    `sources` gives the value source of an update's `input` where it is not a pattern input (a soft delete's);
+    `index_keys` are (index key attribute, template) pairs the update changes: SET after the rest.
 
     >>> update_expression((AttributeUpdate(attribute="xp", action=UpdateAction.ADD, input="points"),), "version")
     'ADD #xp :points, #version :one'
     """
+    e = expression or _Expression()
+    given = sources or {}
     sets, adds, removes = [], [], []
     for update in updates:
-        name, value = f"#{update.attribute}", f":{update.input or update.attribute}"
+        name = e.name(update.attribute)
+        if update.action is UpdateAction.REMOVE:
+            removes.append(name)
+            e.ops.append((UpdateAction.REMOVE, update.attribute, ""))
+            continue
+        if update.action is UpdateAction.ADD and update.input is None:
+            value = e.value(f"{update.attribute}_delta", ValueSource(
+                ValueKind.CONSTANT, constant=update.amount if update.amount is not None else 1))
+        elif update.input is not None:
+            text = f"{update.input}_negated" if update.negate else update.input
+            value = e.value(text, given.get(update.input, ValueSource(ValueKind.INPUT, update.input,
+                                                                      negate=update.negate)))
+        else:
+            value = e.value(update.attribute, ValueSource(ValueKind.NEW_VALUE, update.attribute))
         if update.action is UpdateAction.SET:
             sets.append(f"{name} = {value}")
         elif update.action is UpdateAction.IF_NOT_EXISTS:
             sets.append(f"{name} = if_not_exists({name}, {value})")
-        elif update.action is UpdateAction.ADD:
-            adds.append(f"{name} {':' + update.attribute + '_delta' if update.input is None else value}")
         else:
-            removes.append(name)
+            adds.append(f"{name} {value}")
+        e.ops.append((update.action, update.attribute, value))
     if version:
-        adds.append(f"#{version} :one")
+        one = e.value("one", ValueSource(ValueKind.CONSTANT, constant=1))
+        adds.append(f"{e.name(version)} {one}")
+        e.ops.append((UpdateAction.ADD, version, one))
+    for attribute, template in index_keys:  # the index keys built from what changed (dynamodb-facts §4.1)
+        value = e.value(f"key_{attribute}", ValueSource(ValueKind.KEY, template))
+        sets.append(f"{e.name(attribute)} = {value}")
+        e.ops.append((UpdateAction.SET, attribute, value))
     clauses = [("SET", sets), ("ADD", adds), ("REMOVE", removes)]
     return " ".join(f"{word} {', '.join(parts)}" for word, parts in clauses if parts)
 
@@ -203,6 +294,8 @@ def _own_members(model: Model, design: KeyDesign, pattern_name: str) -> list[tup
               PatternKind.TRANSACT_WRITE: TransactAction.PUT, PatternKind.UPDATE: TransactAction.UPDATE,
               PatternKind.DELETE: TransactAction.DELETE}[pattern.kind]
     updates = pattern.updates
+    if action is TransactAction.UPDATE and not updates:  # a version-1 update: SET what it says it changes
+        updates = tuple(AttributeUpdate(attribute=name) for name in pattern.changed_attributes)
     if pattern.soft_delete is not None:  # a soft delete is an update that marks the item (dynamodb-facts §1.2)
         action = TransactAction.UPDATE
         soft = pattern.soft_delete
@@ -231,25 +324,65 @@ def has_write_semantics(model: Model, pattern_name: str) -> bool:
                 or any(auxiliary_items(model, e) for e in entities))
 
 
+_SOFT_SOURCES = "deleted_status", "deleted_at", "expires_at"
+
+
+def _soft_sources(model: Model, pattern_name: str) -> dict[str, ValueSource]:
+    pattern = model.access_pattern(pattern_name)
+    soft = pattern.soft_delete if pattern is not None else None
+    if soft is None:
+        return {}
+    return {"deleted_status": ValueSource(ValueKind.CONSTANT, constant=soft.status_value),
+            "deleted_at": ValueSource(ValueKind.NOW),
+            "expires_at": ValueSource(ValueKind.EXPIRES_AT, days=soft.expires_after_days or 0)}
+
+
+def _changed_index_keys(design: KeyDesign, keys: EntityKeys, changed: set[str]) -> tuple[tuple[str, str], ...]:
+    """(index key attribute, template) of the entity's index keys built from a changed attribute."""
+    result: dict[str, str] = {}
+    indexes = {i.name: i for i in (*design.global_secondary_indexes, *design.local_secondary_indexes)}
+    local = {i.name for i in design.local_secondary_indexes}
+    for name, templates in keys.indexes.items():
+        index = indexes.get(name)
+        if index is None or templates.only_when:
+            continue  # a sparse index's key comes and goes with its condition: left to the application
+        parts = [(index.partition_key.name, templates.partition_key)] if name not in local else []
+        if index.sort_key is not None and templates.sort_key is not None:
+            parts.append((index.sort_key.name, templates.sort_key))
+        for attribute, template in parts:
+            if set(KeyTemplate.parse(template).attribute_names) & changed:
+                result.setdefault(attribute, template)
+    return tuple(sorted(result.items()))
+
+
+def _own_member(design: KeyDesign, keys: EntityKeys, member: TransactionMember,
+                sources: dict[str, ValueSource]) -> WriteMember:
+    e = _Expression()
+    version = _version(member.condition)
+    changed = {u.attribute for u in member.updates}
+    expression = (update_expression(member.updates, version, e, sources, _changed_index_keys(design, keys, changed))
+                  if member.action is TransactAction.UPDATE else "")
+    condition = condition_expression(member.condition, design.partition_key.name, e)
+    return WriteMember(member.action, member.entity, ITEM, keys.table.partition_key, keys.table.sort_key,
+                       expression, condition, reads_first=version is not None, names=tuple(sorted(e.names.items())),
+                       values=tuple(sorted(e.values.items(), key=lambda kv: kv[0])), updates=member.updates,
+                       condition=member.condition, key_inputs=tuple(sorted(member.key_inputs.items())),
+                       ops=tuple(e.ops))
+
+
 def _write_plan(model: Model, design: KeyDesign, pattern_name: str) -> WritePlan | None:
     pattern = model.access_pattern(pattern_name)
     if pattern is None or not has_write_semantics(model, pattern_name):
         return None
-    key = design.partition_key.name
     members: list[WriteMember] = []
     notes: list[str] = []
-    reads = 0
+    sources = _soft_sources(model, pattern_name)
     for member, _ in _own_members(model, design, pattern_name):
         entity = model.entity(member.entity)
         keys = next((k for k in design.entities if k.entity == member.entity), None)
         if entity is None or keys is None:
             continue
-        version = _version(member.condition)
-        reads += 1 if version else 0
-        expression = update_expression(member.updates, version) if member.action is TransactAction.UPDATE else ""
-        members.append(WriteMember(member.action, member.entity, ITEM, keys.table.partition_key, keys.table.sort_key,
-                                   expression, condition_expression(member.condition, key),
-                                   reads_first=version is not None))
+        members.append(_own_member(design, keys, member, sources))
         if pattern.kind is not PatternKind.BATCH_WRITE:
             members += _auxiliary_members(model, design, entity, member, pattern.changed)
         if pattern.soft_delete is not None and pattern.soft_delete.archive_entity:
@@ -261,6 +394,7 @@ def _write_plan(model: Model, design: KeyDesign, pattern_name: str) -> WritePlan
         notes.append("BatchWriteItem takes no conditions, so auxiliary items are not kept in step by this pattern")
     transactional = pattern.kind is PatternKind.TRANSACT_WRITE or (
         len(members) > 1 and pattern.kind is not PatternKind.BATCH_WRITE)
+    reads = sum(1 for m in members if m.reads_first)
     if reads:
         notes.append(f"the application reads {reads} item(s) first for the version its condition checks")
     return WritePlan(tuple(members), transactional, reads, tuple(notes))
@@ -273,28 +407,42 @@ def _auxiliary_members(model: Model, design: KeyDesign, entity: Entity, member: 
     for aux in auxiliary_items(model, entity):
         templates = auxiliary_templates(model, design, entity, aux)
         small = _small_item_bytes(templates)
+
+        def aux_member(action: TransactAction, why: str, claim: bool = False, expression: str = "",
+                       names: tuple[tuple[str, str], ...] = (), values: tuple[tuple[str, ValueSource], ...] = (),
+                       item_bytes: int | None = small, aux_name: str = aux.name,
+                       templates: KeyTemplates = templates) -> WriteMember:
+            condition, claim_names = "", ()
+            if claim:
+                e = _Expression()
+                condition = condition_expression(WriteCondition(kind=ConditionKind.ATTRIBUTE_NOT_EXISTS),
+                                                 design.partition_key.name, e)
+                claim_names = tuple(e.names.items())
+            return WriteMember(action, entity.name, aux_name, templates.partition_key, templates.sort_key,
+                               expression, condition, item_bytes, why, names=(*names, *claim_names), values=values)
+
         if aux.kind is AuxiliaryKind.UNIQUENESS:
             if member.action is TransactAction.PUT:
-                result.append(WriteMember(TransactAction.PUT, entity.name, aux.name, templates.partition_key,
-                                          templates.sort_key, condition_expression=_not_taken(design),
-                                          item_bytes=small, why=f"claims {', '.join(aux.attributes)}"))
+                result.append(aux_member(TransactAction.PUT, f"claims {', '.join(aux.attributes)}", claim=True))
             elif member.action is TransactAction.DELETE:
-                result.append(WriteMember(TransactAction.DELETE, entity.name, aux.name, templates.partition_key,
-                                          templates.sort_key, item_bytes=small, why="releases the unique value"))
+                result.append(aux_member(TransactAction.DELETE, "releases the unique value"))
             elif member.action is TransactAction.UPDATE and set(aux.attributes) & set(changed):
-                result.append(WriteMember(TransactAction.DELETE, entity.name, aux.name, templates.partition_key,
-                                          templates.sort_key, item_bytes=small, why="releases the old value"))
-                result.append(WriteMember(TransactAction.PUT, entity.name, aux.name, templates.partition_key,
-                                          templates.sort_key, condition_expression=_not_taken(design),
-                                          item_bytes=small, why="claims the new value"))
+                result.append(aux_member(TransactAction.DELETE, "releases the old value"))
+                result.append(replace(aux_member(TransactAction.PUT, "claims the new value", claim=True),
+                                      after_update=True))
         elif aux.kind is AuxiliaryKind.AGGREGATE and member.action in (TransactAction.PUT, TransactAction.DELETE):
-            direction = "adds to" if member.action is TransactAction.PUT else "subtracts from"
-            result.append(WriteMember(TransactAction.UPDATE, entity.name, aux.name, templates.partition_key,
-                                      templates.sort_key, f"ADD #{aux.counter_attribute} :{aux.name}_delta",
-                                      item_bytes=small, why=f"{direction} {aux.counter_attribute} (ADD needs no read)"))
+            adding = member.action is TransactAction.PUT
+            e = _Expression()
+            source = (ValueSource(ValueKind.ITEM_ATTRIBUTE, aux.sum_of, negate=not adding) if aux.sum_of
+                      else ValueSource(ValueKind.CONSTANT, constant=1 if adding else -1))
+            delta = e.value(f"{aux.name}_delta", source)
+            expression = f"ADD {e.name(aux.counter_attribute)} {delta}"
+            counted = aux_member(TransactAction.UPDATE, f"{'adds to' if adding else 'subtracts from'} "
+                                 f"{aux.counter_attribute} (ADD needs no read)", expression=expression,
+                                 names=tuple(e.names.items()), values=tuple(e.values.items()))
+            result.append(replace(counted, ops=((UpdateAction.ADD, aux.counter_attribute, delta),)))
         elif aux.kind is AuxiliaryKind.EDGE_COPY and member.action in (TransactAction.PUT, TransactAction.DELETE):
-            result.append(WriteMember(member.action, entity.name, aux.name, templates.partition_key,
-                                      templates.sort_key, why="the edge under the other end's key"))
+            result.append(aux_member(member.action, "the edge under the other end's key", item_bytes=None))
     return result
 
 
@@ -307,5 +455,10 @@ def _small_item_bytes(templates: KeyTemplates) -> int:
     return length(templates.partition_key) + length(templates.sort_key) + AUXILIARY_BODY_BYTES
 
 
-def _not_taken(design: KeyDesign) -> str:
-    return f"attribute_not_exists(#{design.partition_key.name})"
+def condition_value_placeholder(condition: WriteCondition | None) -> str:
+    """The value placeholder a condition compares with (`:expected_version`, `:amount`), or ""."""
+    if condition is None or condition.kind in (ConditionKind.ATTRIBUTE_EXISTS, ConditionKind.ATTRIBUTE_NOT_EXISTS):
+        return ""
+    if condition.kind is ConditionKind.VERSION_MATCHES:
+        return value_placeholder(f"expected_{condition.attribute}")
+    return value_placeholder(condition.input or f"{condition.attribute}_limit")

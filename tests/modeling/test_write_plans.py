@@ -53,14 +53,15 @@ def test_a_version_condition_reads_the_item_first() -> None:
 
 
 def test_a_guarded_decrement_compares_with_the_input() -> None:
-    assert members("spend_coins_by_user") == [("Update", ITEM, "ADD #coins :price", "#coins >= :price")]
+    # the sender ADDs the negated input (its own placeholder) while the condition compares the input itself
+    assert members("spend_coins_by_user") == [("Update", ITEM, "ADD #coins :price_negated", "#coins >= :price")]
 
 
 def test_a_transfer_has_one_member_per_declared_member_with_its_own_condition() -> None:
     plan = DESIGN.plan("pay_user_by_ids")
     assert plan is not None and plan.operation is Operation.TRANSACT_WRITE_ITEMS
     assert plan.items_written_per_request == 3
-    assert members("pay_user_by_ids") == [("Update", ITEM, "ADD #coins :amount", "#coins >= :amount"),
+    assert members("pay_user_by_ids") == [("Update", ITEM, "ADD #coins :amount_negated", "#coins >= :amount"),
                                           ("Update", ITEM, "ADD #coins :amount", ""),
                                           ("Put", ITEM, "", "attribute_not_exists(#PK)")]
 
