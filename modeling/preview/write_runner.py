@@ -295,9 +295,15 @@ def _broken_comparison(ctx: WriteContext, table: _Table, plan: WritePlan, bindin
     owner_index = [i for i, m in enumerate(plan.members) if m.item == ITEM].index(position)
     current = table.read(bound_of(binding)[position].key) or {}
     value = current.get(condition.attribute)
+    original = binding.owners[owner_index].get(condition.attribute)
     if not isinstance(value, Decimal) or condition.input is None:
         return None
-    wrong = {"=": value + 1, "<>": value, "<": value, "<=": value + 1, ">": value, ">=": value + 1}
+    # false on the item now and as it was before the success case, so the request stays a failing example
+    high, low = (max(value, original), min(value, original)) if isinstance(original, Decimal) else (value, value)
+    wrong = {"=": high + 1, "<>": value, "<": low, "<=": low - 1, ">": high, ">=": high + 1}
+    if original is not None and original != value and condition.operator is not None \
+            and condition.operator.value in ("=", "<>"):
+        return None  # no single value is false both before and after
     inputs = {**binding.inputs, condition.input: wrong[condition.operator.value if condition.operator else "="]}
     owners = list(binding.owners)
     owners[owner_index] = current

@@ -153,3 +153,30 @@ def test_likes_and_follows_keep_their_auxiliary_items_in_step(loaded, client) ->
     assert cases(like)["duplicate id (the same item again)"] == (TRANSACTION_CANCELED, True)
     follow = run(loaded, client, "follow_user_by_ids")
     assert follow.passed and cases(follow) == {"success": ("succeeds", True)}
+
+
+def test_the_python_code_shown_for_a_failing_write_catches_the_failure(loaded, client, endpoint,
+                                                                         monkeypatch) -> None:
+    """The shown boto3 code, run as it is for a failing case, catches the error and reads the reasons."""
+    from modeling.preview.code import cli_command, javascript_code, python_code
+
+    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", endpoint.url)
+    monkeypatch.setenv("AWS_DEFAULT_REGION", endpoint.region)
+    before = table_items(loaded, client)
+    pay = run(loaded, client, "pay_user_by_ids")
+    failing = next(c for c in pay.cases if c.case == "coins >= value made false")
+    assert failing.request is not None
+    namespace: dict = {}
+    exec(python_code(failing.request), namespace)  # raises if the failure is not caught
+    assert namespace["reasons"] == ["ConditionalCheckFailed", "None", "None"]
+    assert table_items(loaded, client) == before
+    assert "TransactionCanceledException" in javascript_code(failing.request)
+    assert "CancellationReasons" in javascript_code(failing.request) and "CancellationReasons" in cli_command(
+        failing.request)
+    spend = run(loaded, client, "spend_coins_by_user")
+    short = next(c for c in spend.cases if c.case == "coins >= value made false")
+    assert short.request is not None
+    code = python_code(short.request)
+    assert "ConditionExpression='#coins >= :price'" in code and "UpdateExpression='ADD #coins :price_negated'" in code
+    exec(code, {})  # the ConditionalCheckFailedException is caught
+    assert table_items(loaded, client) == before
