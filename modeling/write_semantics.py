@@ -394,6 +394,14 @@ def _write_plan(model: Model, design: KeyDesign, pattern_name: str) -> WritePlan
         notes.append("BatchWriteItem takes no conditions, so auxiliary items are not kept in step by this pattern")
     transactional = pattern.kind is PatternKind.TRANSACT_WRITE or (
         len(members) > 1 and pattern.kind is not PatternKind.BATCH_WRITE)
+    for member in members:
+        added = {a for action, a, _ in member.ops if action is UpdateAction.ADD}
+        keyed = [v.name for _, v in member.values if v.kind is ValueKind.KEY
+                 and set(KeyTemplate.parse(v.name).attribute_names) & added]
+        if keyed:
+            notes.append(f"the index key {keyed[0]} is built from an attribute this write ADDs to, so the application "
+                         "computes it from the value it read and it can lag behind under concurrent ADDs; key the "
+                         "index on the Number attribute itself to keep the ADD atomic")
     reads = sum(1 for m in members if m.reads_first)
     if reads:
         notes.append(f"the application reads {reads} item(s) first for the version its condition checks")
