@@ -15,6 +15,7 @@ An ADD with no condition is also sent by 20 concurrent clients 10 times each: it
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -457,3 +458,57 @@ def counter_pattern(model: Model, plan: Any) -> bool:
     member = write.members[0]
     return (member.action is TransactAction.UPDATE and member.condition is None
             and any(action is UpdateAction.ADD for action, _, _ in member.ops))
+
+
+def concurrent_increments(ctx: WriteContext, name: str, plan: WritePlan, clients: int = CONCURRENT_CLIENTS,
+                          times: int = ADDS_PER_CLIENT) -> CaseResult:
+    """`clients` threads each add 1 to the pattern's number `times` times, the way the pattern writes it:
+    an ADD (atomic); a SET from the value each client read (a read-modify-write: updates are lost); or a SET
+    under a version condition (each client re-reads and retries on ConditionalCheckFailedException)."""
+    member = plan.members[0]
+    version = (member.condition.attribute if member.condition is not None
+               and member.condition.kind is ConditionKind.VERSION_MATCHES else None)
+    if any(action is UpdateAction.ADD and a != version for action, a, _ in member.ops):
+        return concurrent_adds(ctx, name, plan, clients, times)
+    attribute = next((a for action, a, _ in member.ops if action is UpdateAction.SET), "")
+    rng = random.Random(f"{ctx.seed}/{name}/concurrent")  # noqa: S311 - sample choice, not security
+    table = _Table(ctx)
+    retries = [0]
+    lock = threading.Lock()
+    try:
+        binding, _ = _success_binding(ctx, name, plan, rng)
+        key = bind(plan, ctx.key_design, binding)[0].key
+        start_item = table.snapshot(bind(plan, ctx.key_design, binding))[0] or {}
+        start = Decimal(start_item.get(attribute, 0))
+
+        def one_client(_: int) -> None:
+            for _ in range(times):
+                while True:
+                    current = table.read(key) or {}
+                    attempt = replace(binding, owners=(current,),
+                                      new_values={attribute: Decimal(current.get(attribute, 0)) + 1},
+                                      versions={0: {version: current.get(version)}} if version else {})
+                    request = write_request(name, plan, ctx.table, bind(plan, ctx.key_design, attempt),
+                                            binding.inputs)
+                    try:
+                        _send(ctx.client, request)
+                        break
+                    except ClientError as exc:
+                        if exc.response.get("Error", {}).get("Code") != CONDITION_FAILED:
+                            raise
+                        with lock:
+                            retries[0] += 1
+
+        with ThreadPoolExecutor(max_workers=clients) as pool:
+            list(pool.map(one_client, range(clients)))
+        end = Decimal((table.read(key) or {}).get(attribute, 0))
+    finally:
+        table.restore()
+    wanted, total = start + clients * times, clients * times
+    case = f"{clients} concurrent clients x {times} increments of {attribute}"
+    how = (f"under the version condition, {retries[0]} attempt(s) failed with {CONDITION_FAILED} and were retried"
+           if version else "each client read the value and SET it one higher")
+    if end != wanted:
+        return CaseResult(case, "succeeds", False, f"{attribute} went from {start} to {end}: {wanted - end} of "
+                          f"{total} increments lost ({how})")
+    return CaseResult(case, "succeeds", True, f"{attribute} went from {start} to {end}: exactly {total} higher ({how})")
