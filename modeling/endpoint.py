@@ -153,7 +153,7 @@ def _apply_writes_atomically() -> None:
                 return _original(self, *args, **kwargs)
 
         setattr(DynamoDBBackend, name, functools.wraps(original)(atomic))
-    DynamoDBBackend._dds_atomic_writes = True
+    setattr(DynamoDBBackend, "_dds_atomic_writes", True)  # noqa: B010 - marks the class as patched
 
 
 def _stop_embedded() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import cast
 
 from modeling.keys import KeyTemplate
 from modeling.model import (
@@ -394,9 +395,9 @@ def _write_plan(model: Model, design: KeyDesign, pattern_name: str) -> WritePlan
         notes.append("BatchWriteItem takes no conditions, so auxiliary items are not kept in step by this pattern")
     transactional = pattern.kind is PatternKind.TRANSACT_WRITE or (
         len(members) > 1 and pattern.kind is not PatternKind.BATCH_WRITE)
-    for member in members:
-        added = {a for action, a, _ in member.ops if action is UpdateAction.ADD}
-        keyed = [v.name for _, v in member.values if v.kind is ValueKind.KEY
+    for written in members:
+        added = {a for action, a, _ in written.ops if action is UpdateAction.ADD}
+        keyed = [v.name for _, v in written.values if v.kind is ValueKind.KEY
                  and set(KeyTemplate.parse(v.name).attribute_names) & added]
         if keyed:
             notes.append(f"the index key {keyed[0]} is built from an attribute this write ADDs to, so the application "
@@ -420,7 +421,7 @@ def _auxiliary_members(model: Model, design: KeyDesign, entity: Entity, member: 
                        names: tuple[tuple[str, str], ...] = (), values: tuple[tuple[str, ValueSource], ...] = (),
                        item_bytes: int | None = small, aux_name: str = aux.name,
                        templates: KeyTemplates = templates) -> WriteMember:
-            condition, claim_names = "", ()
+            condition, claim_names = "", cast(tuple[tuple[str, str], ...], ())
             if claim:
                 e = _Expression()
                 condition = condition_expression(WriteCondition(kind=ConditionKind.ATTRIBUTE_NOT_EXISTS),

@@ -56,7 +56,7 @@ def bind(plan: WritePlan, key_design: KeyDesign, binding: Binding, archive_of: d
     updated: Item = {}
     for position, member in enumerate(plan.members):
         if member.item == ITEM:
-            owner = next(owners, None) or {}
+            owner = next(owners, {})
         values = {p: _value(source, owner, binding, position) for p, source in member.values}
         values = _with_keys(member, owner, values)
         if member.item == ITEM:

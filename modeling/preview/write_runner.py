@@ -364,7 +364,7 @@ def _success_binding(ctx: WriteContext, name: str, plan: WritePlan,
         inputs.setdefault(n, _safe_value(plan, owners, n))
     owners = [_with_inputs(owner, inputs, m) for owner, m in zip(owners, own, strict=True)]
     new_values = _new_values(ctx, plan, owners)
-    archive = ()
+    archive: tuple[str, ...] = ()
     if pattern.soft_delete is not None and pattern.soft_delete.archive_entity:
         archived = ctx.model.entity(pattern.soft_delete.archive_entity)
         archive = tuple(a.name for a in archived.attributes) if archived else ()
