@@ -44,7 +44,6 @@ from modeling.preview.requests import (
 )
 from modeling.preview.write_runner import (
     ADDS_PER_CLIENT,
-    CONCURRENT_CLIENTS,
     CaseResult,
     WriteContext,
     concurrent_adds,
@@ -111,7 +110,7 @@ class RunContext:
     # Checks the table is still the product's own, loaded one; raises (and nothing is written) when not.
     before_write: Callable[[], None] | None = None
     now: datetime | None = None  # the time soft deletes stamp (None: the clock), fixed by tests
-    concurrent_clients: int = CONCURRENT_CLIENTS  # an atomic counter is also sent by this many clients at once
+    concurrent_clients: int = 0  # > 0: an atomic counter is also sent by this many clients at once (20 in a single run)
     adds_per_client: int = ADDS_PER_CLIENT
 
 

@@ -106,7 +106,7 @@ def test_the_version_increment_is_what_the_endpoint_stored(loaded, client) -> No
 
 
 def test_an_atomic_counter_from_20_clients_10_times_ends_exactly_200_higher(loaded, client) -> None:
-    result = run(loaded, client, "earn_coins_by_user")
+    result = run(loaded, client, "earn_coins_by_user", concurrent_clients=20)
     assert result.passed, result.verdict
     concurrent = result.cases[-1]
     assert concurrent.case == "20 concurrent clients x 10 ADDs of 1 to coins"
@@ -180,3 +180,13 @@ def test_the_python_code_shown_for_a_failing_write_catches_the_failure(loaded, c
     assert "ConditionExpression='#coins >= :price'" in code and "UpdateExpression='ADD #coins :price_negated'" in code
     exec(code, {})  # the ConditionalCheckFailedException is caught
     assert table_items(loaded, client) == before
+
+
+def test_running_the_counter_pattern_alone_from_the_preview_includes_the_concurrent_case(loaded) -> None:
+    from costs.preview import PreviewRun, run_preview
+
+    setup, data = loaded
+    alone = run_preview(PreviewRun(setup, data, ("earn_coins_by_user",))).results[0].run
+    assert alone.passed and alone.cases[-1].case.startswith("20 concurrent clients")
+    with_others = run_preview(PreviewRun(setup, data, ("earn_coins_by_user", "get_user_by_id"))).results[0].run
+    assert with_others.passed and not any(c.case.startswith("20 concurrent") for c in with_others.cases)
