@@ -372,13 +372,18 @@ def _success_binding(ctx: WriteContext, name: str, plan: WritePlan,
 
 
 def _safe_value(plan: WritePlan, owners: list[Item], name: str) -> Decimal:
-    """A value input every comparison on it accepts: 1, or less when an owner holds less (`coins >= :amount`)."""
+    """A value input every comparison on it accepts: 1, or less when an owner holds less (`coins >= :amount`, or
+    a balance a negated ADD takes it from)."""
     value = Decimal(1)
     own = iter(owners)
     for member in plan.members:
         if member.item != ITEM:
             continue
         owner = next(own, {})
+        for update in member.updates:  # a subtraction the application checked after its read: never below 0
+            current = owner.get(update.attribute)
+            if update.input == name and update.negate and isinstance(current, Decimal):
+                value = min(value, current)
         condition = member.condition
         if condition is not None and condition.input == name and condition.attribute in owner:
             current = owner[condition.attribute]

@@ -190,3 +190,15 @@ def test_running_the_counter_pattern_alone_from_the_preview_includes_the_concurr
     assert alone.passed and alone.cases[-1].case.startswith("20 concurrent clients")
     with_others = run_preview(PreviewRun(setup, data, ("earn_coins_by_user", "get_user_by_id"))).results[0].run
     assert with_others.passed and not any(c.case.startswith("20 concurrent") for c in with_others.cases)
+
+
+def test_the_student_transfer_never_takes_a_balance_below_zero(make_setup) -> None:
+    """A 100-item sample picks a sender with 0 xp: the amount chosen is what the sender holds (here 0), so the
+    leaderboard key built from xp never renders a negative number (found by the thirty-attendees test)."""
+    from costs.preview import PreviewRun, run_preview
+
+    setup = make_setup("student_platform", 100)
+    data, _ = load_preview(setup)
+    run_ = run_preview(PreviewRun(setup, data, ("transfer_xp_by_student_ids",))).results[0].run
+    assert run_.passed, run_.verdict
+    assert [c.case for c in run_.cases] == ["success", "stale version (the version read before the success)"]
