@@ -150,8 +150,7 @@ def _profile(model: Model, design: Design, seed: int, sample_items_per_entity: i
         is_write = plan.operation.is_write
         capacities.append(PatternCapacity(
             pattern=plan.pattern, operation=plan.operation, index=plan.index,
-            read_units_per_request=Decimal(0) if is_write else read_units_per_request(model, design.key_design,
-                                                                                       plan, sizes),
+            read_units_per_request=read_units_per_request(model, design.key_design, plan, sizes),
             write_units_per_request=write_units_per_request(plan, sizes) if is_write else Decimal(0),
             index_write_units_per_request=(_update_index_writes(model, design, plan, sizes)
                                            or index_write_units_per_request(plan, sizes)) if is_write else (),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from modeling.model import KeyDesign
+from modeling.write_semantics import WritePlan
 
 
 class Operation(StrEnum):
@@ -90,6 +91,7 @@ class PatternPlan:
     items_read_derivation: str = ""  # how the items read were worked out, assumptions named
     filter_keeps_share: float = 1.0  # share of the items read that the FilterExpression returns
     entity_shares: tuple[tuple[str, float], ...] = ()  # share of the items read of each entity (Query)
+    write: WritePlan | None = None  # the members, expressions and extra items of a write (issue 16)
 
     @property
     def discarded_share(self) -> float:

@@ -32,6 +32,11 @@ def entity_chart(design: Design) -> list[dict[str, Any]]:
                          "sort_key": templates.sort_key or "", "only_when": "; ".join(
                              f"{c.attribute} = {c.equals}" for c in templates.only_when),
                          "why": index_reasons.get(index, "")})
+        for name, templates in keys.auxiliary.items():
+            rows.append({"entity": keys.entity, "index": TABLE, "partition_key": templates.partition_key,
+                         "sort_key": templates.sort_key or "", "only_when": "",
+                         "why": f"Auxiliary item `{name}`: written in the same request as every {keys.entity} "
+                                "write that it keeps in step (an extra write)."})
     return rows
 
 

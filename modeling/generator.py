@@ -66,6 +66,7 @@ from modeling.model import (
 )
 from modeling.planner import plan_pattern, plan_patterns
 from modeling.validation import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE
+from modeling.write_semantics import with_auxiliary_keys
 
 COLLECTIONS = "item_collections"
 SEPARATE = "separate_partitions"
@@ -627,7 +628,7 @@ def _parents_first(model: Model) -> list[Entity]:
 
 
 def _finish(draft: _Draft, name: str, summary: str, model: Model) -> Design:
-    key_design = draft.key_design()
+    key_design = with_auxiliary_keys(model, draft.key_design())
     return Design(
         name=name, summary=summary, key_design=key_design, plans=plan_patterns(model, key_design),
         entity_reasons=tuple((e.name, draft.entity_reasons[e.name]) for e in model.entities
@@ -661,6 +662,7 @@ def explicit_design(model: Model) -> Design | None:
     base = KeyDesign(partition_key=model.key_design.partition_key, sort_key=model.key_design.sort_key,
                      global_secondary_indexes=tuple(draft.gsis), local_secondary_indexes=tuple(draft.lsis),
                      entities=(*model.key_design.entities, *filled))  # the user's order, as typed
+    base = with_auxiliary_keys(model, base)
     return Design(name="Your design", summary="The key design written in the model, gaps filled by the generator.",
                   key_design=base, plans=plan_patterns(model, base),
                   entity_reasons=tuple(draft.entity_reasons.items()),

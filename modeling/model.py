@@ -349,6 +349,183 @@ GENERATOR_KINDS: tuple[str, ...] = (
     "boolean", "constant", "reference",
 )
 
+# --- write semantics (issue 16) ------------------------------------------------------------------
+#
+# All optional, so a version-1 file without them loads unchanged and means what it meant: plain puts,
+# updates and deletes. `modeling.write_semantics` turns them into requests and extra items.
+
+
+class ConditionKind(StrEnum):
+    """What a write's ConditionExpression checks."""
+
+    ATTRIBUTE_NOT_EXISTS = "attribute_not_exists"  # create only: the key is not taken
+    ATTRIBUTE_EXISTS = "attribute_exists"  # change only an item that is there
+    VERSION_MATCHES = "version_matches"  # optimistic locking: the version read is still current
+    COMPARE = "compare"  # `attribute operator value`, e.g. currency >= :amount
+
+
+class ComparisonOperator(StrEnum):
+    """Comparators of a ConditionExpression, as DynamoDB writes them."""
+
+    EQUALS = "="
+    NOT_EQUALS = "<>"
+    LESS_THAN = "<"
+    LESS_THAN_OR_EQUAL = "<="
+    GREATER_THAN = ">"
+    GREATER_THAN_OR_EQUAL = ">="
+
+
+ConstantValue = str | int | float | bool
+
+
+class WriteCondition(_Frozen):
+    """A write's condition: `attribute_not_exists`, `attribute_exists`, `{kind: version_matches, attribute:
+    version}` or `{attribute: currency, operator: ">=", input: amount}` (the compare form needs no kind)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False,
+                              json_schema_extra=lambda schema: _or_kind_name(schema))
+
+    kind: ConditionKind = ConditionKind.COMPARE
+    attribute: Name | None = Field(default=None, description="version_matches: the Number attribute the write "
+                                   "checks and increments by 1; compare: the attribute compared.")
+    operator: ComparisonOperator | None = None
+    value: ConstantValue | None = Field(default=None, description="compare: a constant to compare with.")
+    input: Name | None = Field(default=None, description="compare: the pattern input holding the value "
+                               "(currency >= :amount).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, data: object) -> object:
+        return {"kind": data} if isinstance(data, str) else data
+
+    @model_validator(mode="after")
+    def _fields_fit_kind(self) -> WriteCondition:
+        if self.kind is ConditionKind.VERSION_MATCHES and self.attribute is None:
+            raise ValueError("version_matches needs `attribute`: the Number attribute holding the version, "
+                             "e.g. {kind: version_matches, attribute: version}")
+        if self.kind is ConditionKind.COMPARE:
+            if self.attribute is None or self.operator is None:
+                raise ValueError("a compare condition needs `attribute` and `operator`, e.g. "
+                                 "{attribute: currency, operator: '>=', input: amount}")
+            if (self.value is None) == (self.input is None):
+                raise ValueError("a compare condition needs exactly one of `value` (a constant) or `input` "
+                                 "(a pattern input)")
+        elif self.operator is not None or self.value is not None or self.input is not None:
+            raise ValueError(f"operator, value and input belong to a compare condition, not {self.kind.value}; "
+                             "remove them or drop `kind`")
+        if self.kind in (ConditionKind.ATTRIBUTE_EXISTS, ConditionKind.ATTRIBUTE_NOT_EXISTS) and self.attribute:
+            raise ValueError(f"{self.kind.value} checks the item's key, so it takes no `attribute`; remove it")
+        return self
+
+
+def _or_kind_name(schema: dict) -> None:
+    """The schema accepts the shorthand `condition: attribute_not_exists` that `_shorthand` reads."""
+    whole = dict(schema)
+    schema.clear()
+    schema["anyOf"] = [whole, {"type": "string", "enum": [ConditionKind.ATTRIBUTE_NOT_EXISTS.value,
+                                                          ConditionKind.ATTRIBUTE_EXISTS.value]}]
+
+
+class UpdateAction(StrEnum):
+    """How an update changes one attribute (UpdateExpression clauses and `if_not_exists`)."""
+
+    SET = "SET"
+    ADD = "ADD"  # atomic: add a number (or set members) without reading the item first
+    REMOVE = "REMOVE"
+    IF_NOT_EXISTS = "if_not_exists"  # SET a = if_not_exists(a, :v): set only when absent
+
+
+class AttributeUpdate(_Frozen):
+    """One attribute an update changes, and how: `{attribute: xp, action: ADD, input: points}`."""
+
+    attribute: Name
+    action: UpdateAction = UpdateAction.SET
+    amount: Number | None = Field(default=None, description="ADD: a constant number to add (negative "
+                                  "subtracts); default 1 when no input gives it.")
+    input: Name | None = Field(default=None, description="The pattern input that holds the new value (SET, "
+                               "if_not_exists) or the number to add (ADD).")
+    negate: bool = Field(default=False, description="ADD: subtract the input's value (a transfer's sender).")
+
+    @model_validator(mode="after")
+    def _fields_fit_action(self) -> AttributeUpdate:
+        if self.action is UpdateAction.REMOVE and (self.amount is not None or self.input is not None):
+            raise ValueError("REMOVE takes no value; remove `amount` and `input`")
+        if self.action is not UpdateAction.ADD and (self.amount is not None or self.negate):
+            raise ValueError(f"`amount` and `negate` belong to ADD, not {self.action.value}")
+        if self.amount is not None and self.input is not None:
+            raise ValueError("give ADD either a constant `amount` or an `input`, not both")
+        return self
+
+
+class SoftDelete(_Frozen):
+    """A delete that keeps the item: SET status and deletedAt (and the table's TTL attribute
+    `expires_after_days` later), optionally with a copy put as an archive entity."""
+
+    status_attribute: Name = "status"
+    status_value: str = "DELETED"
+    deleted_at_attribute: Name = "deletedAt"
+    expires_after_days: Annotated[int, Field(ge=1, le=36_500)] | None = Field(
+        default=None, description="Set the table's ttl_attribute to deletion time + this many days (epoch "
+                                  "seconds); DynamoDB deletes the item some time after that.")
+    archive_entity: Name | None = Field(default=None, description="An entity whose item (a copy of the deleted "
+                                        "one) is put in the same transaction.")
+
+
+class TransactAction(StrEnum):
+    """TransactWriteItems member actions, spelled as AWS spells them."""
+
+    PUT = "Put"
+    UPDATE = "Update"
+    DELETE = "Delete"
+    CONDITION_CHECK = "ConditionCheck"
+
+
+class TransactionMember(_Frozen):
+    """One member of a transact_write pattern: which entity, what it does, under which condition."""
+
+    entity: Name
+    action: TransactAction
+    key_inputs: dict[Name, Name] = Field(default_factory=dict, description="Entity attribute -> the pattern "
+                                         "input holding its value, where the names differ (studentId: "
+                                         "fromStudentId).")
+    condition: WriteCondition | None = None
+    updates: tuple[AttributeUpdate, ...] = ()
+
+
+class AuxiliaryKind(StrEnum):
+    AGGREGATE = "aggregate"  # a count (or sum) item per parent, e.g. a post's like count
+    EDGE_COPY = "edge_copy"  # the edge again under the other end's key (adjacency list)
+    UNIQUENESS = "uniqueness"  # an item whose key is the unique value: EMAIL#{email}
+
+
+class AuxiliaryItem(_Frozen):
+    """An extra item every write of the entity keeps in step, in the same transaction (or batch)."""
+
+    name: Name
+    kind: AuxiliaryKind
+    relationship: Name | None = Field(default=None, description="aggregate: the relationship (this entity the "
+                                      "child) whose parent holds the count.")
+    counter_attribute: Name = Field(default="count", description="aggregate: the Number attribute the "
+                                    "aggregate item holds.")
+    sum_of: Name | None = Field(default=None, description="aggregate: add this attribute's value instead of 1.")
+    attributes: tuple[Name, ...] = Field(default=(), description="uniqueness: the attributes whose value "
+                                         "(together) is unique.")
+    partition_key: str | None = Field(default=None, description="The item's partition-key template; the "
+                                      "design derives one when absent (edge_copy must give it).")
+    sort_key: str | None = None
+
+    @model_validator(mode="after")
+    def _fields_fit_kind(self) -> AuxiliaryItem:
+        if self.kind is AuxiliaryKind.AGGREGATE and self.relationship is None:
+            raise ValueError("an aggregate item needs `relationship`: the one whose parent holds the count")
+        if self.kind is AuxiliaryKind.UNIQUENESS and not self.attributes:
+            raise ValueError("a uniqueness item needs `attributes`: the attributes whose value is unique")
+        if self.kind is AuxiliaryKind.EDGE_COPY and self.partition_key is None:
+            raise ValueError("an edge_copy needs `partition_key` (and `sort_key`): the templates of the copy "
+                             "under the other end's key, e.g. USER#{followedId} / FOLLOWER#{followerId}")
+        return self
+
+
 # --- entities and relationships ------------------------------------------------------------------
 
 
@@ -379,6 +556,10 @@ class Entity(_Frozen):
     monthly_growth_percent: Annotated[float, Field(ge=-100.0, le=1000.0)] = 0.0
     identifiers: tuple[AttributeName, ...] = ()
     attributes: Annotated[tuple[Attribute, ...], Field(max_length=MAX_ATTRIBUTES_PER_ENTITY)] = ()
+    auxiliary_items: tuple[AuxiliaryItem, ...] = Field(
+        default=(), description="Extra items its writes keep in step: aggregates, edge copies, uniqueness items. "
+                                "A `unique: true` attribute that is not the identity gets a uniqueness item "
+                                "without being listed here.")
 
     def attribute(self, name: str) -> Attribute | None:
         return next((a for a in self.attributes if a.name == name), None)
@@ -466,6 +647,35 @@ class AccessPattern(_Frozen):
         default=(), description="Attributes the application uses from each item; empty means the whole "
                                 "item. Decides index projections.")
     traffic: Traffic
+    condition: WriteCondition | None = Field(default=None, description="Writes: the ConditionExpression.")
+    updates: tuple[AttributeUpdate, ...] = Field(default=(), description="Updates: how each attribute changes "
+                                                 "(SET, ADD, REMOVE, if_not_exists).")
+    soft_delete: SoftDelete | None = Field(default=None, description="Deletes: keep the item, mark it deleted.")
+    members: tuple[TransactionMember, ...] = Field(default=(), description="transact_write: each member's "
+                                                   "entity, action, key inputs, condition and updates.")
+
+    @property
+    def value_inputs(self) -> tuple[str, ...]:
+        """Inputs that carry a value for a condition or an update (`amount`), not an item's attribute."""
+        conditions = [self.condition, *(m.condition for m in self.members)]
+        updates = [*self.updates, *(u for m in self.members for u in m.updates)]
+        names = [c.input for c in conditions if c is not None and c.input] + [u.input for u in updates if u.input]
+        return tuple(dict.fromkeys(n for n in names if n in self.inputs))
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        """Every attribute the write changes: changed_attributes, the updates, a version it increments and
+        what a soft delete sets (decides index writes)."""
+        names = [*self.changed_attributes, *(u.attribute for u in self.updates)]
+        for member in self.members:
+            names += [u.attribute for u in member.updates]
+            if member.condition is not None and member.condition.kind is ConditionKind.VERSION_MATCHES:
+                names.append(member.condition.attribute or "")
+        if self.condition is not None and self.condition.kind is ConditionKind.VERSION_MATCHES:
+            names.append(self.condition.attribute or "")
+        if self.soft_delete is not None:
+            names += [self.soft_delete.status_attribute, self.soft_delete.deleted_at_attribute]
+        return tuple(dict.fromkeys(n for n in names if n))
 
 
 # --- table settings and traffic shape ------------------------------------------------------------
@@ -546,6 +756,9 @@ class EntityKeys(_Frozen):
         default_factory=dict,
         description="Index name -> templates for that index's key attributes. "
                     "An entity absent from an index does not appear in it (sparse index).")
+    auxiliary: dict[str, KeyTemplates] = Field(
+        default_factory=dict,
+        description="Auxiliary item name -> its table key templates (EMAIL#{email}); derived when absent.")
 
 
 class KeyDesign(_Frozen):

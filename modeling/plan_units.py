@@ -13,7 +13,13 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from modeling.design import Operation, PatternPlan
-from modeling.dynamodb_rules import index_write_units, read_units, write_units
+from modeling.dynamodb_rules import (
+    TRANSACTION_FACTOR,
+    index_write_units,
+    read_units,
+    write_unit_blocks,
+    write_units,
+)
 from modeling.model import KeyDesign, Model, ProjectionType
 from modeling.sizing import Sizes, mean_bytes
 
@@ -24,7 +30,16 @@ def _weights(plan: PatternPlan) -> list[tuple[str, float]]:
 
 
 def read_units_per_request(model: Model, design: KeyDesign, plan: PatternPlan, sizes: Sizes) -> Decimal:
-    """Read units one request of a read plan consumes (on the table, a GSI or an LSI)."""
+    """Read units one request of a read plan consumes (on the table, a GSI or an LSI).
+
+    For a write: the strongly consistent GetItems the application makes first (the version an optimistic
+    lock checks); an ADD or a plain write reads nothing (writes consume write units only, §1.2).
+    """
+    if plan.operation.is_write:
+        if plan.write is None or not plan.write.reads_before_write:
+            return Decimal(0)
+        own = [m for m in plan.write.members if m.reads_first]
+        return sum((read_units(Operation.GET_ITEM, 1, sizes.item_bytes(m.entity), True) for m in own), Decimal(0))
     item = mean_bytes(sizes.average_bytes_by_entity, _weights(plan))
     if plan.operation is Operation.SCAN:  # §1.2: every item evaluated, sizes added, rounded once
         table_bytes = _table_bytes(model, sizes)
@@ -60,7 +75,18 @@ def _lsi_fetches(model: Model, design: KeyDesign, plan: PatternPlan) -> bool:
 
 
 def write_units_per_request(plan: PatternPlan, sizes: Sizes) -> Decimal:
-    """Table write units of one write request: ceil(item / 1 KB) per item, x2 in a transaction (§1.2, §2)."""
+    """Table write units of one write request: ceil(item / 1 KB) per item, x2 in a transaction (§1.2, §2).
+
+    A write with members (conditions, auxiliary items, transaction members) costs each member on its own:
+    uniqueness and auxiliary items are extra writes, each rounded up to 1 KB alone and doubled in a
+    transaction (§2). A failed condition is charged the same (§1.2), so this is the cost of every attempt.
+    """
+    if plan.write is not None and (plan.write.transactional or len(plan.write.members) > 1):
+        factor = TRANSACTION_FACTOR if plan.write.transactional else 1
+        total = sum((Decimal(write_unit_blocks(m.item_bytes if m.item_bytes is not None
+                                               else sizes.item_bytes(m.entity))) * factor
+                     for m in plan.write.members), Decimal(0))
+        return total
     if plan.operation in (Operation.BATCH_WRITE_ITEM, Operation.TRANSACT_WRITE_ITEMS) and len(plan.entities) > 1:
         return _per_item(plan, sizes, math.ceil(plan.items_written_per_request),
                          lambda size: write_units(plan.operation, 1, size))

@@ -40,6 +40,7 @@ from modeling.model import (
     SortOrder,
     derived_index,
 )
+from modeling.write_semantics import ITEM, WritePlan, write_plan
 
 _RANGE_SYNTAX = {
     RangeOperator.EQUALS: "{sk} = :{p}",
@@ -458,17 +459,53 @@ def _plan_write(model: Model, design: KeyDesign, pattern: AccessPattern) -> Patt
     writes = _index_writes(model, design, pattern, entities)
     missing = sorted({i for e in entities for i in e.identifiers} - set(pattern.inputs))
     reason = f"{operation} on the table; the inputs give each item's primary key."
-    if missing and pattern.kind is not PatternKind.WRITE:
+    if missing and pattern.kind is not PatternKind.WRITE and not pattern.members:
         reason = (f"{operation} needs each item's full key, but {', '.join(missing)} is not an input: "
                   "the application must read the key first.")
+    write = write_plan(model, design, pattern.name)
+    if write is not None:
+        operation, items, reason = _semantic_write(pattern, write, operation, items, reason)
     if writes:
         per_item = sum(w.writes_per_item for w in writes)
         reason += (f" Each written item also costs {per_item:g} index write(s) in "
                    f"{', '.join(w.index for w in writes)}.")
     return PatternPlan(
         pattern=pattern.name, operation=operation, index=TABLE, entities=pattern.entities, key_condition="",
-        filter_expression="", scan_index_forward=True, consistent_read=False, items_read_per_request=0.0,
-        items_returned_per_request=0.0, items_written_per_request=items, index_writes=writes, reason=reason)
+        filter_expression="", scan_index_forward=True, consistent_read=False,
+        items_read_per_request=float(write.reads_before_write) if write else 0.0,
+        items_returned_per_request=0.0, items_written_per_request=items, index_writes=writes, reason=reason,
+        items_read_p99=float(write.reads_before_write) if write else 0.0, write=write)
+
+
+def _semantic_write(pattern: AccessPattern, write: WritePlan, operation: Operation, items: float,
+                    reason: str) -> tuple[Operation, float, str]:
+    """The operation, items written and reason of a write with conditions, updates or auxiliary items."""
+    if write.transactional:
+        operation = Operation.TRANSACT_WRITE_ITEMS
+    elif pattern.soft_delete is not None:
+        operation = Operation.UPDATE_ITEM  # a soft delete marks the item and keeps it
+    if pattern.members or write.transactional:
+        items = float(len(write.members))
+    elif pattern.kind is PatternKind.BATCH_WRITE:
+        items = pattern.expected_items
+    own = write.members[0] if write.members else None
+    if own is not None and not pattern.members:
+        reason = f"{operation} on the table; the inputs give the item's primary key."
+        if own.update_expression:
+            reason += f" UpdateExpression {own.update_expression}."
+        if own.condition_expression:
+            reason += (f" ConditionExpression {own.condition_expression}: a failed condition still consumes "
+                       "write units (dynamodb-facts §1.2).")
+    extras = [m for m in write.members if m.item != ITEM]
+    if extras:
+        reason += (" The same request writes " + "; ".join(f"{m.item} ({m.action.value}, {m.why})" for m in extras)
+                   + ": each is an extra write, and in a transaction every member costs 2x, rounded on its own "
+                     "(dynamodb-facts §2).")
+    if pattern.members:
+        reason += f" {len(write.members)} transaction member(s), each rounded on its own and costing 2x (§2)."
+    for note in write.notes:
+        reason += f" Note: {note}."
+    return operation, items, reason
 
 
 def _index_writes(model: Model, design: KeyDesign, pattern: AccessPattern,
@@ -512,7 +549,7 @@ def _index_write(pattern: AccessPattern, index: SecondaryIndex, templates: KeyTe
         return IndexWrite(index.name, IndexChange.ENTERS, share, "a new item enters the index")
     if pattern.kind is PatternKind.DELETE:
         return IndexWrite(index.name, IndexChange.LEAVES, share, "the item leaves the index")
-    changed = set(pattern.changed_attributes)
+    changed = set(pattern.changed)
     key_attributes = set(KeyTemplate.parse(templates.partition_key).attribute_names)
     if templates.sort_key:
         key_attributes |= set(KeyTemplate.parse(templates.sort_key).attribute_names)

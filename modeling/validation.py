@@ -24,6 +24,7 @@ from modeling.model import (
     ReferenceGenerator,
     SecondaryIndex,
 )
+from modeling.write_validation import write_problems
 
 # dynamodb-facts §8 (Default quotas) https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
 MAX_GSIS_PER_TABLE = 20
@@ -47,6 +48,7 @@ def semantic_problems(model: Model) -> list[Problem]:
         *(_key_design_problems(model, model.key_design) if model.key_design else ()),
         *_coverage_warnings(model),
         *_identity_problems(model),
+        *write_problems(model),
     ]
 
 
@@ -148,7 +150,7 @@ def _pattern_problems(model: Model, pattern: AccessPattern) -> Iterator[Problem]
     for name in pattern.entities:
         yield from _missing_entity(model, f"{base}.entities", name)
     if entities:
-        named = [("inputs", n) for n in pattern.inputs]
+        named = [("inputs", n) for n in pattern.inputs if n not in pattern.value_inputs]
         named += [("filters", f.attribute) for f in pattern.filters]
         named += [("changed_attributes", n) for n in pattern.changed_attributes]
         named += [("returns", n) for n in pattern.returns]
@@ -163,7 +165,7 @@ def _pattern_problems(model: Model, pattern: AccessPattern) -> Iterator[Problem]
 
 
 def _pattern_kind_problems(base: str, pattern: AccessPattern) -> Iterator[Problem]:
-    if pattern.kind is PatternKind.UPDATE and not pattern.changed_attributes:
+    if pattern.kind is PatternKind.UPDATE and not pattern.changed:
         yield Problem(f"{base}.changed_attributes", "an update must say which attributes it changes",
                       "list them; they decide which indexes the update writes to")
     if pattern.range_condition and pattern.kind is not PatternKind.READ_MANY:

@@ -82,3 +82,13 @@ def strong_read_on_gsi(document: Document) -> Document:
     pattern = next(p for p in broken["access_patterns"] if p["name"] == "get_student_by_email")
     pattern["consistency"] = "strong"
     return broken
+
+
+def read_modify_write_counter(document: Document) -> Document:
+    """The XP increment reads xp and SETs it one higher, with no condition: concurrent lessons lose XP (DDS308)."""
+    broken = _renamed(document, "broken")
+    pattern = next(p for p in broken["access_patterns"] if p["name"] == "increment_student_xp_by_id")
+    pattern["updates"] = [{"attribute": "xp"}]
+    pattern["inputs"] = [n for n in pattern["inputs"] if n != "points"]  # the new value comes from the read
+    pattern.pop("condition", None)
+    return broken

@@ -26,6 +26,7 @@ from workshop.states import State, state_document
 from workshop.verification import (
     BillingModeMatchesRecommendation,
     CheckPasses,
+    ConcurrentIncrementsExact,
     HotKeyBelowLimit,
     PatternPreviewPasses,
     PatternServed,
@@ -317,4 +318,26 @@ _L7 = Lesson("myth-busting", 7, "Myth busting",
     PatternServed("Sign-in is served by a Query on an index", "get_student_by_email", (Operation.QUERY,)),
 )))
 
-LESSONS: tuple[Lesson, ...] = (_L1, _L2, _L3, _L4, _L5, _L6, _L7)
+_L8 = Lesson("concurrent-writes", 8, "Writes that stay correct under concurrency",
+             "A lost update, then a version condition, then an atomic ADD: the XP increment under 20 clients.", (
+    Step("The lost update", StudioPage.LAYOUT, State.STUDENT_LOST_UPDATE,
+         "Design checks (errors): DDS308 on increment_student_xp_by_id; the access-pattern chart's why column.",
+         "What happens to a student's XP when two lessons finish at the same moment?", reveals.lost_update),
+    Step("Optimistic locking: a version condition", StudioPage.CAPACITY_AND_COST, State.STUDENT_VERSIONED,
+         "Cost per access pattern: increment_student_xp_by_id's read and write units per request.",
+         "What does the version condition stop, and what does it cost each increment?",
+         reveals.version_condition),
+    Step("The atomic ADD", StudioPage.CAPACITY_AND_COST, State.STUDENT_DESIGNED,
+         "Cost per access pattern: increment_student_xp_by_id again, as the example ships it.",
+         "How many reads does an ADD need, and can it lose an increment?", reveals.atomic_add),
+), BreakIt("The counter reads before it writes", State.STUDENT_DESIGNED,
+           "The XP increment was rewritten to read xp and SET it one higher 'to cap it in the app'.",
+           "Layout page, Design checks: DDS308; the fix is proved by 20 concurrent clients on the endpoint.",
+           "Write the increment as an atomic ADD again: updates [{attribute: xp, action: ADD}] (Model page, YAML), "
+           "or keep the SET under condition {kind: version_matches, attribute: version}.",
+           breaks.read_modify_write_counter, (
+    CheckPasses("No counter is SET without a condition (DDS308)", ("DDS308",), "increment_student_xp_by_id"),
+    ConcurrentIncrementsExact("20 clients x 10 XP increments end exactly 200 higher", "increment_student_xp_by_id"),
+)))
+
+LESSONS: tuple[Lesson, ...] = (_L1, _L2, _L3, _L4, _L5, _L6, _L7, _L8)

@@ -297,3 +297,40 @@ def myth_gsi_strong(model: Model) -> Reveal:
                   f"item. Asked to be strong, it must use the table's keys: a {strong.operation.value} on "
                   f"**{strong.index}** with the filter `{strong.filter_expression}`, reading **{read} items** per "
                   "request (checks DDS202/DDS203).", (eventual.index, strong.index, read))
+
+
+# --- lesson 8: writes that stay correct under concurrency ---------------------------------------------
+
+XP_PATTERN = "increment_student_xp_by_id"
+
+
+def lost_update(model: Model) -> Reveal:
+    found = [f for f in check_design(model, _design(model)) if f.check_id == "DDS308" and XP_PATTERN in f.path]
+    plan = _design(model).plan(XP_PATTERN)
+    expression = plan.write.members[0].update_expression if plan and plan.write else ""
+    verdict = f"**DDS308** fires ({len(found)} finding)" if found else "no DDS308 finding (0 findings)"
+    return Reveal(f"The increment sends `{expression}` with no condition: {verdict}. Two lessons finishing at once "
+                  "both read the same xp and both write it one higher, so one increment is lost, silently.",
+                  (expression, str(len(found))))
+
+
+def version_condition(model: Model) -> Reveal:
+    plan = _design(model).plan(XP_PATTERN)
+    member = plan.write.members[0] if plan and plan.write else None
+    condition = member.condition_expression if member else ""
+    row = _pattern_row(_estimate(model), XP_PATTERN)
+    reads = f"{row['read units per request']:g}"
+    return Reveal(f"With `ConditionExpression {condition}` the write fails with ConditionalCheckFailedException when "
+                  f"another client changed the item since it was read; the client reads again and retries. Every "
+                  f"increment now also costs the read first (**{reads} RCU**), and a failed attempt still "
+                  "consumes its write units (dynamodb-facts §1.2).", (condition, reads))
+
+
+def atomic_add(model: Model) -> Reveal:
+    plan = _design(model).plan(XP_PATTERN)
+    expression = plan.write.members[0].update_expression if plan and plan.write else ""
+    row = _pattern_row(_estimate(model), XP_PATTERN)
+    reads, writes = f"{row['read units per request']:g}", f"{row['write units per request']:g}"
+    return Reveal(f"`{expression}` adds on the item itself: no read first (**{reads} RCU**), **{writes} write "
+                  "units** per increment, and no update is ever lost, however many clients add at once.",
+                  (expression, reads, writes))

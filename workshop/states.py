@@ -29,6 +29,8 @@ class State(StrEnum):
     SHOP_SPARSE = "shop_sparse"  # ... plus a sparse GSI holding only unpaid orders
     IOT_FLAT = "iot_flat"  # IoT telemetry: flat traffic all day
     IOT_SPIKY = "iot_spiky"  # the same totals squeezed into one busy hour a day
+    STUDENT_LOST_UPDATE = "student_lost_update"  # designed, the XP increment a read-modify-write SET
+    STUDENT_VERSIONED = "student_versioned"  # ... the same SET under a version condition (optimistic locking)
 
 
 # The hour of the spike and the share of the busiest hour every other hour runs at (IOT_SPIKY).
@@ -90,6 +92,21 @@ def _iot_spiky() -> Document:
     return document
 
 
+XP_PATTERN = "increment_student_xp_by_id"
+
+
+def _xp_increment(update: dict[str, Any] | None, versioned: bool) -> Document:
+    """The designed Student platform with the XP increment written another way (lesson 8)."""
+    document = _designed("student_platform")
+    pattern = next(p for p in document["access_patterns"] if p["name"] == XP_PATTERN)
+    pattern["updates"] = [update] if update else [{"attribute": "xp"}]  # SET xp = the value read + 1
+    pattern["inputs"] = [n for n in pattern["inputs"] if n != "points"]  # the value comes from the read
+    pattern.pop("condition", None)
+    if versioned:
+        pattern["condition"] = {"kind": "version_matches", "attribute": "version"}
+    return document
+
+
 _BUILDERS = {
     State.STUDENT: lambda: example_document("student_platform"),
     State.STUDENT_DESIGNED: lambda: _designed("student_platform"),
@@ -99,11 +116,14 @@ _BUILDERS = {
     State.SHOP_SPARSE: _shop_sparse,
     State.IOT_FLAT: lambda: example_document("iot_telemetry"),
     State.IOT_SPIKY: _iot_spiky,
+    State.STUDENT_LOST_UPDATE: lambda: _xp_increment(None, versioned=False),
+    State.STUDENT_VERSIONED: lambda: _xp_increment(None, versioned=True),
 }
 _TITLES = {
     State.STUDENT: "lesson", State.STUDENT_DESIGNED: "designed", State.STUDENT_MISTAKES: "lesson",
     State.CRM: "lesson", State.SHOP_SCAN: "Scan + filter", State.SHOP_SPARSE: "sparse GSI",
     State.IOT_FLAT: "flat traffic", State.IOT_SPIKY: "spiky traffic",
+    State.STUDENT_LOST_UPDATE: "read-modify-write", State.STUDENT_VERSIONED: "version condition",
 }
 
 

@@ -19,18 +19,21 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Protocol
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
 from costs.preview import PreviewRun, run_preview
 from costs.usage import CapacityOption
 from modeling.checks import Finding, check_design
 from modeling.design import Design, Operation
-from modeling.endpoint import Endpoint, configured_endpoint
+from modeling.endpoint import Endpoint, configured_endpoint, dynamodb_client
 from modeling.errors import ModelFileError, ModelingError
 from modeling.generator import propose_designs
 from modeling.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import BillingMode, Model
 from modeling.model_file import model_from_document
-from modeling.preview.session import already_loaded, load_preview, preview_setup
+from modeling.preview.session import already_loaded, check_preview_table, load_preview, preview_setup
+from modeling.preview.write_runner import WriteContext, concurrent_increments
 
 # Key values simulated per template when a step asks the hot-partition analysis: enough for the
 # busiest-key figures (which depend on the distributions, not on the population size) in well under a second.
@@ -170,6 +173,33 @@ class PatternPreviewPasses:
         except ModelingError as exc:  # endpoint down, a foreign table, data that cannot be generated
             return StepResult(self.name, False, f"the preview could not run: {exc}")
         return StepResult(self.name, result.passed, f"{self.pattern} on {setup.table.name}: {result.verdict}")
+
+
+@dataclass(frozen=True)
+class ConcurrentIncrementsExact:
+    """`pattern` adds 1 from 20 concurrent clients 10 times each on the endpoint: it must end exactly 200 higher
+    (the Preview's concurrent-clients case, `modeling.preview.write_runner.concurrent_increments`)."""
+
+    name: str
+    pattern: str
+    sample_items: int = PREVIEW_SAMPLE_ITEMS
+
+    def run(self, subject: Subject) -> StepResult:
+        plan = subject.design.plan(self.pattern)
+        if plan is None or plan.write is None:
+            return StepResult(self.name, False, f"{self.pattern} says nothing about how it writes (no updates)")
+        try:
+            place = subject.preview_place or PreviewPlace(configured_endpoint())
+            setup = preview_setup(subject.model, subject.design, place.endpoint, place.namespace,
+                                  f"{place.model_slug}-check", self.sample_items, SEED)
+            data = already_loaded(setup) or load_preview(setup)[0]
+            check_preview_table(setup, dynamodb_client(setup.endpoint))  # refuses a table it did not make
+            context = WriteContext(dynamodb_client(setup.endpoint), subject.model, subject.design.key_design, data,
+                                   setup.table.name, SEED)
+            result = concurrent_increments(context, self.pattern, plan.write)
+        except (ModelingError, ClientError, BotoCoreError) as exc:  # never a traceback on the page
+            return StepResult(self.name, False, f"the preview could not run: {exc}")
+        return StepResult(self.name, result.passed, f"{self.pattern} on {setup.table.name}: {result.detail}")
 
 
 @dataclass(frozen=True)

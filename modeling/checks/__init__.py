@@ -5,7 +5,8 @@ severe first, then by check id, path and message, so the same input always gives
 rule is a small pure function. `CHECKS` lists every check with its explanation, fix and AWS
 documentation link, so the docs and the UI can show them all. Ids are grouped by theme, one module
 each: `keys` DDS1xx keys and partitions, `reads` DDS2xx reads, `writes` DDS301-303 writes and indexes,
-`amplification` DDS304-307 index writes and redundant indexes,
+`amplification` DDS304-307 index writes and redundant indexes, `write_safety` DDS308-311 writes that stay
+correct (lost updates, uniqueness, hot counters, TTL values),
 `limits` DDS4xx limits and quotas and DDS5xx names. `catalogue` holds the checks' texts, `estimates`
 the AWS numbers and the approximate sizes, units and loads, `context` what every rule reads.
 
@@ -25,7 +26,7 @@ True
 
 from __future__ import annotations
 
-from modeling.checks import amplification, keys, limits, reads, writes
+from modeling.checks import amplification, keys, limits, reads, write_safety, writes
 from modeling.checks.catalogue import CHECKS, SEVERITY_RANK, Check, Finding, FindingSeverity
 from modeling.checks.context import Rule, build_context
 from modeling.checks.limits import reserved_words
@@ -35,7 +36,8 @@ from modeling.model import Model
 __all__ = ["CHECKS", "RULES", "Check", "Finding", "FindingSeverity", "check_design", "reserved_words"]
 
 # Every rule, in theme order (keys, reads, writes, limits and names).
-RULES: tuple[Rule, ...] = (*keys.RULES, *reads.RULES, *writes.RULES, *amplification.RULES, *limits.RULES)
+RULES: tuple[Rule, ...] = (*keys.RULES, *reads.RULES, *writes.RULES, *amplification.RULES, *write_safety.RULES,
+                          *limits.RULES)
 
 
 def check_design(model: Model, design: Design) -> list[Finding]:

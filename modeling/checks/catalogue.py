@@ -229,6 +229,41 @@ _CATALOGUE = (
           "only the items its patterns read.",
           _DOCS + "GSI.html"),
     # §6 (400 KB incl. names; 4 KB read / 1 KB write blocks), §4.2 (LSI entries count)
+    # §1.2 (a failed conditional write still consumes write units), §2 (transactions)
+    Check("DDS308", "Counter or balance updated without a condition (lost updates)", ERROR,
+          "An update that SETs a counter or a balance to a value the application computed from an earlier read "
+          "loses updates under concurrency: two clients read 10, both write 11, and one increment or payment "
+          "disappears with no error. DynamoDB applies each write in full, but it cannot know the value was stale.",
+          "Use ADD (atomic, no read first) for counters; for a balance that must not go negative, ADD a negative "
+          "amount with the condition `balance >= :amount`; for other read-modify-write updates, add a "
+          "version_matches condition (optimistic locking) and retry on ConditionalCheckFailedException.",
+          _DOCS + "WorkingWithItems.html#WorkingWithItems.ConditionalUpdate"),
+    # §4.1 (a GSI is a copy with its own keys; index keys need not be unique)
+    Check("DDS309", "Unique attribute enforced only by a GSI", ERROR,
+          "A global secondary index does not enforce uniqueness: any number of items may share an index key, and "
+          "the index is updated asynchronously, so a check-then-write through it races. Reading one item by such "
+          "a key can return two. Only a primary key is unique, so uniqueness of another attribute needs an item "
+          "keyed by that value, written with attribute_not_exists in the same transaction.",
+          "Mark the attribute `unique: true` (the design adds a uniqueness item such as EMAIL#{email}, put with "
+          "attribute_not_exists in the same TransactWriteItems), and write such items with transactions, not "
+          "BatchWriteItem.",
+          _DOCS + "transaction-apis.html"),
+    # §7.1 (1,000 WCU per partition per second; one hot item can get at most that)
+    Check("DDS310", "Hot counter item", ERROR,
+          "Every ADD to a counter writes the same item, and one item lives on one partition, which serves at most "
+          "1,000 write units per second even with adaptive capacity isolating it. A like count on a viral post or "
+          "a global total throttles past that rate.",
+          "Shard the counter over N items (a random suffix per write) and sum the shards when reading: writes "
+          "spread N ways, and every read of the count costs N item reads.",
+          _DOCS + "bp-partition-key-sharding.html"),
+    # TTL reads a top-level Number of epoch seconds (Time to Live docs)
+    Check("DDS311", "TTL attribute that is not a Number of epoch seconds", ERROR,
+          "DynamoDB's Time to Live deletes an item only when its TTL attribute is a top-level Number holding a Unix "
+          "time in seconds that has passed. A String date, an ISO-8601 timestamp or epoch milliseconds are "
+          "ignored silently: the items never expire and the storage keeps growing.",
+          "Store the expiry as a Number of epoch seconds (e.g. 1767225600); convert milliseconds by dividing by "
+          "1,000.",
+          _DOCS + "time-to-live-ttl-before-you-start.html"),
     Check("DDS401", "Item can exceed 400 KB", ERROR,
           "An item may be at most 400 KB, attribute names included, and with an LSI the item plus its LSI entries. "
           "Every read and write also grows with item size: one read unit per 4 KB, one write unit per 1 KB.",

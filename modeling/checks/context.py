@@ -117,7 +117,7 @@ def changed_attributes(ctx: Context, pattern: AccessPattern) -> list[tuple[Entit
     if pattern.kind not in (PatternKind.UPDATE, PatternKind.TRANSACT_WRITE):
         return []
     return [(e, changed) for e in existing_entities(ctx, pattern.entities)
-            if (changed := {a for a in pattern.changed_attributes if e.attribute(a) is not None})]
+            if (changed := {a for a in pattern.changed if e.attribute(a) is not None})]
 
 
 def template_names(*sources: str | None) -> set[str]:

@@ -289,6 +289,11 @@ def _hot_share(ctx: Context, entity: Entity, template: str, pattern: AccessPatte
     return share
 
 
+def hot_share(ctx: Context, entity: Entity, template: str, pattern: AccessPattern) -> float:
+    """Share of a write pattern's requests that reach the busiest value of `template` (see `_hot_share`)."""
+    return _hot_share(ctx, entity, template, pattern, writes=True)
+
+
 # --- peak load per partition-key template ------------------------------------------------------------
 
 

@@ -223,6 +223,13 @@ def _losses(model: Model, design: KeyDesign) -> list[str]:
     if any(t.only_when for k in design.entities for t in k.indexes.values()):
         losses.append("Sparse-index conditions (only_when) are not in the file; the sample items simply have "
                       "or lack the index keys.")
+    auxiliary = sorted({name for k in design.entities for name in k.auxiliary})
+    if auxiliary:
+        losses.append("Auxiliary items (" + ", ".join(auxiliary) + ": uniqueness, aggregate and edge-copy items) "
+                      "are not facets in the file: NoSQL Workbench has no place for items a write keeps in step.")
+    if any(p.condition or p.updates or p.soft_delete or p.members for p in model.access_patterns):
+        losses.append("Write conditions, update actions, soft deletes and transaction members go with the access "
+                      "patterns: not in the file.")
     if model.table.billing_mode.value == "PROVISIONED":
         losses.append("Provisioned capacity is written as NoSQL Workbench's defaults (5 RCU / 5 WCU, auto "
                       "scaling 1-10 at 70%); a model has no capacity figures of its own.")

@@ -32,18 +32,41 @@ _SINGLE_TABLE = (Operation.GET_ITEM, Operation.QUERY, Operation.SCAN, Operation.
 
 def python_code(request: PatternRequest) -> str:
     method = _PYTHON_METHOD[request.operation]
+    guarded = _guarded(request)
+    call = "    response = " if guarded else "response = "
     if request.operation in _SINGLE_TABLE:
         params = {k: v for k, v in request.params.items() if k != "TableName"}
-        head = (f'table = boto3.resource("dynamodb").Table({request.params["TableName"]!r})\n'
-                f"response = table.{method}(")
-        target = params
+        setup = f'table = boto3.resource("dynamodb").Table({request.params["TableName"]!r})\n'
+        head, target = f"{setup}{'try:' + chr(10) if guarded else ''}{call}table.{method}(", params
     elif request.operation in (Operation.BATCH_GET_ITEM, Operation.BATCH_WRITE_ITEM):
         head, target = f'response = boto3.resource("dynamodb").{method}(', request.params
     else:  # transactions: only the low-level client has them, so values are DynamoDB JSON
-        head, target = f'response = boto3.client("dynamodb").{method}(', typed_params(request)
-    imports = "import boto3\n" + ("from decimal import Decimal\n" if "Decimal(" in _py(target, 1) else "")
-    arguments = "".join(f"    {name}={_py(value, 1)},\n" for name, value in target.items())
-    return f"{imports}\n{head}\n{arguments})\n{_python_result(request.operation)}"
+        setup = 'client = boto3.client("dynamodb")\n'
+        head, target = f"{setup}{'try:' + chr(10) if guarded else ''}{call}client.{method}(", typed_params(request)
+    depth = 2 if guarded else 1
+    imports = "import boto3\n" + ("from decimal import Decimal\n" if "Decimal(" in _py(target, depth) else "")
+    pad = "    " * depth
+    arguments = "".join(f"{pad}{name}={_py(value, depth)},\n" for name, value in target.items())
+    close = "    )\n" if guarded else ")\n"
+    return f"{imports}\n{head}\n{arguments}{close}{_python_failure(request) if guarded else ''}" \
+           f"{_python_result(request.operation)}"
+
+
+def _guarded(request: PatternRequest) -> bool:
+    """A conditional write or a transaction: the code shows how its failure is caught."""
+    if request.operation is Operation.TRANSACT_WRITE_ITEMS:
+        return True
+    return request.operation in (Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM) and (
+        "ConditionExpression" in request.params)
+
+
+def _python_failure(request: PatternRequest) -> str:
+    if request.operation is Operation.TRANSACT_WRITE_ITEMS:
+        return ("except client.exceptions.TransactionCanceledException as error:\n"
+                "    # nothing was written; one reason per member, in order: None or ConditionalCheckFailed\n"
+                '    reasons = [r["Code"] for r in error.response["CancellationReasons"]]\n')
+    return ("except table.meta.client.exceptions.ConditionalCheckFailedException:\n"
+            "    pass  # the condition is false: nothing was written (the write units are still consumed)\n")
 
 
 def _python_result(operation: Operation) -> str:
@@ -86,7 +109,14 @@ def cli_command(request: PatternRequest, endpoint_url: str | None = None) -> str
             parts.append(f"{flag} {shlex.quote(str(value))}")
     if endpoint_url:
         parts.append(f"--endpoint-url {shlex.quote(endpoint_url)}")
-    return " \\\n    ".join(parts)
+    command_text = " \\\n    ".join(parts)
+    if request.operation is Operation.TRANSACT_WRITE_ITEMS:
+        return (command_text + "\n# when a condition is false: TransactionCanceledException, nothing written; the "
+                "message lists the CancellationReasons, one per member in order")
+    if _guarded(request):
+        return (command_text + "\n# when the condition is false: ConditionalCheckFailedException (exit status 254), "
+                "nothing written")
+    return command_text
 
 
 def _kebab(name: str) -> str:
@@ -101,7 +131,18 @@ def _kebab(name: str) -> str:
 def javascript_code(request: PatternRequest) -> str:
     command = _JS_COMMAND[request.operation]
     body = json.dumps(request.params, indent=2, default=json_value, ensure_ascii=False)
-    return ('import { DynamoDBClient } from "@aws-sdk/client-dynamodb";\n'
+    head = ('import { DynamoDBClient } from "@aws-sdk/client-dynamodb";\n'
             f'import {{ DynamoDBDocumentClient, {command} }} from "@aws-sdk/lib-dynamodb";\n\n'
-            "const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\n"
-            f"const response = await client.send(new {command}({body}));\n")
+            "const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\n")
+    if not _guarded(request):
+        return head + f"const response = await client.send(new {command}({body}));\n"
+    indented = body.replace("\n", "\n  ")
+    if request.operation is Operation.TRANSACT_WRITE_ITEMS:
+        handler = ('  if (error.name !== "TransactionCanceledException") throw error;\n'
+                   "  // nothing was written; one reason per member, in order: None or ConditionalCheckFailed\n"
+                   "  const reasons = error.CancellationReasons.map((reason) => reason.Code);\n")
+    else:
+        handler = ('  if (error.name !== "ConditionalCheckFailedException") throw error;\n'
+                   "  // the condition is false: nothing was written (the write units are still consumed)\n")
+    return head + f"try {{\n  const response = await client.send(new {command}({indented}));\n}} catch (error) {{\n" \
+        + handler + "}\n"

@@ -18,7 +18,7 @@ from itertools import pairwise
 from typing import Any
 
 from modeling.design import Operation
-from modeling.model import Model, RangeOperator
+from modeling.model import ComparisonOperator, ConditionKind, Model, RangeOperator, UpdateAction, WriteCondition
 from modeling.preview.dataset import PreviewData, StoredItem, json_value
 from modeling.preview.requests import ReadShape, filter_values
 from modeling.sample_data import Item
@@ -206,3 +206,56 @@ def _order_problem(shape: ReadShape, returned: list[Item]) -> str:
 
 def _canonical(item: Item) -> str:
     return json.dumps(item, sort_keys=True, default=json_value)
+
+
+# --- writes (issue 16): what a conditional write must leave, worked out in plain Python ---------------
+
+
+def apply_operations(before: Item | None, ops: tuple[tuple[UpdateAction, str, str], ...],
+                     values: dict[str, Any]) -> Item:
+    """The attributes after SET / if_not_exists / ADD / REMOVE operations, as DynamoDB documents them: ADD to
+    a missing number starts from 0, ADD to a set is a union, an update of a missing item creates it."""
+    after = dict(before or {})
+    for action, attribute, placeholder in ops:
+        value = values.get(placeholder)
+        if action is UpdateAction.SET:
+            after[attribute] = value
+        elif action is UpdateAction.IF_NOT_EXISTS:
+            after.setdefault(attribute, value)
+        elif action is UpdateAction.REMOVE:
+            after.pop(attribute, None)
+        elif isinstance(value, set | frozenset):
+            after[attribute] = set(after.get(attribute, set())) | set(value)
+        else:
+            after[attribute] = Decimal(after.get(attribute, 0)) + Decimal(value)
+    return after
+
+
+_COMPARE = {ComparisonOperator.EQUALS: lambda a, b: a == b, ComparisonOperator.NOT_EQUALS: lambda a, b: a != b,
+            ComparisonOperator.LESS_THAN: lambda a, b: a < b,
+            ComparisonOperator.LESS_THAN_OR_EQUAL: lambda a, b: a <= b,
+            ComparisonOperator.GREATER_THAN: lambda a, b: a > b,
+            ComparisonOperator.GREATER_THAN_OR_EQUAL: lambda a, b: a >= b}
+
+
+def condition_holds(condition: WriteCondition | None, claims: bool, before: Item | None,
+                    values: dict[str, Any], value_of: dict[str, str]) -> bool:
+    """Whether a member's ConditionExpression holds on the item as it is (`claims`: attribute_not_exists of an
+    auxiliary item); `value_of` maps the condition's value placeholder to the values' key."""
+    if claims:
+        return before is None
+    if condition is None:
+        return True
+    if condition.kind is ConditionKind.ATTRIBUTE_NOT_EXISTS:
+        return before is None
+    if condition.kind is ConditionKind.ATTRIBUTE_EXISTS:
+        return before is not None
+    if before is None or condition.attribute not in before:
+        return False  # a comparison with a missing attribute is false
+    value = values.get(value_of.get("value", ""))
+    if condition.kind is ConditionKind.VERSION_MATCHES:
+        return before[condition.attribute] == value
+    try:
+        return bool(_COMPARE[condition.operator](before[condition.attribute], value))  # type: ignore[index]
+    except TypeError:
+        return False  # DynamoDB compares only values of one type

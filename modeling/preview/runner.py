@@ -14,6 +14,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -40,6 +41,14 @@ from modeling.preview.requests import (
     is_read,
     read_shape,
     typed_params,
+)
+from modeling.preview.write_runner import (
+    ADDS_PER_CLIENT,
+    CaseResult,
+    WriteContext,
+    concurrent_adds,
+    counter_pattern,
+    run_semantic_write,
 )
 from modeling.retry import RetriesExhausted, send_until_done
 from modeling.sample_data import Item, item_keys
@@ -87,6 +96,7 @@ class PatternRun:
     comparison: Comparison | None = None
     reported_capacity: tuple[dict[str, Any], ...] = ()
     error: str = ""
+    cases: tuple[CaseResult, ...] = ()  # a conditional write's success and failure cases (issue 16)
 
 
 @dataclass(frozen=True)
@@ -99,6 +109,9 @@ class RunContext:
     inputs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # per pattern, user-given values
     # Checks the table is still the product's own, loaded one; raises (and nothing is written) when not.
     before_write: Callable[[], None] | None = None
+    now: datetime | None = None  # the time soft deletes stamp (None: the clock), fixed by tests
+    concurrent_clients: int = 0  # > 0: an atomic counter is also sent by this many clients at once (20 in a single run)
+    adds_per_client: int = ADDS_PER_CLIENT
 
 
 def run_pattern(client: Any, context: RunContext, pattern_name: str) -> PatternRun:
@@ -280,6 +293,8 @@ def _capacity_entries(page: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun:
+    if plan.write is not None and plan.operation is not Operation.BATCH_WRITE_ITEM:
+        return _run_semantic(client, context, plan)
     pattern = context.model.access_pattern(plan.pattern)
     key_design = context.design.key_design
     table = context.table_name
@@ -316,6 +331,24 @@ def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRu
         return _write_run(plan, request, (_written(key_design, original, None),), latency_ms, problems,
                           "deleted an item")
     return _run_update(client, context, plan, target)
+
+
+def _run_semantic(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun:
+    """A write with conditions, updates or auxiliary items: its success and failure cases (write_runner)."""
+    assert plan.write is not None
+    ctx = WriteContext(client, context.model, context.design.key_design, context.data, context.table_name,
+                       context.seed, context.now)
+    run = run_semantic_write(ctx, plan.pattern, plan.write)
+    cases = run.cases
+    if counter_pattern(context.model, plan) and context.concurrent_clients:
+        cases = (*cases, concurrent_adds(ctx, plan.pattern, plan.write, context.concurrent_clients,
+                                         context.adds_per_client))
+    passed = bool(cases) and all(c.passed for c in cases)
+    verdict = "; ".join(f"{c.case}: {c.detail}" for c in cases)
+    key_design = context.design.key_design
+    writes = tuple(_written(key_design, before, after) for before, after in (cases[0].written if cases else ()))
+    return PatternRun(plan.pattern, run.request.operation if run.request else plan.operation, TABLE, False,
+                      run.request, passed, verdict, latency_ms=run.latency_ms, writes=writes, cases=tuple(cases))
 
 
 def _run_update(client: Any, context: RunContext, plan: PatternPlan, target: StoredItem) -> PatternRun:

@@ -25,8 +25,8 @@ def test_every_prepared_state_is_a_model_without_errors(state: State) -> None:
     assert [p for p in document_problems(state_document(state)) if p.severity == "error"] == []
 
 
-def test_there_are_seven_lessons_each_using_the_real_pages() -> None:
-    assert [item.number for item in LESSONS] == list(range(1, 8))
+def test_there_are_eight_lessons_each_using_the_real_pages() -> None:
+    assert [item.number for item in LESSONS] == list(range(1, 9))
     pages = {step.page for item in LESSONS for step in item.steps}
     assert pages == set(StudioPage)
 
@@ -122,3 +122,19 @@ def test_breaking_does_not_touch_the_lessons_model() -> None:
     before = state_document(State.STUDENT_DESIGNED)
     breaks.status_partition_key(before)
     assert before == state_document(State.STUDENT_DESIGNED)
+
+
+def test_concurrency_lesson_loses_updates_then_a_version_condition_or_an_add_keeps_all_200() -> None:
+    """Lesson 8 on the endpoint: 20 clients x 10 increments. The broken read-modify-write SET loses some (how
+    many depends on the interleaving, so only "some" is asserted); a SET under a version condition (retrying
+    on ConditionalCheckFailedException) and the reference ADD both end exactly 200 higher."""
+    exercise = LESSONS[7].break_it
+    broken = exercise.check(exercise.broken_document())
+    concurrent = broken.results[1]
+    assert not concurrent.passed and "increments lost" in concurrent.detail
+    versioned = exercise.broken_document()
+    pattern = next(p for p in versioned["access_patterns"] if p["name"] == "increment_student_xp_by_id")
+    pattern["condition"] = {"kind": "version_matches", "attribute": "version"}
+    result = exercise.check(versioned)
+    assert result.passed, result
+    assert "exactly 200 higher (under the version condition" in result.results[1].detail
