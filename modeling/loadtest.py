@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -39,12 +40,13 @@ from modeling.preview.runner import (
     read_inputs,
     update_request,
 )
+from modeling.preview.write_runner import WriteContext, semantic_write_request
 
 REQUESTS_PER_PATTERN = 20  # distinct requests per pattern: different keys, so no single item is hot
 WEIGHT_SCALE = 1000  # task weights are integers: shares in thousandths, at least 1
 LOCUST_VERSION = "2.47"  # the version the generated file is written for and tested with (requirements.txt)
 K6_AWS_JSLIB = "https://jslib.k6.io/aws/0.12.3/signature.js"  # SignatureV4 and Endpoint (Grafana's jslib)
-_CONDITION_NAME = "#pk"  # the placeholder the preview's conditions use for the partition key
+_PLACEHOLDER = re.compile(r"[#:][A-Za-z0-9_]+")  # an ExpressionAttributeNames or ExpressionAttributeValues key
 
 
 class LoadTestFormat(StrEnum):
@@ -129,6 +131,13 @@ def _requests(context: RunContext, name: str, count: int, seed: int) -> list[tup
                 request = build_read_request(shape, context.table_name, read_inputs(
                     RunContext(model, design, context.data, context.table_name, seed + i), shape))
                 built.append((request.operation, typed_params(request)))
+        elif plan.write is not None and plan.operation is not Operation.BATCH_WRITE_ITEM:
+            # conditions, per-attribute updates, soft deletes, uniqueness and auxiliary items: the preview's own
+            # request for the write (modeling.preview.write_runner), every member included
+            ctx = WriteContext(None, model, design.key_design, context.data, context.table_name, seed)
+            for i in range(count):
+                request = semantic_write_request(ctx, name, plan.write, rng, i)
+                built.append((request.operation, _repeatable(typed_params(request))))
         elif pattern.kind in (PatternKind.WRITE, PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE):
             per_request = 1 if pattern.kind is PatternKind.WRITE else max(
                 1, min(round(pattern.expected_items), MAX_WRITE_ITEMS))
@@ -169,12 +178,14 @@ def _repeatable(params: dict[str, Any]) -> dict[str, Any]:
         return {**params, "TransactItems": [{kind: _repeatable(body) for kind, body in entry.items()}
                                             for entry in params["TransactItems"]]}
     result = {k: v for k, v in params.items() if k != "ConditionExpression"}
-    names = {k: v for k, v in result.get("ExpressionAttributeNames", {}).items() if k != _CONDITION_NAME
-             or _CONDITION_NAME in str(result.get("UpdateExpression", ""))}
-    if names:
-        result["ExpressionAttributeNames"] = names
-    else:
-        result.pop("ExpressionAttributeNames", None)
+    # DynamoDB refuses placeholders no expression uses: keep only those the remaining expressions name
+    used = set(_PLACEHOLDER.findall(" ".join(str(v) for k, v in result.items() if k.endswith("Expression"))))
+    for field in ("ExpressionAttributeNames", "ExpressionAttributeValues"):
+        kept = {k: v for k, v in result.get(field, {}).items() if k in used}
+        if kept:
+            result[field] = kept
+        else:
+            result.pop(field, None)
     return result
 
 

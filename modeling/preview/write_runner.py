@@ -26,6 +26,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from modeling.keys import KeyTemplate
 from modeling.model import ConditionKind, KeyDesign, Model, PatternKind, TransactAction, UpdateAction
 from modeling.preview.dataset import PreviewData, from_dynamodb_json, to_dynamodb_json
 from modeling.preview.oracle import apply_operations, condition_holds
@@ -331,10 +332,36 @@ def _versions(plan: WritePlan, owners: list[Item]) -> dict[int, dict[str, Any]]:
 # --- choosing the items and values of the success case ---------------------------------------------
 
 
+def _refuse_primary_key_updates(plan: WritePlan) -> None:
+    """An update may not change an attribute its own table key is rendered from: UpdateItem cannot change a
+    key (AWS WorkingWithItems.html), and a SET of the attribute alone would leave the item under a stale key."""
+    for member in plan.members:
+        if member.action is not TransactAction.UPDATE:
+            continue
+        key_attributes = {a for template in (member.partition_key, member.sort_key or "")
+                          for a in KeyTemplate.parse(template).attribute_names}
+        changed = sorted(u.attribute for u in member.updates if u.attribute in key_attributes)
+        if changed:
+            raise RequestBuildError(
+                f"{', '.join(changed)} is part of the table's primary key, which UpdateItem cannot change: the "
+                "application must delete the item and put it again (or the key design should not use an "
+                "attribute that changes)")
+
+
+def semantic_write_request(ctx: WriteContext, name: str, plan: WritePlan, rng: random.Random,
+                           position: int = 0) -> PatternRequest:
+    """The request of a write's success case, as the preview sends it, with the `position`-th new items
+    (the load test sends one per request: every member, uniqueness and auxiliary items included)."""
+    binding, archive = _success_binding(ctx, name, plan, rng, position)
+    return write_request(name, plan, ctx.table, bind(plan, ctx.key_design, binding, archive_attributes=archive),
+                         binding.inputs)
+
+
 def _success_binding(ctx: WriteContext, name: str, plan: WritePlan,
-                     rng: random.Random) -> tuple[Binding, tuple[str, ...]]:
+                     rng: random.Random, position: int = 0) -> tuple[Binding, tuple[str, ...]]:
     pattern = ctx.model.access_pattern(name)
     assert pattern is not None
+    _refuse_primary_key_updates(plan)
     now = ctx.now or datetime.now(UTC).replace(microsecond=0)
     owners: list[Item] = []
     inputs: dict[str, Any] = {}
@@ -347,7 +374,7 @@ def _success_binding(ctx: WriteContext, name: str, plan: WritePlan,
             spares = ctx.data.spares_of(member.entity)
             if not spares:
                 raise RequestBuildError(f"the preview has no new {member.entity} items to write")
-            owners.append(dict(spares[0].attributes))
+            owners.append(dict(spares[position % len(spares)].attributes))
             continue
         existing = [s for s in ctx.data.of(member.entity) if id(s) not in used]
         if not existing:
