@@ -25,7 +25,7 @@ scale = columns[2].selectbox("Key values simulated per key template", list(hot_v
 seed = columns[3].number_input("Seed", 0, 2**31 - 1, 42, key="hot.seed")
 scenario = hot_views.scenario_inputs(model)
 left, middle, right = st.columns([3, 2, 3])
-shards = left.slider("Write shards for the hot key (what-if)", 1, 32, 1, key="hot.shards")
+shards = left.slider("Write shards for the hot key (what-if)", 1, 100, 1, key="hot.shards")
 partitions = middle.number_input("Physical partitions (0: estimate)", 0, 100_000, 0, key="hot.partitions",
                                  help="Estimated from storage (10 GB each) and throughput (3,000 RCU / 1,000 WCU)")
 entity = right.selectbox("Alternative partition keys for", ["(none)", *(e.name for e in model.entities)],
