@@ -195,3 +195,19 @@ def test_write_patterns_through_faults_pass_and_leave_exactly_the_loaded_items(m
 def test_write_patterns_through_faults_many_seeds(make_setup, fault_proxy, proxied, client, example: str) -> None:
     runs = write_patterns_through_faults(make_setup, fault_proxy, proxied, client, example, range(1, 6))
     print(f"\nfault-proxy patterns {example}: {runs} pattern runs, faults {dict(fault_proxy.injected)}")
+
+
+def test_a_transaction_applied_before_its_response_was_lost_passes_on_the_retry(make_setup, fault_proxy, proxied,
+                                                                               client) -> None:
+    # every transaction reaches moto and is applied, then its connection is reset: botocore sends it again and
+    # the retry fails its own attribute_not_exists (the uniqueness item is there). The items read exactly as
+    # the success leaves them, so the case passes and says why (clean-clone CI met this once by chance)
+    setup = replace(make_setup("ecommerce_orders", 200), endpoint=proxied)
+    data, _, _ = load_through_faults(setup)
+    fault_proxy.use(FaultPlan(seed=3, reset_after=1.0, targets=("TransactWriteItems",), first_only=True))
+    report = run_preview(PreviewRun(setup, data))
+    assert report.failed == (), [r.run.verdict for r in report.results if not r.run.passed]
+    assert fault_proxy.injected.get("reset_after", 0) > 0
+    create = next(r for r in report.results if r.run.pattern == "create_customer_by_email")
+    assert "response was lost" in create.run.verdict
+    assert table_keys(client, setup) == expected_keys(setup, data), "the undo left the table as loaded"
