@@ -66,7 +66,7 @@ from modeling.model import (
 )
 from modeling.planner import plan_pattern, plan_patterns
 from modeling.validation import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE
-from modeling.write_semantics import with_auxiliary_keys
+from modeling.write_semantics import attributes_changed_in_place, with_auxiliary_keys
 
 COLLECTIONS = "item_collections"
 SEPARATE = "separate_partitions"
@@ -170,20 +170,9 @@ _equal_inputs = equal_inputs
 
 
 def _mutable_attributes(model: Model, entity: Entity) -> set[str]:
-    """Attributes some write changes in place (an update, its per-attribute updates, a transaction member's
-    updates, a soft delete's status, time and TTL): they cannot be part of the table's keys, which UpdateItem
-    cannot change."""
-    changed: set[str] = set()
-    for p in patterns_on(model, entity.name):
-        if p.kind is PatternKind.UPDATE:
-            changed.update(p.changed_attributes, (u.attribute for u in p.updates))
-        changed.update(u.attribute for m in p.members if m.entity == entity.name for u in m.updates)
-        if p.soft_delete is not None and entity.name in p.entities[:1]:
-            soft = p.soft_delete
-            changed.update((soft.status_attribute, soft.deleted_at_attribute))
-            if soft.expires_after_days is not None and model.table.ttl_attribute:
-                changed.add(model.table.ttl_attribute)
-    return changed
+    """Attributes some write changes in place: they cannot be part of the table's keys (one home:
+    modeling.write_semantics, which builds those writes)."""
+    return attributes_changed_in_place(model, entity.name)
 
 
 def _sort_template(model: Model, entity: Entity, range_attribute: str | None, exclude: list[str],

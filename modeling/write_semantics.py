@@ -285,7 +285,20 @@ def _version(condition: WriteCondition | None) -> str | None:
     return condition.attribute if condition is not None and condition.kind is ConditionKind.VERSION_MATCHES else None
 
 
-def _own_members(model: Model, design: KeyDesign, pattern_name: str) -> list[tuple[TransactionMember, bool]]:
+def attributes_changed_in_place(model: Model, entity: str) -> set[str]:
+    """Attributes the model's writes change on an existing `entity` item (what each write's own members
+    update, soft deletes included): UpdateItem cannot change a key, so table keys must not use them."""
+    changed: set[str] = set()
+    for pattern in model.access_patterns:
+        if entity in pattern.entities and not pattern.kind.is_read:
+            changed.update(u.attribute for m, _ in _own_members(model, pattern.name) if m.entity == entity
+                           and m.action is TransactAction.UPDATE for u in m.updates)
+            if pattern.kind is PatternKind.UPDATE:
+                changed.update(pattern.changed_attributes)
+    return changed
+
+
+def _own_members(model: Model, pattern_name: str) -> list[tuple[TransactionMember, bool]]:
     """(member, is the pattern's own single item) for the pattern: its `members`, else one from its kind."""
     pattern = model.access_pattern(pattern_name)
     assert pattern is not None
@@ -378,7 +391,7 @@ def _write_plan(model: Model, design: KeyDesign, pattern_name: str) -> WritePlan
     members: list[WriteMember] = []
     notes: list[str] = []
     sources = _soft_sources(model, pattern_name)
-    for member, _ in _own_members(model, design, pattern_name):
+    for member, _ in _own_members(model, pattern_name):
         entity = model.entity(member.entity)
         keys = next((k for k in design.entities if k.entity == member.entity), None)
         if entity is None or keys is None:
