@@ -28,7 +28,7 @@ from costs.monitoring import MonitoringOptions, monitoring_plan
 from costs.pricing import CapacityDimension
 from costs.quotas import ACCOUNT_PROVISIONED_QUOTA_UNITS, TABLE_THROUGHPUT_QUOTA_UNITS
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions
-from modeling.design import TABLE, Design
+from modeling.design.plans import TABLE, Design
 from modeling.infrastructure import (
     DimensionCapacity,
     IacCode,

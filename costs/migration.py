@@ -30,13 +30,13 @@ from costs.pricing import (
     round_to_cent,
 )
 from costs.usage import BYTES_PER_GB
+from modeling.design.generator import explicit_design
+from modeling.design.sizing import Sizes, design_sizes
 from modeling.dynamodb_rules import read_unit_blocks, write_unit_blocks
 from modeling.evolution import Classification
-from modeling.generator import explicit_design
 from modeling.markdown import markdown_literal
 from modeling.migration import Action, Plan, PlanOptions, Step, plan_migration
 from modeling.model import KeyDesign, Model
-from modeling.sizing import Sizes, design_sizes
 
 TRANSACTION_WRITE_FACTOR = 2  # dynamodb-facts §2: a transactional write is written twice (base table only)
 EVENTUAL_READ_FACTOR = Decimal("0.5")  # §1.1: an eventually consistent read is half a unit per 4 KB

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from costs.preview import PreviewRun, run_preview
-from modeling.design import Design
+from modeling.design.generator import explicit_design
+from modeling.design.plans import Design
 from modeling.endpoint import Endpoint, dynamodb_client
 from modeling.errors import ModelingError
-from modeling.generator import explicit_design
 from modeling.migration import Action, MigrationSpec, Mode, entity_attributes, migration_spec, new_item, primary_key
 from modeling.migration_run import (
     Consistency,

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from costs.capacity import CapacityProfile
 from costs.errors import UsageError
-from modeling.design import TABLE, Design, Operation
+from modeling.design.plans import TABLE, Design, Operation
 from modeling.iac_alarms import ALARM_TOPIC_ARN_PATTERN, TABLE_NAME, DashboardWidget, MetricAlarm, Monitoring, Statistic
 from modeling.iac_request import ProvisionedCapacity, scaled_resources
 from modeling.model import Model

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from modeling.keys import KeyTemplate
+from modeling.design.keys import KeyTemplate
 from modeling.model import (
     AccessPattern,
     Attribute,
@@ -129,7 +129,7 @@ class Change:
 def effective_key_design(model: Model) -> KeyDesign:
     """The key design the product builds: the model's own (with keys for entities it leaves out), else the
     first proposal."""
-    from modeling.generator import propose_designs  # imported here: the generator imports much of modeling
+    from modeling.design.generator import propose_designs  # imported here: the generator imports much of modeling
     return propose_designs(model)[0].key_design
 
 

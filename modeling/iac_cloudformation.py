@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from modeling.design import TABLE
+from modeling.design.plans import TABLE
 from modeling.iac_alarms import ALARM_TOPIC_ARN_PATTERN, REGION, TABLE_NAME, MetricAlarm, Monitoring, dashboard_body
 from modeling.iac_request import (
     AUTOSCALED_DIMENSIONS,

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from modeling.design import TABLE
+from modeling.design.plans import TABLE
 from modeling.errors import ModelingError
 from modeling.model import BillingMode, KeyAttribute, KeyDesign, Model, ProjectionType, SecondaryIndex
 
@@ -47,7 +47,7 @@ class ResourceCapacity:
 
 @dataclass(frozen=True)
 class ProvisionedCapacity:
-    """Capacity of the table (key `modeling.design.TABLE`) and each GSI; LSIs use the table's (§4.2).
+    """Capacity of the table (key `modeling.design.plans.TABLE`) and each GSI; LSIs use the table's (§4.2).
 
     `target_utilization_percent` is None for fixed capacity, else the auto scaling target (20-90).
     `source` says where the numbers come from, in words; `quota_findings` name each default quota the

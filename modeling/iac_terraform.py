@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from modeling.design import TABLE
+from modeling.design.plans import TABLE
 from modeling.iac_alarms import NAMESPACE, REGION, TABLE_NAME, MetricAlarm, Monitoring, dashboard_body
 from modeling.iac_request import (
     AUTOSCALED_DIMENSIONS,

@@ -7,7 +7,7 @@ here: a provisioned model needs a `ProvisionedCapacity`, which `costs.infrastruc
 cost engine (costs may import modeling, never the reverse).
 
 >>> from modeling.examples import load_example
->>> from modeling.generator import propose_designs
+>>> from modeling.design.generator import propose_designs
 >>> model = load_example("chat_messages")
 >>> code = infrastructure_code(model, propose_designs(model)[0].key_design, IacFormat.CLI_JSON)
 >>> json.loads(code.text)["BillingMode"]

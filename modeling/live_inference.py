@@ -2,7 +2,7 @@
 
 `modeling.live_import` reads the table; this module turns what it read into a model document:
 
-1. Items are grouped by the *shape* of their table keys, read with the key grammar of `modeling.keys`
+1. Items are grouped by the *shape* of their table keys, read with the key grammar of `modeling.design.keys`
    (the one the NoSQL Workbench import uses): each segment that reads as a label (`CUSTOMER`, `u`,
    `follower`: letters and `_`) is kept, any other segment is a value; a one-segment sort key found in
    several partitions is a constant. So `CUSTOMER#123 / PROFILE` and `CUSTOMER#9 / TICKET#T-1` are two groups.
@@ -31,7 +31,7 @@ from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer
 
-from modeling.keys import (
+from modeling.design.keys import (
     ATTRIBUTE_NAME_PATTERN,
     KEY_SEPARATOR,
     LABEL_SEPARATORS,
@@ -87,7 +87,7 @@ class _Group:
     items: list[_Item]
     name: str = ""
     templates: dict[str, str] = field(default_factory=dict)  # key attribute -> template
-    constants: frozenset[str] = frozenset()  # whole sort-key values read as constants (modeling.keys)
+    constants: frozenset[str] = frozenset()  # whole sort-key values read as constants (modeling.design.keys)
     conditions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # sparse key attribute -> only_when
 
 
@@ -295,7 +295,7 @@ def _segment(key: str, position: int, kept: list[tuple[_Item, list[str]]], key_n
 
 def _constant_segment(segment: str, segments: int, constants: frozenset[str]) -> bool:
     """A segment equal in every item stays constant text when the key grammar reads it as a label; a whole
-    value when it is capitals, quoted, or repeated across partitions (`modeling.keys.key_shape`)."""
+    value when it is capitals, quoted, or repeated across partitions (`modeling.design.keys.key_shape`)."""
     if segments > 1:
         return is_label(segment)
     return is_constant_word(segment) or key_shape(segment, constants) != (VALUE,)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from modeling.design import Design, Operation
+from modeling.design.plans import Design, Operation
 from modeling.errors import ModelingError
 from modeling.model import Model, PatternKind
 from modeling.preview.dataset import PreviewData

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from modeling.design import Design
+from modeling.design.plans import Design
 from modeling.loadtest import (
     FILE_NAMES,
     K6_AWS_JSLIB,

@@ -19,10 +19,10 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
 from modeling.errors import ModelingError
 from modeling.evolution import Change, Classification, compare_models, effective_key_design, overall
 from modeling.iac_request import key_attributes
-from modeling.keys import KeyTemplate, KeyTemplateError, render_key
 from modeling.model import KeyDesign, Model
 from modeling.sample_data import item_keys
 

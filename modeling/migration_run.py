@@ -33,8 +33,8 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import BotoCoreError, ClientError
 
+from modeling.design.keys import KeyTemplateError
 from modeling.errors import ModelingError
-from modeling.keys import KeyTemplateError
 from modeling.migration import (
     Action,
     MigrationError,

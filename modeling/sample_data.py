@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from faker import Faker
 
-from modeling.keys import KeyTemplate, KeyTemplateError, render_key
+from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
 from modeling.limits import MAX_FAKER_TEXT_CHARS
 from modeling.model import (
     AttributeType,

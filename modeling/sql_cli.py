@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from modeling.design import Operation
+from modeling.design.generator import propose_designs
+from modeling.design.plans import Operation
 from modeling.errors import ModelFileError, Problem
-from modeling.generator import propose_designs
 from modeling.model import Model
 from modeling.model_file import FileFormat, dump_model
 from modeling.query_log import MAX_LOG_BYTES

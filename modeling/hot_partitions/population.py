@@ -16,7 +16,7 @@ from datetime import datetime
 
 import numpy as np
 
-from modeling.checks.estimates import COUNTRY_CODES, COUNTRY_PROVIDERS, parse_template, time_bucket_seconds
+from modeling.design.checks.estimates import COUNTRY_CODES, COUNTRY_PROVIDERS, parse_template, time_bucket_seconds
 from modeling.hot_partitions.columns import constant, constant_value
 from modeling.model import (
     BooleanGenerator,

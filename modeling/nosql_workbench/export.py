@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from modeling.generator import explicit_design, generate_design
+from modeling.design.generator import explicit_design, generate_design
 from modeling.model import (
     FakerGenerator,
     FakerProvider,

@@ -2,7 +2,7 @@
 
 Entities come from facets; without facets, from a type attribute (`type`, `EntityType` ...), else from
 the shape of the key values (`CUSTOMER#123` is the label `CUSTOMER` and a value), read with the key
-grammar of `modeling.keys` that the live-table import shares. Key templates are
+grammar of `modeling.design.keys` that the live-table import shares. Key templates are
 read back from the values: a segment equal to one of the item's attributes becomes `{attribute}`, a
 label stays constant text, and any other value becomes a new identifier attribute named after the
 facet's key alias, the key attribute or the label before it (`CUSTOMER#123` -> `customerId`). Facet
@@ -20,8 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from modeling.errors import ModelFileError, ModelingError, Problem, errors_only
-from modeling.keys import (
+from modeling.design.keys import (
     VALUE,
     KeyTemplate,
     KeyTemplateError,
@@ -31,6 +30,7 @@ from modeling.keys import (
     repeated_constants,
     split_key_value,
 )
+from modeling.errors import ModelFileError, ModelingError, Problem, errors_only
 from modeling.limits import MAX_ITEM_BYTES
 from modeling.model import (
     Attribute,
@@ -65,7 +65,7 @@ TTL_NAMES = ("ttl", "expiresat", "expires_at", "expire_at", "expiration_ttl", "e
 _LETTERS = re.compile(r"^[A-Za-z_]+$")  # a letters-only key segment: a label or a value, decided by evidence
 _GENERIC_KEY = re.compile(r"^(pk|sk|hash|range|pk\d+|sk\d+|.*gsi.*|.*lsi.*)$", re.I)
 _INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.\-]")
-# what an attribute name cannot hold (modeling.keys.ATTRIBUTE_NAME_PATTERN); `#` and the rest are kept as they are
+# what an attribute name cannot hold (modeling.design.keys.ATTRIBUTE_NAME_PATTERN); `#` and the rest are kept
 _INVALID_ATTRIBUTE_CHARS = re.compile(r"[{}:\s\x00-\x1f\x7f]")
 # NoSQL Workbench 3.8+ sample-data formats (`SampleDataFormats`: attribute -> [category, format]) that map
 # onto a generator; matched on the lower-cased format name.

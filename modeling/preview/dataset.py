@@ -15,9 +15,9 @@ from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
+from modeling.design.keys import KeyTemplateError
 from modeling.errors import ModelingError
 from modeling.iac_request import key_attributes
-from modeling.keys import KeyTemplateError
 from modeling.model import KeyDesign, Model
 from modeling.sample_data import Item, generate_items, item_keys
 

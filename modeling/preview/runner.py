@@ -20,7 +20,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from modeling.design import TABLE, Design, IndexChange, Operation, PatternPlan
+from modeling.design.plans import TABLE, Design, IndexChange, Operation, PatternPlan
 from modeling.errors import ModelingError
 from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
 from modeling.preview.dataset import PreviewData, StoredItem, from_dynamodb_json, primary_key_names, to_dynamodb_json

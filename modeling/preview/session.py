@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from modeling.design import Design
+from modeling.design.plans import Design
 from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import ModelingError
 from modeling.model import Model

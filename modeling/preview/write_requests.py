@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from modeling.design import Operation
-from modeling.keys import KeyTemplate, KeyTemplateError, render_key
+from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
+from modeling.design.plans import Operation
 from modeling.model import KeyDesign, TransactAction
 from modeling.preview.oracle import apply_operations
 from modeling.preview.requests import PatternRequest, RequestBuildError

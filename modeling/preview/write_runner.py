@@ -26,7 +26,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from modeling.keys import KeyTemplate
+from modeling.design.keys import KeyTemplate
 from modeling.model import ConditionKind, KeyDesign, Model, PatternKind, TransactAction, UpdateAction
 from modeling.preview.dataset import PreviewData, from_dynamodb_json, to_dynamodb_json
 from modeling.preview.oracle import apply_operations, condition_holds

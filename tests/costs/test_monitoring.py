@@ -249,7 +249,7 @@ def test_cli_flags_reach_the_export_and_a_bad_topic_is_one_line() -> None:
 
 def test_a_template_above_the_inline_quota_says_how_to_deploy_it() -> None:
     """51,200 bytes is CloudFormation's inline template quota; 300 alarms of ~600 bytes each exceed it."""
-    from modeling.generator import propose_designs
+    from modeling.design.generator import propose_designs
     from modeling.iac_alarms import TABLE_NAME, MetricAlarm, Monitoring, Statistic
     from modeling.infrastructure import infrastructure_code
 

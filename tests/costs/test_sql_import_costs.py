@@ -9,7 +9,7 @@ import pytest
 
 from costs.design_ranking import rank_designs
 from costs.estimate import EstimateRequest, estimate_model
-from modeling.design import Operation
+from modeling.design.plans import Operation
 from modeling.relational_import import import_relational
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sql"

@@ -10,10 +10,10 @@ import hcl2
 import pytest
 import yaml
 
-from modeling.design import TABLE
+from modeling.design.generator import propose_designs
+from modeling.design.plans import TABLE
 from modeling.endpoint import configured_endpoint, dynamodb_client
 from modeling.examples import list_examples, load_example
-from modeling.generator import propose_designs
 from modeling.infrastructure import (
     DimensionCapacity,
     IacFormat,

@@ -13,10 +13,10 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
+from modeling.design.generator import propose_designs
 from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import EndpointError, Severity
 from modeling.examples import load_example
-from modeling.generator import propose_designs
 from modeling.infrastructure import create_table_input
 from modeling.live_import import (
     READ_ONLY_OPERATIONS,

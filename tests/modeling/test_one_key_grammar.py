@@ -1,4 +1,4 @@
-"""One key grammar (modeling.keys) for both importers: the same key values, read from a NoSQL Workbench
+"""One key grammar (modeling.design.keys) for both importers: the same key values, read from a NoSQL Workbench
 file and from a real table on the embedded moto server (over HTTP) holding that file's items, give the
 same key templates."""
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from dds.cli import main as dds_main
-from modeling.design import Operation
+from modeling.design.generator import propose_designs
+from modeling.design.plans import Operation
 from modeling.errors import ModelFileError
-from modeling.generator import propose_designs
 from modeling.model import PatternKind
 from modeling.model_file import document_problems, load_model_file, model_to_document
 from modeling.query_import import import_queries

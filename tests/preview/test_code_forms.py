@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import pytest
 
+from modeling.design.generator import propose_designs
 from modeling.examples import example_document, list_examples
-from modeling.generator import propose_designs
 from modeling.model_file import model_from_document
 from modeling.preview.code import cli_command, javascript_code, python_code
 from modeling.preview.oracle import choose_inputs

@@ -10,18 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from modeling.checks.catalogue import ERROR, INFO, WARNING, Finding, FindingSeverity
-from modeling.checks.estimates import (
+from modeling.design.checks.catalogue import ERROR, INFO, WARNING, Finding, FindingSeverity
+from modeling.design.checks.estimates import (
     BUSY_PARTITION_SHARE,
     HOT_PARTITION_SHARE,
     Load,
     parse_template,
     peak_loads,
 )
-from modeling.design import TABLE, Design, PatternPlan
+from modeling.design.planner import AccessPath, access_paths
+from modeling.design.plans import TABLE, Design, PatternPlan
+from modeling.design.sizing import Sizes, design_sizes
 from modeling.model import AccessPattern, Entity, EntityKeys, Model, PatternKind, SecondaryIndex
-from modeling.planner import AccessPath, access_paths
-from modeling.sizing import Sizes, design_sizes
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Context:
     plans_by_pattern: dict[str, PatternPlan]
     owners: dict[tuple[str, str], tuple[KeyOwner, ...]]  # (TABLE or GSI name, template) -> owners
     loads: dict[tuple[str, str], Load]
-    sizes: Sizes  # item and entry sizes (modeling.sizing), shared with the cost engine
+    sizes: Sizes  # item and entry sizes (modeling.design.sizing), shared with the cost engine
 
     def entity(self, name: str) -> Entity | None:
         """The model's entity of that name, or None."""

@@ -30,9 +30,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from modeling.collection_sizes import Rows, parent_rows, quantile, spread_counts, value_weights
+from modeling.design.collection_sizes import Rows, parent_rows, quantile, spread_counts, value_weights
+from modeling.design.keys import KeyTemplate
 from modeling.dynamodb_rules import PAGE_BYTES, items_per_page
-from modeling.keys import KeyTemplate
 from modeling.model import (
     AccessPattern,
     BooleanGenerator,

@@ -7,13 +7,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from modeling.checks.catalogue import ERROR, WARNING, Finding, data_size, finding, number, percent
-from modeling.checks.context import Context, Rule, existing_entities, template_names
-from modeling.checks.estimates import EVENTUAL_READ_FACTOR, READ_BLOCK_BYTES, read_units_per_request
-from modeling.design import TABLE, Operation
-from modeling.generator import MAX_DISCARDED_SHARE
+from modeling.design.checks.catalogue import ERROR, WARNING, Finding, data_size, finding, number, percent
+from modeling.design.checks.context import Context, Rule, existing_entities, template_names
+from modeling.design.checks.estimates import EVENTUAL_READ_FACTOR, READ_BLOCK_BYTES, read_units_per_request
+from modeling.design.generator import MAX_DISCARDED_SHARE
+from modeling.design.planner import plan_pattern
+from modeling.design.plans import TABLE, Operation
 from modeling.model import Consistency, ProjectionType
-from modeling.planner import plan_pattern
 
 
 def _scans(ctx: Context) -> Iterator[Finding]:

@@ -1,7 +1,7 @@
 """Numbers behind the checks: product thresholds, worst-case sizes for limits, units and peak loads.
 
-AWS's rules and limits live in `modeling.dynamodb_rules`; item and entry sizes in `modeling.sizing` and
-units per request in `modeling.plan_units`, the same estimator the cost engine prices, so a check and
+AWS's rules and limits live in `modeling.dynamodb_rules`; item and entry sizes in `modeling.design.sizing` and
+units per request in `modeling.design.plan_units`, the same estimator the cost engine prices, so a check and
 the bill cannot disagree on a request's units. What stays here is the checks' own: worst-case key and
 item sizes from `max_size_bytes` (for the 400 KB and key-length limits), the share of traffic on a key's
 busiest value (from the key attributes' sample-data generators) and the resulting peak load per
@@ -18,8 +18,10 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from modeling import dynamodb_rules as rules
-from modeling import plan_units
-from modeling.design import TABLE, Operation, PatternPlan
+from modeling.design import plan_units
+from modeling.design.keys import MAX_NUMBER_TEXT_BYTES, KeyTemplate
+from modeling.design.planner import AccessPath
+from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.dynamodb_rules import (  # noqa: F401  (re-exported for the rule modules)
     EVENTUAL_READ_FACTOR,
     MAX_BATCH_BYTES,
@@ -33,7 +35,6 @@ from modeling.dynamodb_rules import (  # noqa: F401  (re-exported for the rule m
     WRITE_UNIT_BYTES,
     attribute_value_bytes,
 )
-from modeling.keys import MAX_NUMBER_TEXT_BYTES, KeyTemplate
 from modeling.model import (
     AccessPattern,
     Attribute,
@@ -55,10 +56,9 @@ from modeling.model import (
     TimestampRangeGenerator,
     ZipfDistribution,
 )
-from modeling.planner import AccessPath
 
 if TYPE_CHECKING:
-    from modeling.checks.context import Context
+    from modeling.design.checks.context import Context
 
 
 # --- AWS numbers (modeling.dynamodb_rules, each citing dynamodb-facts) -----------------------------------
@@ -186,7 +186,7 @@ def lsi_entry_bytes(ctx: Context, entity: Entity, largest: bool = False) -> floa
     return total
 
 
-# --- units per request: modeling.plan_units, the estimator the cost engine prices --------------------
+# --- units per request: modeling.design.plan_units, the estimator the cost engine prices --------------------
 
 
 def read_units_per_request(ctx: Context, plan: PatternPlan) -> float:

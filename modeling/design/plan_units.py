@@ -1,7 +1,7 @@
 """Capacity units of one planned request: the one estimator the checks, hot partitions and costs share.
 
-A plan (`modeling.design.PatternPlan`) says which operation runs, on which index, how many items it reads
-or writes and which index writes it causes; `modeling.sizing.Sizes` says how big each item and index entry
+A plan (`modeling.design.plans.PatternPlan`) says which operation runs, on which index, how many items it reads
+or writes and which index writes it causes; `modeling.design.sizing.Sizes` says how big each item and index entry
 is. The rules are `modeling.dynamodb_rules` (dynamodb-facts §1.1, §1.2, §2, §4.1, §4.2). The cost engine
 prices these units; the checks and the hot-partition analysis turn them into loads.
 """
@@ -12,7 +12,8 @@ import math
 from collections.abc import Callable
 from decimal import Decimal
 
-from modeling.design import Operation, PatternPlan
+from modeling.design.plans import Operation, PatternPlan
+from modeling.design.sizing import Sizes, mean_bytes
 from modeling.dynamodb_rules import (
     TRANSACTION_FACTOR,
     index_write_units,
@@ -21,7 +22,6 @@ from modeling.dynamodb_rules import (
     write_units,
 )
 from modeling.model import KeyDesign, Model, ProjectionType
-from modeling.sizing import Sizes, mean_bytes
 
 
 def _weights(plan: PatternPlan) -> list[tuple[str, float]]:

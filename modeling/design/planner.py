@@ -6,7 +6,7 @@ and picks the cheapest (GetItem before Query before index Query; no filter befor
 no path can answer becomes a Scan, flagged as not served.
 
 How many items a read reads (mean, 99th percentile, pages) comes from the data's shape
-(`modeling.items_read`), with a derivation that says which figures are assumptions.
+(`modeling.design.items_read`), with a derivation that says which figures are assumptions.
 A strongly consistent read is never planned on a GSI (dynamodb-facts §4.1); when only a GSI could
 serve it, the plan is a Scan and its reason says so.
 """
@@ -20,10 +20,10 @@ from functools import cached_property
 from itertools import compress
 from operator import is_not
 
-from modeling.design import TABLE, IndexChange, IndexWrite, Operation, PatternPlan
+from modeling.design.items_read import ItemsRead, KeyRead, SortUse, estimate_query, value_share
+from modeling.design.keys import KeyTemplate
+from modeling.design.plans import TABLE, IndexChange, IndexWrite, Operation, PatternPlan
 from modeling.dynamodb_rules import PAGE_BYTES, attribute_bytes
-from modeling.items_read import ItemsRead, KeyRead, SortUse, estimate_query, value_share
-from modeling.keys import KeyTemplate
 from modeling.model import (
     AccessPattern,
     AttributeFilter,

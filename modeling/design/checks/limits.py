@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from modeling.checks.catalogue import Finding, data_size, finding, number
-from modeling.checks.context import Context, Rule, existing_entities
-from modeling.checks.estimates import (
+from modeling.design.checks.catalogue import Finding, data_size, finding, number
+from modeling.design.checks.context import Context, Rule, existing_entities
+from modeling.design.checks.estimates import (
     MAX_BATCH_BYTES,
     MAX_BATCH_GET_ITEMS,
     MAX_BATCH_WRITE_ITEMS,
@@ -22,11 +22,11 @@ from modeling.checks.estimates import (
     template_bytes,
     value_bytes,
 )
-from modeling.keys import MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES
+from modeling.design.keys import MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES
 from modeling.model import PatternKind, ProjectionType
 from modeling.validation import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE, MAX_PROJECTED_NON_KEY_ATTRIBUTES
 
-RESERVED_WORDS_FILE = Path(__file__).parents[1] / "data" / "reserved_words.txt"
+RESERVED_WORDS_FILE = Path(__file__).parents[2] / "data" / "reserved_words.txt"
 
 
 def _large_items(ctx: Context) -> Iterator[Finding]:

@@ -3,7 +3,7 @@
 A `LayoutChoice` fixes, for every entity, where its items live on the table (`Placement`: its own
 partition, partitioned by part of its identity for one list pattern, or inside a parent's item
 collection) and which pattern's order its sort key follows, plus whether GSIs are shared (overloaded)
-or one per pattern. `modeling.generator.generate_design` turns a choice into a design; the search that
+or one per pattern. `modeling.design.generator.generate_design` turns a choice into a design; the search that
 prices choices lives in `costs.design_search` (costs may import modeling, never the reverse), so this
 module only says what the candidates are.
 

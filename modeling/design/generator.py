@@ -14,7 +14,7 @@ Rules, in order (each choice records one sentence saying why):
    KEYS_ONLY, INCLUDE or ALL.
 A strongly consistent read never gets a GSI (GSIs are eventually consistent, dynamodb-facts §4.1): it gets
 an LSI when it knows the table's partition key, else it is left for a layout that keys the table for it.
-`generate_design(model, strategy, choice)` builds the layout a `modeling.design_space.LayoutChoice` names;
+`generate_design(model, strategy, choice)` builds the layout a `modeling.design.design_space.LayoutChoice` names;
 `costs.design_search` prices the choices and keeps the cheapest. The model is canonicalised first
 (`canonical_model`), so the same model gives the same designs byte for byte whatever order its file
 lists entities, attributes, relationships and access patterns in.
@@ -27,8 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from modeling.design import Design, IndexChoice, Operation, PatternPlan
-from modeling.design_space import (
+from modeling.design.design_space import (
     LayoutChoice,
     Placement,
     canonical_model,
@@ -36,7 +35,9 @@ from modeling.design_space import (
     equal_inputs,
     reads_on,
 )
-from modeling.keys import KeyTemplate
+from modeling.design.keys import KeyTemplate
+from modeling.design.planner import plan_pattern, plan_patterns
+from modeling.design.plans import Design, IndexChoice, Operation, PatternPlan
 from modeling.model import (
     AccessPattern,
     AttributeFilter,
@@ -64,7 +65,6 @@ from modeling.model import (
     parents_first,
     patterns_on,
 )
-from modeling.planner import plan_pattern, plan_patterns
 from modeling.validation import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE
 from modeling.write_semantics import attributes_changed_in_place, with_auxiliary_keys
 
@@ -363,7 +363,7 @@ def _add_index_for(draft: _Draft, pattern: AccessPattern) -> None:
 
 
 def _partition_of(template: str) -> list[str]:
-    """Attribute names a template references, in order (the one key-template grammar, `modeling.keys`)."""
+    """Attribute names a template references, in order (the one key-template grammar, `modeling.design.keys`)."""
     return list(KeyTemplate.parse(template).attribute_names) if template else []
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from modeling.checks import FindingSeverity, check_design
-from modeling.design import Design
+from modeling.design.checks import FindingSeverity, check_design
+from modeling.design.plans import Design
 from modeling.errors import Problem, Severity
 from modeling.model import Model
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from modeling import plan_units
-from modeling.checks.catalogue import Finding, finding, number, percent
-from modeling.checks.context import Context, Rule
-from modeling.design import PatternPlan
+from modeling.design import plan_units
+from modeling.design.checks.catalogue import Finding, finding, number, percent
+from modeling.design.checks.context import Context, Rule
+from modeling.design.planner import membership_share
+from modeling.design.plans import PatternPlan
 from modeling.dynamodb_rules import SECONDS_PER_MONTH
 from modeling.model import AccessPattern, ProjectionType, SecondaryIndex
-from modeling.planner import membership_share
 
 # An ALL-projected GSI holding at least this share of the table's items is "most of the table" (our choice).
 MOST_OF_THE_TABLE = 0.5

@@ -18,7 +18,7 @@ comes from the key attributes' sample-data generators (enum weights, zipf, hot_v
 spread over their values).
 
 >>> from modeling.examples import load_example
->>> from modeling.generator import explicit_design
+>>> from modeling.design.generator import explicit_design
 >>> model = load_example("student_platform_mistakes")
 >>> "DDS101" in {f.check_id for f in check_design(model, explicit_design(model))}
 True
@@ -26,11 +26,11 @@ True
 
 from __future__ import annotations
 
-from modeling.checks import amplification, keys, limits, reads, write_safety, writes
-from modeling.checks.catalogue import CHECKS, SEVERITY_RANK, Check, Finding, FindingSeverity
-from modeling.checks.context import Rule, build_context
-from modeling.checks.limits import reserved_words
-from modeling.design import Design
+from modeling.design.checks import amplification, keys, limits, reads, write_safety, writes
+from modeling.design.checks.catalogue import CHECKS, SEVERITY_RANK, Check, Finding, FindingSeverity
+from modeling.design.checks.context import Rule, build_context
+from modeling.design.checks.limits import reserved_words
+from modeling.design.plans import Design
 from modeling.model import Model
 
 __all__ = ["CHECKS", "RULES", "Check", "Finding", "FindingSeverity", "check_design", "reserved_words"]

@@ -1,7 +1,7 @@
 """DDS308-DDS311, writes that stay correct: lost updates, uniqueness a GSI cannot give, hot counter items
 and TTL values DynamoDB ignores (issue 16).
 
-Loads use the checks' approximation (modeling.checks.estimates): write units ceil(size / 1 KB), x2 in a
+Loads use the checks' approximation (modeling.design.checks.estimates): write units ceil(size / 1 KB), x2 in a
 transaction (dynamodb-facts §1.2, §2), against one partition's 1,000 WCU per second (§7.1).
 """
 
@@ -11,10 +11,10 @@ import math
 import re
 from collections.abc import Iterator
 
-from modeling.checks.catalogue import WARNING, Finding, finding, number
-from modeling.checks.context import Context, Rule, existing_entities
-from modeling.checks.estimates import PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES, hot_share, parse_template
-from modeling.design import TABLE
+from modeling.design.checks.catalogue import WARNING, Finding, finding, number
+from modeling.design.checks.context import Context, Rule, existing_entities
+from modeling.design.checks.estimates import PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES, hot_share, parse_template
+from modeling.design.plans import TABLE
 from modeling.model import (
     AccessPattern,
     Attribute,

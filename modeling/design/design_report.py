@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from modeling.design import TABLE, Design
+from modeling.design.plans import TABLE, Design
 from modeling.model import KeyDesign, Model
 
 ENTITY_CHART_COLUMNS = ("entity", "index", "partition_key", "sort_key", "only_when", "why")

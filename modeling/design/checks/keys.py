@@ -8,8 +8,8 @@ import math
 import re
 from collections.abc import Iterator
 
-from modeling.checks.catalogue import ERROR, WARNING, Finding, finding, number, percent
-from modeling.checks.context import (
+from modeling.design.checks.catalogue import ERROR, WARNING, Finding, finding, number, percent
+from modeling.design.checks.context import (
     Context,
     Rule,
     changed_attributes,
@@ -18,7 +18,7 @@ from modeling.checks.context import (
     template_names,
     where,
 )
-from modeling.checks.estimates import (
+from modeling.design.checks.estimates import (
     BUSY_PARTITION_SHARE,
     COUNTRY_PROVIDERS,
     HOT_PARTITION_SHARE,
@@ -30,7 +30,7 @@ from modeling.checks.estimates import (
     time_bucket_seconds,
     value_spread,
 )
-from modeling.design import TABLE
+from modeling.design.plans import TABLE
 from modeling.model import (
     Attribute,
     AttributeType,

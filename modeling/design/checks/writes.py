@@ -8,9 +8,9 @@ import math
 import re
 from collections.abc import Iterator
 
-from modeling.checks.catalogue import INFO, WARNING, Finding, data_size, finding, number, percent
-from modeling.checks.context import Context, Rule, changed_attributes, template_names
-from modeling.checks.estimates import (
+from modeling.design.checks.catalogue import INFO, WARNING, Finding, data_size, finding, number, percent
+from modeling.design.checks.context import Context, Rule, changed_attributes, template_names
+from modeling.design.checks.estimates import (
     FREQUENT_UPDATES_PER_SECOND,
     MAX_ITEM_COLLECTION_BYTES,
     WRITE_BLOCK_BYTES,

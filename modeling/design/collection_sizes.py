@@ -1,4 +1,4 @@
-"""How many items share one key value: counts per parent rank and their spread, for `modeling.items_read`.
+"""How many items share one key value: counts per parent rank and their spread, for `modeling.design.items_read`.
 
 Children choose their parent by a distribution (rank 1 the hottest, the sample-data generator's
 convention); the hottest parents are kept one by one and the rest grouped in geometric bins, each row with
