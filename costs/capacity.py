@@ -21,6 +21,7 @@ import numpy as np
 
 from costs.traffic_curves import MINUTES_PER_DAY, billing_hourly_rates, needs_minutes, pattern_minute_rates
 from costs.usage import ResourceUsage, TableUsage, index_storage_bytes, table_storage_bytes
+from modeling.data.sample_data import generate_items
 from modeling.design.keys import KeyTemplate
 from modeling.design.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
 from modeling.design.planner import membership_share
@@ -30,7 +31,6 @@ from modeling.dynamodb_rules import index_write_units
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL
 from modeling.memo import ContentMemo, content_key
 from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
-from modeling.sample_data import generate_items
 from modeling.traffic import HOURS_PER_DAY
 
 __all__ = ["SAMPLE_ITEMS_PER_ENTITY", "SAMPLE_SEED", "CapacityProfile", "EntitySize", "PatternCapacity",

@@ -30,6 +30,7 @@ from costs.capacity import capacity_profile, table_usage
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import PriceItem, PriceSheet, load_price_sheet, price_sheet_for
 from costs.usage import CapacityOption, EstimateOptions
+from modeling.data.sample_data import generate_items
 from modeling.design.checks.estimates import MAX_ITEM_COLLECTION_BYTES
 from modeling.design.design_space import OWN_PARTITION, LayoutChoice, Placement, canonical_model, placement_options
 from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design
@@ -37,7 +38,6 @@ from modeling.design.keys import KeyTemplate
 from modeling.design.plans import Design, Operation
 from modeling.memo import ContentMemo, content_key
 from modeling.model import Model, TableClass, parents_first
-from modeling.sample_data import generate_items
 
 SEARCH_SAMPLE_ITEMS = 12  # sample items per entity for sizes while searching (the final estimate uses more)
 # Work budget: designs priced x access patterns. Deterministic (a time limit would make the answer depend on

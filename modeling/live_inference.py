@@ -31,6 +31,7 @@ from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer
 
+from modeling.data.value_generators import generator_for
 from modeling.design.keys import (
     ATTRIBUTE_NAME_PATTERN,
     KEY_SEPARATOR,
@@ -44,7 +45,6 @@ from modeling.design.keys import (
     split_key_value,
 )
 from modeling.model import FORMAT_NAME, FORMAT_VERSION, KeyAttribute, SecondaryIndex
-from modeling.value_generators import generator_for
 
 SEPARATOR = KEY_SEPARATOR  # for the shapes shown in the notes
 _ANY_SEPARATOR = "[" + re.escape(KEY_SEPARATOR + "".join(LABEL_SEPARATORS)) + "]"

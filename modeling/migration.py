@@ -19,12 +19,12 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+from modeling.data.sample_data import item_keys
 from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
 from modeling.errors import ModelingError
 from modeling.evolution import Change, Classification, compare_models, effective_key_design, overall
 from modeling.iac_request import key_attributes
 from modeling.model import KeyDesign, Model
-from modeling.sample_data import item_keys
 
 DEFAULT_GREY_PERIOD_DAYS = 7
 DEFAULT_WRITE_RATE_ITEMS_PER_SECOND = 500

@@ -431,14 +431,14 @@ class DualWriter:
 
     def put(self, entity: str, attributes: Mapping[str, Any]) -> None:
         """Write an item as the OLD design stores it, and queue it for the NEW table."""
-        from modeling.sample_data import item_keys
+        from modeling.data.sample_data import item_keys
         old_form = {**attributes, **_typed_keys(self.spec.old_keys, item_keys(self.spec.old_keys, entity,
                                                                               dict(attributes)))}
         self.client.put_item(TableName=self.source_table, Item=to_dynamodb(old_form))
         self.queue.append(("put", new_item(self.spec, entity, old_form)))
 
     def delete(self, entity: str, attributes: Mapping[str, Any]) -> None:
-        from modeling.sample_data import item_keys
+        from modeling.data.sample_data import item_keys
         old_form = {**attributes, **_typed_keys(self.spec.old_keys, item_keys(self.spec.old_keys, entity,
                                                                               dict(attributes)))}
         self.client.delete_item(TableName=self.source_table, Key=to_dynamodb(primary_key(self.spec.old_keys,

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from modeling.data.sample_data import generate_items, key_renderer
 from modeling.design.checks import Finding, check_design
 from modeling.design.design_report import design_summary, entity_chart, index_rows, pattern_chart
 from modeling.design.generator import propose_designs
 from modeling.design.plans import TABLE, Design
 from modeling.model import KeyDesign, Model
-from modeling.sample_data import generate_items, key_renderer
 
 ENTITY_COLUMN = "entity"
 

@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 from boto3.dynamodb.types import TypeSerializer
 
+from modeling.data.sample_data import generate_items, key_renderer
 from modeling.item_size import item_size_bytes, name_size_bytes, value_size_bytes
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
 from modeling.model import Entity, KeyDesign, Model, ProjectionType, SecondaryIndex
-from modeling.sample_data import generate_items, key_renderer
 
 SAMPLE_ITEMS_PER_ENTITY = 200
 SAMPLE_SEED = 42

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from modeling.data.sample_data import generate_items, key_renderer
 from modeling.design.generator import explicit_design, generate_design
 from modeling.model import (
     FakerGenerator,
@@ -37,7 +38,6 @@ from modeling.nosql_workbench.document import (
     workbench_date,
     workbench_document,
 )
-from modeling.sample_data import generate_items, key_renderer
 
 DEFAULT_ITEMS_PER_ENTITY = 5
 MAX_ITEMS_PER_ENTITY = 1000  # a Workbench model is for looking at data, not for load tests

@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from modeling.data.value_generators import generator_for
 from modeling.design.keys import (
     VALUE,
     KeyTemplate,
@@ -57,7 +58,6 @@ from modeling.nosql_workbench.document import (
     plain_value,
     read_workbench,
 )
-from modeling.value_generators import generator_for
 
 TYPE_ATTRIBUTES = ("type", "entitytype", "entity_type", "_type", "__typename", "recordtype", "record_type", "_et")
 MAX_TYPE_VALUES = 30

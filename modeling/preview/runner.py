@@ -20,6 +20,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from modeling.data.sample_data import Item, item_keys
 from modeling.design.plans import TABLE, Design, IndexChange, Operation, PatternPlan
 from modeling.errors import ModelingError
 from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
@@ -51,7 +52,6 @@ from modeling.preview.write_runner import (
     run_semantic_write,
 )
 from modeling.retry import RetriesExhausted, send_until_done
-from modeling.sample_data import Item, item_keys
 
 MAX_PAGES = 100
 MAX_SHOWN_ITEMS = 50

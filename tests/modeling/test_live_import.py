@@ -13,6 +13,7 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
+from modeling.data.sample_data import generate_items, item_keys
 from modeling.design.generator import propose_designs
 from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import EndpointError, Severity
@@ -27,7 +28,6 @@ from modeling.live_import import (
 )
 from modeling.model import BillingMode, Model
 from modeling.model_file import document_problems, model_from_document
-from modeling.sample_data import generate_items, item_keys
 
 
 def _table_like(endpoint: Endpoint, made: list[str], model: Model) -> tuple[str, object]:
