@@ -50,7 +50,7 @@ from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceU
 from modeling.cli_exit import run_cli
 from modeling.errors import ModelFileError, ModelingError
 from modeling.hot_partitions.frames import MAX_KEY_VALUES
-from modeling.infrastructure import LABELS, IacFormat, parse_tags
+from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
 from modeling.loadtest import LoadTestFormat
 from modeling.model import Consistency, TableClass
 from modeling.model_file import load_model_file

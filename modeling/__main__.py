@@ -23,7 +23,11 @@ from modeling.design.generator import propose_designs, replace_key_design
 from modeling.endpoint import configured_endpoint
 from modeling.errors import EndpointError, ModelFileError, ModelingError, Severity
 from modeling.examples import list_examples
-from modeling.live_import import DEFAULT_SAMPLE_ITEMS, ImportRequest, import_live_table
+from modeling.interop.live_import import DEFAULT_SAMPLE_ITEMS, ImportRequest, import_live_table
+from modeling.interop.nosql_workbench import export_workbench, import_workbench_file
+from modeling.interop.nosql_workbench.document import workbench_from_document
+from modeling.interop.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
+from modeling.interop.sql_cli import add_sql_commands, run_sql_command
 from modeling.model import Model
 from modeling.model_file import (
     FileFormat,
@@ -33,11 +37,7 @@ from modeling.model_file import (
     load_model_file,
     read_document_file,
 )
-from modeling.nosql_workbench import export_workbench, import_workbench_file
-from modeling.nosql_workbench.document import workbench_from_document
-from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from modeling.schema import model_json_schema
-from modeling.sql_cli import add_sql_commands, run_sql_command
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,7 @@ from modeling.data.sample_data import item_keys
 from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
 from modeling.errors import ModelingError
 from modeling.evolution import Change, Classification, compare_models, effective_key_design, overall
-from modeling.iac_request import key_attributes
+from modeling.interop.iac_request import key_attributes
 from modeling.model import KeyDesign, Model
 
 DEFAULT_GREY_PERIOD_DAYS = 7

@@ -469,7 +469,7 @@ class DualWriter:
 
 
 def _typed_keys(key_design: KeyDesign, keys: Mapping[str, str]) -> dict[str, Any]:
-    from modeling.iac_request import key_attributes
+    from modeling.interop.iac_request import key_attributes
     numeric = {a.name for a in key_attributes(key_design) if a.type.value == "N"}
     return {n: Decimal(v) if n in numeric else v for n, v in keys.items()}
 
@@ -542,8 +542,8 @@ def apply_index_changes(client: Any, table: str, spec: MigrationSpec, billing_mo
                         provisioned_units: int = 10, wait_seconds: float = 60.0) -> tuple[str, ...]:
     """Create the GSIs NEW adds or changes and delete those it drops or changes, one UpdateTable each (AWS allows
     one index creation or deletion per UpdateTable); returns what was done. The request comes from the one
-    CreateTable builder (modeling.iac_request.table_request)."""
-    from modeling.iac_request import table_request, uniform_capacity
+    CreateTable builder (modeling.interop.iac_request.table_request)."""
+    from modeling.interop.iac_request import table_request, uniform_capacity
     from modeling.model import BillingMode
 
     old = {i.name: i for i in spec.old_keys.global_secondary_indexes}

@@ -11,8 +11,8 @@ from costs.load_test import export_load_test
 from costs.monitoring import MonitoringOptions
 from modeling.endpoint import configured_endpoint
 from modeling.errors import EndpointError, ModelingError
-from modeling.infrastructure import LABELS, IacFormat, parse_tags
-from modeling.live_import import (
+from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
+from modeling.interop.live_import import (
     DEFAULT_SAMPLE_ITEMS,
     MAX_SAMPLE_ITEMS,
     ImportRequest,

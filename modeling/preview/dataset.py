@@ -18,7 +18,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from modeling.data.sample_data import Item, generate_items, item_keys
 from modeling.design.keys import KeyTemplateError
 from modeling.errors import ModelingError
-from modeling.iac_request import key_attributes
+from modeling.interop.iac_request import key_attributes
 from modeling.model import KeyDesign, Model
 
 DEFAULT_PREVIEW_ITEMS = 1_000

@@ -14,7 +14,7 @@ from modeling.design.generator import propose_designs
 from modeling.design.plans import TABLE
 from modeling.endpoint import configured_endpoint, dynamodb_client
 from modeling.examples import list_examples, load_example
-from modeling.infrastructure import (
+from modeling.interop.infrastructure import (
     DimensionCapacity,
     IacFormat,
     InfrastructureError,

@@ -18,8 +18,8 @@ from modeling.design.generator import propose_designs
 from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import EndpointError, Severity
 from modeling.examples import load_example
-from modeling.infrastructure import create_table_input
-from modeling.live_import import (
+from modeling.interop.infrastructure import create_table_input
+from modeling.interop.live_import import (
     READ_ONLY_OPERATIONS,
     ImportRequest,
     TableNotFoundError,
@@ -162,7 +162,7 @@ def test_table_settings_come_from_the_description(endpoint: Endpoint, made_table
 
 
 def entity_name_of_table(name: str) -> str:
-    from modeling.live_inference import entity_name
+    from modeling.interop.live_inference import entity_name
 
     return entity_name(name)
 

@@ -9,9 +9,9 @@ import uuid
 import pytest
 
 from modeling.endpoint import Endpoint, dynamodb_client
-from modeling.live_import import ImportRequest, import_live_table
-from modeling.nosql_workbench import import_workbench, read_workbench
-from modeling.nosql_workbench.document import Table, iter_items
+from modeling.interop.live_import import ImportRequest, import_live_table
+from modeling.interop.nosql_workbench import import_workbench, read_workbench
+from modeling.interop.nosql_workbench.document import Table, iter_items
 from tests.fixture_files import workbench_file
 
 # Tables whose templates both importers infer from the key values alone (no facet aliases, type

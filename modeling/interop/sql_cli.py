@@ -15,11 +15,11 @@ from typing import Any
 from modeling.design.generator import propose_designs
 from modeling.design.plans import Operation
 from modeling.errors import ModelFileError, Problem
+from modeling.interop.query_log import MAX_LOG_BYTES
+from modeling.interop.relational_import import RelationalImport, import_relational
+from modeling.interop.sql_schema import MAX_SCHEMA_BYTES, SqlDialect
 from modeling.model import Model
 from modeling.model_file import FileFormat, dump_model
-from modeling.query_log import MAX_LOG_BYTES
-from modeling.relational_import import RelationalImport, import_relational
-from modeling.sql_schema import MAX_SCHEMA_BYTES, SqlDialect
 
 
 def add_sql_commands(commands: Any) -> None:

@@ -20,9 +20,9 @@ import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from modeling.iac_alarms import Monitoring
-from modeling.iac_cloudformation import MAX_INLINE_TEMPLATE_BYTES, cloudformation_template
-from modeling.iac_request import (
+from modeling.interop.iac_alarms import Monitoring
+from modeling.interop.iac_cloudformation import MAX_INLINE_TEMPLATE_BYTES, cloudformation_template
+from modeling.interop.iac_request import (
     DimensionCapacity,
     InfrastructureError,
     ProvisionedCapacity,
@@ -32,7 +32,7 @@ from modeling.iac_request import (
     key_attributes,
     parse_tags,
 )
-from modeling.iac_terraform import hcl_string, terraform_config
+from modeling.interop.iac_terraform import hcl_string, terraform_config
 from modeling.model import BillingMode, KeyDesign, Model
 
 __all__ = ["FILE_NAMES", "LABELS", "DimensionCapacity", "IacCode", "IacFormat", "InfrastructureError",

@@ -1,8 +1,8 @@
 """The CreateTable request for a key design, and what every infrastructure-as-code format shares.
 
 `create_table_input` is the one request shape (also the AWS CLI's `--cli-input-json` file); the
-CloudFormation (`modeling.iac_cloudformation`) and Terraform (`modeling.iac_terraform`) writers start
-from the same key attributes, capacities and tags. `modeling.infrastructure` is the entry point.
+CloudFormation (`modeling.interop.iac_cloudformation`) and Terraform (`modeling.interop.iac_terraform`) writers start
+from the same key attributes, capacities and tags. `modeling.interop.infrastructure` is the entry point.
 """
 
 from __future__ import annotations

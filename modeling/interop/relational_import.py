@@ -1,7 +1,7 @@
 """One call for a page: schema bytes (and optionally a query log and row counts) -> a model and the notes.
 
-The File tab uploads up to three files; this reads them with the one reader of each (`modeling.sql_schema`,
-`modeling.sql_import.read_row_counts`, `modeling.query_log`) and raises ModelFileError (a SqlSchemaError
+The File tab uploads up to three files; this reads them with the one reader of each (`modeling.interop.sql_schema`,
+`modeling.interop.sql_import.read_row_counts`, `modeling.interop.query_log`) and raises ModelFileError (a SqlSchemaError
 carries line and column) for anything it cannot read.
 """
 
@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from modeling.errors import ModelFileError, Problem
+from modeling.interop.query_import import MappedStatement, UnmappedStatement, import_queries
+from modeling.interop.query_log import read_query_log
+from modeling.interop.sql_import import import_sql, read_row_counts
+from modeling.interop.sql_schema import MAX_SCHEMA_BYTES
 from modeling.model import Model
-from modeling.query_import import MappedStatement, UnmappedStatement, import_queries
-from modeling.query_log import read_query_log
-from modeling.sql_import import import_sql, read_row_counts
-from modeling.sql_schema import MAX_SCHEMA_BYTES
 
 
 @dataclass(frozen=True)

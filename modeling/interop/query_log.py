@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from modeling.errors import ModelFileError, Problem
-from modeling.sql_schema import SqlDialect
+from modeling.interop.sql_schema import SqlDialect
 
 MAX_LOG_BYTES = 20 * 1024 * 1024
 PG_STAT_STATEMENTS = "pg_stat_statements"

@@ -32,6 +32,14 @@ from modeling.design.keys import (
     split_key_value,
 )
 from modeling.errors import ModelFileError, ModelingError, Problem, errors_only
+from modeling.interop.nosql_workbench.document import (
+    Index,
+    Table,
+    WorkbenchFile,
+    iter_items,
+    plain_value,
+    read_workbench,
+)
 from modeling.limits import MAX_ITEM_BYTES
 from modeling.model import (
     Attribute,
@@ -50,14 +58,6 @@ from modeling.model import (
     TableSettings,
 )
 from modeling.model_file import document_problems, model_to_document
-from modeling.nosql_workbench.document import (
-    Index,
-    Table,
-    WorkbenchFile,
-    iter_items,
-    plain_value,
-    read_workbench,
-)
 
 TYPE_ATTRIBUTES = ("type", "entitytype", "entity_type", "_type", "__typename", "recordtype", "record_type", "_et")
 MAX_TYPE_VALUES = 30

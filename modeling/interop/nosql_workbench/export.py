@@ -20,15 +20,7 @@ from typing import Any
 
 from modeling.data.sample_data import generate_items, key_renderer
 from modeling.design.generator import explicit_design, generate_design
-from modeling.model import (
-    FakerGenerator,
-    FakerProvider,
-    KeyDesign,
-    Model,
-    TimestampFormat,
-    TimestampRangeGenerator,
-)
-from modeling.nosql_workbench.document import (
+from modeling.interop.nosql_workbench.document import (
     Facet,
     Index,
     KeyAttr,
@@ -37,6 +29,14 @@ from modeling.nosql_workbench.document import (
     typed_from_plain,
     workbench_date,
     workbench_document,
+)
+from modeling.model import (
+    FakerGenerator,
+    FakerProvider,
+    KeyDesign,
+    Model,
+    TimestampFormat,
+    TimestampRangeGenerator,
 )
 
 DEFAULT_ITEMS_PER_ENTITY = 5

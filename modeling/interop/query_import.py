@@ -1,6 +1,6 @@
 """A schema's model plus the access patterns its query log shows, with traffic from the log's call counts.
 
-Each logged SELECT, INSERT, UPDATE and DELETE becomes a proposed access pattern (`modeling.query_patterns`)
+Each logged SELECT, INSERT, UPDATE and DELETE becomes a proposed access pattern (`modeling.interop.query_patterns`)
 named `verb_object_by_key` (`get_customer_by_id`, `list_orders_by_customer_id`); statements that propose the
 same pattern (the same shape with other literals) are one pattern with their calls added. Traffic: average
 requests per second = calls / the log's window in seconds; peak = average x the stated peak-to-average ratio.
@@ -18,12 +18,12 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from modeling.errors import ModelFileError, Problem
+from modeling.interop.query_log import QueryLog
+from modeling.interop.query_patterns import ALTERNATIVES, UNPARSED, Proposal, Unmappable, propose
+from modeling.interop.sql_import import SqlImport, snake
 from modeling.limits import MAX_ITEMS_PER_REQUEST, MAX_REQUESTS_PER_SECOND
 from modeling.model import Model, PatternKind
 from modeling.model_file import document_problems, model_from_document, model_to_document
-from modeling.query_log import QueryLog
-from modeling.query_patterns import ALTERNATIVES, UNPARSED, Proposal, Unmappable, propose
-from modeling.sql_import import SqlImport, snake
 
 DEFAULT_WINDOW_HOURS = 24.0
 DEFAULT_PEAK_TO_AVERAGE = 2.0

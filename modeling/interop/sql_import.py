@@ -24,11 +24,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from modeling.errors import ModelFileError, Problem
+from modeling.interop.sql_schema import ForeignKey, SqlDialect, SqlSchema, Table, read_sql_schema
+from modeling.interop.sql_types import column_generator, dynamodb_type
 from modeling.limits import MAX_ATTRIBUTE_BYTES, MAX_ITEM_COUNT
 from modeling.model import Model
 from modeling.model_file import model_from_document
-from modeling.sql_schema import ForeignKey, SqlDialect, SqlSchema, Table, read_sql_schema
-from modeling.sql_types import column_generator, dynamodb_type
 
 DEFAULT_ITEM_COUNT = 1_000
 @dataclass(frozen=True)

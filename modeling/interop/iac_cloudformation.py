@@ -12,8 +12,15 @@ from typing import Any
 import yaml
 
 from modeling.design.plans import TABLE
-from modeling.iac_alarms import ALARM_TOPIC_ARN_PATTERN, REGION, TABLE_NAME, MetricAlarm, Monitoring, dashboard_body
-from modeling.iac_request import (
+from modeling.interop.iac_alarms import (
+    ALARM_TOPIC_ARN_PATTERN,
+    REGION,
+    TABLE_NAME,
+    MetricAlarm,
+    Monitoring,
+    dashboard_body,
+)
+from modeling.interop.iac_request import (
     AUTOSCALED_DIMENSIONS,
     ProvisionedCapacity,
     create_table_input,
@@ -158,7 +165,7 @@ def _global_reads(capacity: ProvisionedCapacity, resource: str) -> dict[str, Any
         "TargetTrackingScalingPolicyConfiguration": {"TargetValue": float(capacity.target_utilization_percent)}}}
 
 
-# --- alarms and dashboard (modeling.iac_alarms; thresholds from costs.monitoring) ----------------------
+# --- alarms and dashboard (modeling.interop.iac_alarms; thresholds from costs.monitoring) ----------------------
 
 
 def _add_monitoring(template: dict[str, Any], monitoring: Monitoring) -> None:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from modeling.design.plans import TABLE
-from modeling.iac_alarms import NAMESPACE, REGION, TABLE_NAME, MetricAlarm, Monitoring, dashboard_body
-from modeling.iac_request import (
+from modeling.interop.iac_alarms import NAMESPACE, REGION, TABLE_NAME, MetricAlarm, Monitoring, dashboard_body
+from modeling.interop.iac_request import (
     AUTOSCALED_DIMENSIONS,
     ProvisionedCapacity,
     key_attributes,
@@ -193,7 +193,7 @@ def _tf_autoscaling(key_design: KeyDesign, capacity: ProvisionedCapacity) -> lis
     return blocks
 
 
-# --- alarms and dashboard (modeling.iac_alarms; thresholds from costs.monitoring) ----------------------
+# --- alarms and dashboard (modeling.interop.iac_alarms; thresholds from costs.monitoring) ----------------------
 
 _TABLE_REF = "aws_dynamodb_table.table.name"
 

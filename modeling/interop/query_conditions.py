@@ -1,6 +1,6 @@
 """The WHERE clause of one statement, read against the schema: inputs, filters, ranges, IN lists, joins.
 
-Shared vocabulary of the query-log import (`modeling.query_patterns`): why a statement has no access
+Shared vocabulary of the query-log import (`modeling.interop.query_patterns`): why a statement has no access
 pattern (`Unmappable`, with the DynamoDB alternative for each reason) and the statement's tables (`Tables`:
 aliases, and which table an unqualified column belongs to). A condition is one of
 - `col = $1` / `col = ?` (an input), `col = 'x'` (a filter), `a.col = b.col` (a join);
@@ -17,8 +17,8 @@ from typing import Any
 
 from sqlglot import exp
 
+from modeling.interop.sql_schema import Table
 from modeling.model import RangeOperator
-from modeling.sql_schema import Table
 
 AGGREGATE = "aggregate across partitions"
 REPORTING = "ad-hoc reporting"

@@ -5,7 +5,7 @@ Types follow what the value is in DynamoDB JSON (docs/sql-import.md): numbers `N
 in order: the column's enum values (`ENUM`, `CHECK ... IN`, a PostgreSQL enum type), a UUID or text key,
 the type (booleans, numbers within their CHECK bounds, timestamps), then the name (`email`, `phone`,
 `city` ... as Faker providers; `description`, `body` as text). Foreign keys (references) are decided by
-`modeling.sql_import`, which knows the other tables.
+`modeling.interop.sql_import`, which knows the other tables.
 
 >>> dynamodb_type("TINYINT", (1,)), dynamodb_type("DECIMAL", (10, 2)), dynamodb_type("JSONB", ())
 ('BOOL', 'N', 'M')
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from modeling.sql_schema import INTEGER_TYPES, Column, Table
+from modeling.interop.sql_schema import INTEGER_TYPES, Column, Table
 
 TIMESTAMP_START, TIMESTAMP_END = "2020-01-01T00:00:00Z", "2026-12-01T00:00:00Z"
 NUMBER_TYPES = INTEGER_TYPES | {"DECIMAL", "DOUBLE", "FLOAT", "MONEY", "SMALLMONEY", "BIGDECIMAL", "UDECIMAL",

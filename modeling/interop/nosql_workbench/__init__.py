@@ -8,9 +8,9 @@
 The mapping is documented in docs/nosql-workbench.md.
 """
 
-from modeling.nosql_workbench.document import WorkbenchFile, read_workbench, workbench_document
-from modeling.nosql_workbench.export import WorkbenchExport, export_workbench
-from modeling.nosql_workbench.infer import WorkbenchImport, import_workbench, import_workbench_file
+from modeling.interop.nosql_workbench.document import WorkbenchFile, read_workbench, workbench_document
+from modeling.interop.nosql_workbench.export import WorkbenchExport, export_workbench
+from modeling.interop.nosql_workbench.infer import WorkbenchImport, import_workbench, import_workbench_file
 
 __all__ = ["WorkbenchExport", "WorkbenchFile", "WorkbenchImport", "export_workbench", "import_workbench",
            "import_workbench_file", "read_workbench", "workbench_document"]

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
-from modeling.model import Entity, Model, PatternKind, RangeOperator, SortOrder
-from modeling.query_conditions import (
+from modeling.interop.query_conditions import (
     AGGREGATE,
     ALTERNATIVES,
     BULK_WRITE,
@@ -34,7 +33,8 @@ from modeling.query_conditions import (
     conjuncts,
     read_conditions,
 )
-from modeling.sql_schema import Table
+from modeling.interop.sql_schema import Table
+from modeling.model import Entity, Model, PatternKind, RangeOperator, SortOrder
 
 __all__ = ["AGGREGATE", "ALTERNATIVES", "BULK_WRITE", "EVERY_PARTITION", "FULL_TEXT", "NO_KEY", "REPORTING",
            "UNKNOWN_COLUMN", "UNKNOWN_TABLE", "UNPARSED", "Proposal", "Unmappable", "propose"]

@@ -1,6 +1,6 @@
 """A model inferred from a table's description and a sample of its items (pure: no endpoint here).
 
-`modeling.live_import` reads the table; this module turns what it read into a model document:
+`modeling.interop.live_import` reads the table; this module turns what it read into a model document:
 
 1. Items are grouped by the *shape* of their table keys, read with the key grammar of `modeling.design.keys`
    (the one the NoSQL Workbench import uses): each segment that reads as a label (`CUSTOMER`, `u`,

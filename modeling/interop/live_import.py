@@ -4,7 +4,7 @@ Strictly read-only: the only requests are ListTables, DescribeTable, DescribeTim
 DescribeContinuousBackups and Scan. The Scan is bounded twice, by items (`Limit` on every page, never
 more than asked for in total) and by pages, so a large table costs at most `sample_items` items'
 worth of read units (a Scan is charged on the items it reads, dynamodb-facts §1.2) and never reads the
-whole table. The inference itself is pure and lives in `modeling.live_inference`.
+whole table. The inference itself is pure and lives in `modeling.interop.live_inference`.
 
 Failures are `EndpointError`s saying what happened and what to do: the endpoint does not answer,
 the table does not exist (with the tables that do), or the credentials lack a permission.
@@ -20,7 +20,7 @@ from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, 
 
 from modeling.endpoint import Endpoint, NotDynamoDB, Timeouts, dynamodb_client
 from modeling.errors import EndpointError
-from modeling.live_inference import TableFacts, infer_model
+from modeling.interop.live_inference import TableFacts, infer_model
 from modeling.model import KeyAttribute, Projection, SecondaryIndex
 
 DEFAULT_SAMPLE_ITEMS = 500
