@@ -51,10 +51,10 @@ from modeling.cli_exit import run_cli
 from modeling.errors import ModelFileError, ModelingError
 from modeling.hot_partitions.frames import MAX_KEY_VALUES
 from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
-from modeling.loadtest import LoadTestFormat
 from modeling.model import Consistency, TableClass
 from modeling.model_file import load_model_file
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
+from modeling.preview.loadtest import LoadTestFormat
 
 TABLE_CLASSES = {"standard": TableClass.STANDARD, "standard-ia": TableClass.STANDARD_INFREQUENT_ACCESS}
 QUICK_OPTIONS = (CapacityOption.ON_DEMAND, CapacityOption.PROVISIONED_FIXED, CapacityOption.RESERVED_1Y,

@@ -19,8 +19,8 @@ from modeling.interop.live_import import (
     import_live_table,
     list_table_names,
 )
-from modeling.loadtest import LoadTest, LoadTestFormat
 from modeling.model import BillingMode, Model
+from modeling.preview.loadtest import LoadTest, LoadTestFormat
 from ui import session
 from ui.text import plain
 from workshop.isolation import LIVE_IMPORT_ENV, live_import_allowed, visible_tables, workshop_mode
