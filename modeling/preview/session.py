@@ -21,7 +21,7 @@ from modeling.preview.tables import (
     mark_loaded,
     preview_table,
 )
-from modeling.workspace import default_workspace_dir, instance_id
+from modeling.workspace.folder import default_workspace_dir, instance_id
 
 # A load that finds its table replaced starts over; a table replaced again and again (another tab
 # reloading it in a loop) stops the load with a message instead of running forever.

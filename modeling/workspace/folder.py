@@ -43,7 +43,7 @@ def default_workspace_dir(environ: dict[str, str] | None = None) -> Path:
     """The folder of drafts, and of this installation's files (`.instance-id`, `.workshop-secret`).
 
     With `DESIGN_STUDIO_WORKSPACE=dynamodb://TABLE` the drafts are in the table
-    (`modeling.workspace_store`) and this folder keeps only those files: `DESIGN_STUDIO_STATE_DIR`, or
+    (`modeling.workspace.store`) and this folder keeps only those files: `DESIGN_STUDIO_STATE_DIR`, or
     the default folder.
     """
     env = os.environ if environ is None else environ

@@ -1,8 +1,8 @@
 """Where models are saved: one small interface, a folder (the default) or a DynamoDB table.
 
 `DESIGN_STUDIO_WORKSPACE` names it: a folder path (default `~/.dynamodb-design-studio/workspace`,
-`modeling.workspace.Workspace`), or `dynamodb://TABLE` for a table on the configured endpoint
-(`modeling.workspace_table.TableWorkspace`), which several app servers can share. Both keep the same
+`modeling.workspace.folder.Workspace`), or `dynamodb://TABLE` for a table on the configured endpoint
+(`modeling.workspace.table.TableWorkspace`), which several app servers can share. Both keep the same
 promises: every save names the version it was based on and a stale one raises WorkspaceConflictError
 carrying the other side's document; a failed save raises WorkspaceError and the caller keeps the edit;
 an unreadable draft raises on read and is never overwritten by the session; at most
@@ -16,7 +16,7 @@ import re
 from typing import Any, Protocol, runtime_checkable
 
 from modeling.errors import WorkspaceConflictError, WorkspaceError
-from modeling.workspace import Draft, DraftInfo, slugify
+from modeling.workspace.folder import Draft, DraftInfo, slugify
 
 WORKSPACE_ENV = "DESIGN_STUDIO_WORKSPACE"
 TABLE_SCHEME = "dynamodb://"

@@ -52,8 +52,8 @@ from modeling.errors import (
 from modeling.item_size import item_size_bytes
 from modeling.model_file import parse_document
 from modeling.preview.ownership import CREATOR, CREATOR_TAG, endpoint_error, table_tags
-from modeling.workspace import Draft, DraftInfo, document_bytes, document_version, is_valid_slug, max_drafts
-from modeling.workspace_store import copy_draft, create_with_fresh_slug
+from modeling.workspace.folder import Draft, DraftInfo, document_bytes, document_version, is_valid_slug, max_drafts
+from modeling.workspace.store import copy_draft, create_with_fresh_slug
 
 PURPOSE_TAG = "dynamodb-design-studio:purpose"
 PURPOSE = "workspace"
