@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywher
 
 from costs.preview import PreviewRun, run_preview
 from modeling.design.generator import propose_designs
-from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.examples import example_document, list_examples
 from modeling.model_file import model_from_document
 from modeling.preview.loader import batches_of, load_items

@@ -175,7 +175,7 @@ def _rehearse(args: argparse.Namespace, old: Any, new: Any, priced: Any, fills: 
     import tempfile
 
     from costs.migration_rehearsal import rehearse, report_lines
-    from modeling.endpoint import configured_endpoint
+    from modeling.endpoint.adapter import configured_endpoint
     from modeling.errors import EndpointError
     from modeling.preview.dataset import MAX_PREVIEW_ITEMS
 

@@ -30,7 +30,7 @@ from costs.units import (
     update_item_units,
 )
 from modeling.design.plans import Operation
-from modeling.endpoint import EndpointKind
+from modeling.endpoint.adapter import EndpointKind
 from modeling.model import Consistency
 from modeling.preview.runner import PatternRun, WrittenItem
 

@@ -19,7 +19,7 @@ from typing import Any
 from costs.preview import PreviewRun, run_preview
 from modeling.design.generator import explicit_design
 from modeling.design.plans import Design
-from modeling.endpoint import Endpoint, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, dynamodb_client
 from modeling.errors import ModelingError
 from modeling.migration import Action, MigrationSpec, Mode, entity_attributes, migration_spec, new_item, primary_key
 from modeling.migration_run import (

@@ -20,7 +20,7 @@ from modeling.cli_exit import run_cli
 from modeling.design.checks import FindingSeverity, check_design
 from modeling.design.design_report import designs_json, designs_markdown
 from modeling.design.generator import propose_designs, replace_key_design
-from modeling.endpoint import configured_endpoint
+from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError, ModelFileError, ModelingError, Severity
 from modeling.examples import list_examples
 from modeling.interop.live_import import DEFAULT_SAMPLE_ITEMS, ImportRequest, import_live_table

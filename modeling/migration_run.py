@@ -11,8 +11,8 @@ The generated script (`migration_script`) and the rehearsal call the same `run_m
   again and its conditional writes find the work done;
 - a token bucket holds the writes to a chosen items-per-second rate.
 
-Throttling and dropped connections are retried by botocore's standard mode (modeling.endpoint);
-transaction conflicts and the dual-write queue by the one retry helper (modeling.retry). The dual writer
+Throttling and dropped connections are retried by botocore's standard mode (modeling.endpoint.adapter);
+transaction conflicts and the dual-write queue by the one retry helper (modeling.endpoint.retry). The dual writer
 and the consistency check rehearse phase 2 of a new-table migration.
 """
 
@@ -34,6 +34,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.design.keys import KeyTemplateError
+from modeling.endpoint.retry import send_until_done
 from modeling.errors import ModelingError
 from modeling.migration import (
     Action,
@@ -46,7 +47,6 @@ from modeling.migration import (
     primary_key,
 )
 from modeling.model import KeyDesign, Model
-from modeling.retry import send_until_done
 
 DEFAULT_SEGMENTS = 4
 DEFAULT_PAGE_ITEMS = 100
@@ -419,7 +419,7 @@ def _copy(client: Any, spec: MigrationSpec, options: RunOptions, item: dict[str,
 @dataclass
 class DualWriter:
     """The application's writes during a new-table migration: to the OLD table, then through a retrying queue to
-    the NEW one. A queued write that fails is sent again with backoff (modeling.retry), never dropped."""
+    the NEW one. A queued write that fails is sent again with backoff (modeling.endpoint.retry), never dropped."""
 
     client: Any
     spec: MigrationSpec

@@ -2,7 +2,7 @@
 
 The generated file embeds the spec (both models and designs, the action per entity, the fills) as JSON and
 hands it to `script_main`, so the script the rehearsal tested is the code that runs in production: parallel
-Scan segments, conditional writes, a checkpoint, a rate limit, the one retry helper (modeling.retry).
+Scan segments, conditional writes, a checkpoint, a rate limit, the one retry helper (modeling.endpoint.retry).
 It writes only to the tables named with `--confirm`, so it never touches a table by a typing slip, and it
 never deletes a table.
 """

@@ -9,7 +9,7 @@ from costs.errors import CostError
 from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
 from costs.load_test import export_load_test
 from costs.monitoring import MonitoringOptions
-from modeling.endpoint import configured_endpoint
+from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError, ModelingError
 from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
 from modeling.interop.live_import import (

@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from modeling.editing import new_document
-from modeling.endpoint import configured_endpoint
+from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import (
     EndpointError,
     ModelFileError,

@@ -27,7 +27,7 @@ from costs.usage import CapacityOption
 from modeling.design.checks import Finding, check_design
 from modeling.design.generator import propose_designs
 from modeling.design.plans import Design, Operation
-from modeling.endpoint import Endpoint, configured_endpoint, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, configured_endpoint, dynamodb_client
 from modeling.errors import ModelFileError, ModelingError
 from modeling.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import BillingMode, Model

@@ -18,7 +18,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, NoRegionError
 
-from modeling.endpoint import Endpoint, NotDynamoDB, Timeouts, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, NotDynamoDB, Timeouts, dynamodb_client
 from modeling.errors import EndpointError
 from modeling.interop.live_inference import TableFacts, infer_model
 from modeling.model import KeyAttribute, Projection, SecondaryIndex

@@ -21,7 +21,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from modeling.endpoint import NotDynamoDB
+from modeling.endpoint.adapter import NotDynamoDB
 from modeling.errors import EndpointError, ModelingError
 
 CREATOR_TAG = "created-by"

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from modeling.design.plans import Design
-from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import ModelingError
 from modeling.model import Model
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, PreviewData, build_preview_data, preview_counts

@@ -1,6 +1,6 @@
 """The workspace as a DynamoDB table, so several app servers share one set of drafts.
 
-Selected with `DESIGN_STUDIO_WORKSPACE=dynamodb://TABLE`, on the configured endpoint (modeling.endpoint,
+Selected with `DESIGN_STUDIO_WORKSPACE=dynamodb://TABLE`, on the configured endpoint (modeling.endpoint.adapter,
 with its timeouts and botocore's standard retries for throttling). One table holds every workspace:
 
 | attribute | value |
@@ -41,7 +41,7 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.dynamodb_rules import MAX_ITEM_BYTES
-from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import (
     EndpointError,
     ForeignWorkspaceTableError,

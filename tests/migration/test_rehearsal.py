@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from costs.migration_rehearsal import dual_write, migrate, prepare_rehearsal, rehearse, verify
-from modeling.endpoint import dynamodb_client
+from modeling.endpoint.adapter import dynamodb_client
 from modeling.migration import Mode
 from modeling.migration_run import CheckpointMismatch, MigrationInterrupted, check_consistency
 from modeling.preview.ownership import ForeignTableError

@@ -12,7 +12,7 @@ import yaml
 
 from modeling.design.generator import propose_designs
 from modeling.design.plans import TABLE
-from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.examples import list_examples, load_example
 from modeling.interop.infrastructure import (
     DimensionCapacity,

@@ -15,7 +15,7 @@ from botocore.stub import Stubber
 
 from modeling.data.sample_data import generate_items, item_keys
 from modeling.design.generator import propose_designs
-from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import EndpointError, Severity
 from modeling.examples import load_example
 from modeling.interop.infrastructure import create_table_input

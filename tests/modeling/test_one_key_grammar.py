@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from modeling.endpoint import Endpoint, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, dynamodb_client
 from modeling.interop.live_import import ImportRequest, import_live_table
 from modeling.interop.nosql_workbench import import_workbench, read_workbench
 from modeling.interop.nosql_workbench.document import Table, iter_items

@@ -18,7 +18,7 @@ import yaml
 
 from modeling.__main__ import main
 from modeling.design.keys import KeyTemplate, render_key
-from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.errors import errors_only
 from modeling.interop.iac_request import create_table_input
 from modeling.interop.infrastructure import IacFormat, infrastructure_code

@@ -21,7 +21,7 @@ import pytest
 
 from costs.design_ranking import ranked_designs
 from costs.load_test import export_load_test
-from modeling.endpoint import Endpoint
+from modeling.endpoint.adapter import Endpoint
 from modeling.examples import load_example
 from modeling.model import Model, PatternKind
 from modeling.preview.loadtest import LoadTestFormat

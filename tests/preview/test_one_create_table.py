@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from modeling.endpoint import Endpoint
+from modeling.endpoint.adapter import Endpoint
 from modeling.interop.iac_request import uniform_capacity
 from modeling.interop.infrastructure import IacFormat, infrastructure_code
 from modeling.model import KeyAttribute, KeyDesign, Model, Projection, SecondaryIndex

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from costs.preview import PreviewRun, run_preview
-from modeling.endpoint import Endpoint, Timeouts
+from modeling.endpoint.adapter import Endpoint, Timeouts
 from modeling.preview.loader import LoadInterrupted, count_items
 from modeling.preview.ownership import CREATOR, CREATOR_TAG, INSTANCE_TAG, LOAD_TAG, ForeignTableError
 from modeling.preview.session import PreviewSetup, cleanup_preview, load_preview, preview_setup

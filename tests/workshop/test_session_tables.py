@@ -35,7 +35,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 from streamlit.testing.v1.util import patch_config_options
 
-from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.preview.loader import count_items
 from modeling.preview.tables import CREATOR, CREATOR_TAG, SESSION_TAG, table_owner_tags
 from modeling.workspace.folder import default_workspace_dir
