@@ -127,8 +127,8 @@ def _add_migrate(migrate: argparse.ArgumentParser) -> None:
 def _migrate(args: argparse.Namespace) -> str:
     from costs.migration import plan_json_text, plan_markdown, price_plan
     from modeling.design.generator import propose_designs
-    from modeling.migration import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
-    from modeling.migration_script import migration_script
+    from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
+    from modeling.migration.script import migration_script
 
     old, new = _load_model(args.old), _load_model(args.new)
 

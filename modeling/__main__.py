@@ -237,9 +237,9 @@ FORMAT_UPGRADE_MESSAGE = (
 
 def _migrate(paths: list[Path], output_format: str, script: Path | None) -> int:
     """One file: the format upgrade (not yet needed, exit 2). Two: every change, classified (exit 0)."""
-    from modeling.evolution import changes_json, compare_models, overall
-    from modeling.migration import migration_spec
-    from modeling.migration_script import migration_script
+    from modeling.migration.evolution import changes_json, compare_models, overall
+    from modeling.migration.plan import migration_spec
+    from modeling.migration.script import migration_script
 
     if len(paths) == 1:
         print(f"python -m modeling {FORMAT_UPGRADE_MESSAGE}", file=sys.stderr)

@@ -19,7 +19,7 @@ from costs.migration import (
     update_write_units,
 )
 from modeling.design.sizing import design_sizes
-from modeling.migration import Mode, PlanOptions
+from modeling.migration.plan import Mode, PlanOptions
 from tests.evolution_models import (
     library,
     library_document,

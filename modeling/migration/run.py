@@ -36,7 +36,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from modeling.design.keys import KeyTemplateError
 from modeling.endpoint.retry import send_until_done
 from modeling.errors import ModelingError
-from modeling.migration import (
+from modeling.migration.plan import (
     Action,
     MigrationError,
     MigrationSpec,

@@ -1,4 +1,4 @@
-"""The migration script a team runs: a short Python file carrying the spec, running `modeling.migration_run`.
+"""The migration script a team runs: a short Python file carrying the spec, running `modeling.migration.run`.
 
 The generated file embeds the spec (both models and designs, the action per entity, the fills) as JSON and
 hands it to `script_main`, so the script the rehearsal tested is the code that runs in production: parallel
@@ -19,8 +19,8 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.errors import ModelingError
-from modeling.migration import MigrationSpec, Mode
-from modeling.migration_run import (
+from modeling.migration.plan import MigrationSpec, Mode
+from modeling.migration.run import (
     DEFAULT_ITEMS_PER_SECOND,
     DEFAULT_PAGE_ITEMS,
     DEFAULT_SEGMENTS,
@@ -46,12 +46,12 @@ def migration_script(spec: MigrationSpec) -> str:
 
 Parallel Scan segments; conditional writes, so running it again is safe; resumable from its checkpoint (exit
 status {EXIT_INTERRUPTED}: run the same command again); rate-limited to --rate items per second. It writes only to
-the tables named with --confirm. Needs DynamoDB Design Studio installed (it runs modeling.migration_run).
+the tables named with --confirm. Needs DynamoDB Design Studio installed (it runs modeling.migration.run).
 """
 
 import sys
 
-from modeling.migration_script import script_main
+from modeling.migration.script import script_main
 
 SPEC = {document!r}
 

@@ -1,7 +1,7 @@
 """What a migration from OLD to NEW does to the stored items: the mode, one action per entity, the item transform,
 and the ordered steps of the plan (the figures of each step are priced in `costs.migration`).
 
-The mode follows the change that needs the most work (`modeling.evolution.overall`):
+The mode follows the change that needs the most work (`modeling.migration.evolution.overall`):
 - backfill: every item of the affected entities is updated once in place (UpdateItem SET/REMOVE of the index
   key attributes and of the attributes given a value), a conditional write so a rerun changes nothing more;
 - rewrite: the items of an entity whose table key changes are each put under the new key and deleted under the
@@ -22,8 +22,8 @@ from typing import Any
 from modeling.data.sample_data import item_keys
 from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
 from modeling.errors import ModelingError
-from modeling.evolution import Change, Classification, compare_models, effective_key_design, overall
 from modeling.interop.iac_request import key_attributes
+from modeling.migration.evolution import Change, Classification, compare_models, effective_key_design, overall
 from modeling.model import KeyDesign, Model
 
 DEFAULT_GREY_PERIOD_DAYS = 7
