@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from modeling import editing
+import editing
 from modeling.design.design_report import design_document
 from modeling.errors import problems_under
 from ui import layout_views, model_editor, session

@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from modeling.editing import new_document
+from editing import new_document
 from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import (
     EndpointError,

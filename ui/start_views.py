@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from costs.design_ranking import ranked_designs
+from editing import starter_document
 from modeling.design.summary import DesignFindingsSummary, DocumentSummary, design_findings_summary
-from modeling.editing import starter_document
 from modeling.model import Model
 from ui import session
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from modeling.editing import new_document
+from editing import new_document
 from modeling.errors import ModelFileError, WorkspaceError
 from modeling.workspace.folder import Workspace, slugify
 
