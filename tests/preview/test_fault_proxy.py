@@ -194,32 +194,11 @@ def test_write_patterns_through_faults_pass_and_leave_exactly_the_loaded_items(m
     assert sum(fault_proxy.injected.values()) > 0
 
 
-def _write_patterns_one_seed(make_setup, endpoint: Endpoint, client: Any, example: str,
-                             seed: int) -> tuple[int, Counter[str]]:
-    """`write_patterns_through_faults` for one seed on its own table through its own proxy (so its faults are
-    the same whatever runs beside it). Returns the patterns run and the faults injected."""
-    proxy = FaultProxy(endpoint.url).start()
-    try:
-        proxied = Endpoint(EndpointKind.CUSTOM, proxy.url, "us-east-1", timeouts=PROXY_TIMEOUTS)
-        runs = write_patterns_through_faults(make_setup, proxy, proxied, client, example, range(seed, seed + 1))
-    finally:
-        proxy.stop()
-    return runs, proxy.injected
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("example", ["ecommerce_orders", "student_platform", "chat_messages"])
-def test_write_patterns_through_faults_many_seeds(make_setup, endpoint, client, example: str) -> None:
-    # Seeds 1-5 at once, each on its own table: one after another on one table they spent 130 s of a CI run
-    # mostly waiting (read timeouts on late answers, botocore's backoff), and what each seed proves (every
-    # pattern passes, the undo leaves its table exactly as loaded) does not depend on what runs beside it
-    with ThreadPoolExecutor(max_workers=5) as pool:
-        results = list(pool.map(lambda seed: _write_patterns_one_seed(make_setup, endpoint, client, example, seed),
-                                range(1, 6)))
-    runs = sum(r for r, _ in results)
-    faults = dict(sum((f for _, f in results), Counter()))
-    assert sum(faults.values()) > 0, faults
-    print(f"\nfault-proxy patterns {example}: {runs} pattern runs, faults {faults}")
+def test_write_patterns_through_faults_many_seeds(make_setup, fault_proxy, proxied, client, example: str) -> None:
+    runs = write_patterns_through_faults(make_setup, fault_proxy, proxied, client, example, range(1, 6))
+    print(f"\nfault-proxy patterns {example}: {runs} pattern runs, faults {dict(fault_proxy.injected)}")
 
 
 def test_a_transaction_applied_before_its_response_was_lost_passes_on_the_retry(make_setup, fault_proxy, proxied,
