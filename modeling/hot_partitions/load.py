@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -45,6 +45,10 @@ class Contribution:
     def shares(self, rows: Layout) -> np.ndarray:
         """Share of this contribution per row of the entity's layout (sums to 1)."""
         return row_shares(rows, dict(self.fixed), self.new_items)
+
+    def share_key(self, rows: Layout) -> ShareKey:
+        """What its share vector depends on: two contributions with the same key share one vector."""
+        return share_key(rows, self.entity, self.fixed, self.new_items)
 
     @property
     def utilisation(self) -> float:
@@ -125,6 +129,30 @@ def index_templates(ctx: Context) -> dict[str, dict[str, str]]:
 
 # --- the load of one index -------------------------------------------------------------------------
 
+# (template, entity, pinned values, writes to the newest time bucket): a share vector's identity
+ShareKey = tuple[str, str, tuple[tuple[str, str], ...], bool]
+
+
+def share_key(rows: Layout, entity: str, fixed: tuple[tuple[str, str], ...], new_items: bool) -> ShareKey:
+    return rows.template, entity, fixed, new_items and any(d.is_time for d in rows.dims)  # only buckets care
+
+
+class ShareVectors:
+    """Share vectors of one index by `ShareKey`, each computed once (a zipf over 10 million rows is one of the
+    costliest steps) and read-only, as the build, the spread, the item draw and later lookups all read them."""
+
+    def __init__(self) -> None:
+        self._vectors: dict[ShareKey, np.ndarray] = {}
+
+    def get(self, key: ShareKey, rows: Layout) -> np.ndarray:
+        vector = self._vectors.get(key)
+        if vector is None:
+            _, _, fixed, newest = key
+            vector = row_shares(rows, dict(fixed), newest)
+            vector.flags.writeable = False
+            self._vectors[key] = vector
+        return vector
+
 
 @dataclass(frozen=True)
 class Segment:
@@ -153,6 +181,7 @@ class IndexLoad:
     parts: tuple[Contribution, ...]
     has_lsi: bool = False
     sharded: tuple[int, int] = (-1, 1)  # (row split by write sharding, shard count); extra shards are appended
+    share_vectors: ShareVectors = field(default_factory=ShareVectors, repr=False)
 
     @property
     def base_rows(self) -> int:
@@ -189,7 +218,8 @@ class IndexLoad:
             inside = (origin >= segment.start) & (origin < segment.start + segment.rows)
             if part.template != segment.template or not inside.any():
                 continue
-            shares = part.shares(segment.layout_of(part.entity))
+            rows_of = segment.layout_of(part.entity)
+            shares = self.share_vectors.get(part.share_key(rows_of), rows_of)
             local = origin[inside] - segment.start
             result[inside] = np.where(local < len(shares), shares[np.minimum(local, len(shares) - 1)], 0.0)
         return result * part.utilisation / np.where(is_shard, shards, 1)
@@ -212,44 +242,38 @@ def build_index_load(ctx: Context, index: str, templates: dict[str, str], parts:
         segments.append(Segment(template, start, rows, layouts))
         start += rows
     arrays = Accumulator(start)  # columns constant over all rows (an even one-key-per-item population) stay lazy
-    # Share vectors by (segment start, entity, fixed values, newest bucket): the items' draw and the unfixed
-    # traffic use the same one, computed once (a zipf over 10 million rows is one of the costliest steps).
-    shares: dict[tuple, np.ndarray] = {}
+    shares = ShareVectors()  # the items' draw and the unfixed traffic read the same vector
     for segment in segments:
         _fill_population(ctx, index, segment, arrays, seed, shares)
     mine = tuple(p for p in parts if p.index == index and templates.get(p.entity) == p.template)
     _spread(mine, segments, arrays, shares)
     has_lsi = index == TABLE and bool(ctx.design.key_design.local_secondary_indexes)
-    return IndexLoad(index, tuple(segments), *(arrays.column(n) for n in ("key_values", "items", "bytes", "read",
-                                                                              "write")), mine, has_lsi)
+    columns = (arrays.column(n) for n in ("key_values", "items", "bytes", "read", "write"))
+    return IndexLoad(index, tuple(segments), *columns, mine, has_lsi, share_vectors=shares)
 
 
 def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: Accumulator,
-            known: dict[tuple, np.ndarray]) -> None:
-    """Add each contribution's units to the rows, computing each distinct share vector once (in place: the
-    arrays can hold 10 million rows, and every temporary costs as much as the arithmetic)."""
-    totals: dict[tuple, list[float]] = {}
+            shares: ShareVectors) -> None:
+    """Add each contribution's units to the rows, with one product per distinct share vector and unit kind
+    (the arrays can hold 10 million rows: every pass over them costs as much as the arithmetic)."""
+    totals: dict[tuple[int, ShareKey], list[float]] = {}
     for part in parts:
         segment = next(s for s in segments if s.template == part.template)
-        rows = segment.layout_of(part.entity)
-        newest = part.new_items and any(d.is_time for d in rows.dims)  # only time buckets care
-        entry = totals.setdefault((segment.start, part.entity, part.fixed, newest), [0.0, 0.0])
+        entry = totals.setdefault((segment.start, part.share_key(segment.layout_of(part.entity))), [0.0, 0.0])
         entry[0] += part.read_units_per_second
         entry[1] += part.write_units_per_second
-    for (start, entity, fixed, newest), (read, write) in totals.items():
+    for (start, key), (read, write) in totals.items():
         segment = next(s for s in segments if s.start == start)
-        rows = segment.layout_of(entity)
-        shares = known.pop((start, entity, fixed, newest), None)  # popped: scaled() below may write into it
-        if shares is None:
-            shares = row_shares(rows, dict(fixed), newest)
+        rows = segment.layout_of(key[1])
+        vector = shares.get(key, rows)
         window = slice(start, start + rows.rows)
         for name, units in (("read", read), ("write", write)):
             if units:
-                arrays.add(name, window, scaled(shares, units, reuse=name == "write"))
+                arrays.add(name, window, scaled(vector, units), owned=True)
 
 
 def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumulator, seed: int,
-                     shares: dict[tuple, np.ndarray]) -> None:
+                     shares: ShareVectors) -> None:
     """Items and item-collection bytes per row of one template, summed over its entities."""
     widest = max((lay for _, lay in segment.layouts), key=lambda lay: lay.rows)
     arrays.add("key_values", slice(segment.start, segment.start + widest.rows), widest.key_values)
@@ -257,11 +281,11 @@ def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumul
         entity = ctx.entity(name)
         drawn = None
         if not (len(rows.dims) == 1 and rows.dims[0].per_item):  # row_items draws over the unfixed shares
-            drawn = shares.setdefault((segment.start, name, (), False), row_shares(rows, {}, new_items=False))
+            drawn = shares.get(share_key(rows, name, (), False), rows)
         items = row_items(rows, float(entity.item_count), seeded_rng(seed, index, segment.template, name), drawn)
         window = slice(segment.start, segment.start + rows.rows)
-        arrays.add("items", window, items)
-        arrays.add("bytes", window, scaled(items, _entry_bytes(ctx, index, name), reuse=True))
+        arrays.add("bytes", window, scaled(items, _entry_bytes(ctx, index, name)), owned=True)
+        arrays.add("items", window, items, owned=True)
 
 
 def _entry_bytes(ctx: Context, index: str, name: str) -> float:

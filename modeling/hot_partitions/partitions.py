@@ -11,12 +11,12 @@ can be relieved by splitting (reported separately).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from modeling.hot_partitions.columns import constant_value, total
+from modeling.hot_partitions.columns import constant_value, largest, top_rows, total
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES, PARTITION_COLUMNS, TIMELINE_COLUMNS
 from modeling.hot_partitions.load import IndexLoad
 from modeling.limits import MAX_SIMULATED_PARTITIONS, MAX_TIMELINE_CELLS
@@ -119,6 +119,9 @@ class Placement:
     simulated: int = 0  # partitions simulated (0: all of them)
     first: int = 0  # real number of simulated partition 0
     salt: int = 0  # the hash salt, to number rows outside the sample
+    # per-partition sums of the load's own columns, by column: the frames, findings, skew and hourly
+    # figures all ask for the utilisation's, and each is a pass over every row
+    _sums: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
 
     @property
     def shown(self) -> int:
@@ -143,6 +146,17 @@ class Placement:
 
     def sums(self, values: np.ndarray) -> np.ndarray:
         """Per-partition sums of a per-row quantity (they add up to the index total when nothing is sampled)."""
+        known = self._sums.get(id(values))
+        if known is not None and known[0] is values:
+            return known[1].copy()
+        result = self._sums_of(values)
+        load = self.load
+        if any(values is c for c in (load.key_values, load.items, load.collection_bytes, load.read_units,
+                                     load.write_units, load.utilisation)):  # not a caller's temporary
+            self._sums[id(values)] = (values, result.copy())
+        return result
+
+    def _sums_of(self, values: np.ndarray) -> np.ndarray:
         value = constant_value(values)
         if value is not None:  # the same on every row: rows per partition x the value
             return self.counts * value
@@ -179,6 +193,21 @@ def place(load: IndexLoad, partitions: int, salt: int, anchor_row: int | None = 
         ids[start:start + len(chunk)] = np.minimum(shifted, max_simulated)
     counts = np.bincount(ids, minlength=max_simulated + 1)[:max_simulated]
     return Placement(load, partitions, ids, counts, max_simulated, first, salt)
+
+
+def extend(placement: Placement, load: IndexLoad) -> Placement:
+    """The placement of `load`, which is `placement.load` with rows appended (write shards): the rows it had
+    keep their partitions (the hash is of the row), so only the new rows are hashed (as `place` would)."""
+    rows = len(placement.partition)
+    extra = np.arange(rows, len(load.key_values), dtype=np.uint64)
+    ids = partition_of(extra, placement.partitions, placement.salt)
+    if placement.sampled:
+        ids = np.minimum((ids - placement.first) % placement.partitions, placement.simulated)
+    shown = placement.shown
+    counts = placement.counts + np.bincount(ids, minlength=shown + 1)[:shown]
+    partition = np.concatenate([placement.partition, ids.astype(placement.partition.dtype)])
+    return Placement(load, placement.partitions, partition, counts, placement.simulated, placement.first,
+                     placement.salt)
 
 
 def partition_frame(placement: Placement) -> pd.DataFrame:
@@ -225,7 +254,9 @@ def timeline_frame(placement: Placement, burst: BurstLoad | None, resolution_sec
     load, bins = placement.load, max(1, math.ceil(window_seconds / resolution_seconds - 1e-9))
     per_key = load.per_key
     base = placement.sums(load.utilisation)
-    base_excess = placement.sums(np.clip(per_key - 1, 0, None) * load.key_values)
+    over = largest(per_key) > 1 if len(per_key) else False
+    base_excess = placement.sums(np.clip(per_key - 1, 0, None) * load.key_values) if over else np.zeros(
+        placement.shown)
     fractions = bin_fractions(burst, resolution_seconds, bins) if burst is not None else np.zeros(bins)
     burst_sums = placement.sums(burst.utilisation) if burst is not None else np.zeros(placement.shown)
     kept = _busiest_partitions(base + burst_sums * float(fractions.max(initial=0.0)), bins)
@@ -235,7 +266,7 @@ def timeline_frame(placement: Placement, burst: BurstLoad | None, resolution_sec
     if burst is not None:
         position = np.full(placement.shown + 1, -1, dtype=np.int64)
         position[kept] = np.arange(len(kept))
-        watched = np.argsort(-burst.utilisation, kind="stable")[:watched_rows]
+        watched = top_rows(burst.utilisation, watched_rows)
         watched = watched[burst.utilisation[watched] > 0]
         kv = load.key_values[watched][:, None]
         during = (load.utilisation[watched][:, None] + np.outer(burst.utilisation[watched], fractions)) / kv

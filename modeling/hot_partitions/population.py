@@ -202,7 +202,7 @@ def _value_index(dim: Dimension, value: str | None) -> int:
 
 def row_items(rows: Layout, items: float, rng: np.random.Generator,
               shares: np.ndarray | None = None) -> np.ndarray:
-    """Items per row: exact for one-per-item keys, a seeded multinomial draw over the weights otherwise.
+    """Items per row: exact for one-per-item keys, a seeded stratified draw over the weights otherwise.
 
     `shares`: `row_shares(rows, {}, new_items=False)` already computed by the caller (read, not changed)."""
     if len(rows.dims) == 1 and rows.dims[0].per_item:
@@ -212,7 +212,28 @@ def row_items(rows: Layout, items: float, rng: np.random.Generator,
         return rows.key_values * (items / rows.key_values.sum())
     if shares is None:
         shares = row_shares(rows, {}, new_items=False)
-    return rng.multinomial(int(items), shares / shares.sum()).astype(float)
+    return stratified_counts(int(items), shares, rng)
+
+
+def stratified_counts(items: int, shares: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`items` items spread over rows in proportion to `shares`, as whole numbers summing to `items`.
+
+    Item i (0-based) goes to the row whose cumulative expected count first exceeds i + u, for one seeded
+    u in [0, 1): each row gets the floor or the ceiling of its expected count (n x share), never more
+    than one item off, and exactly n x share on average over seeds. A multinomial draw (independent items)
+    took 2.5 s over 10 million rows; this is three passes. As floats (the load's columns are float).
+    """
+    if items <= 0 or not len(shares):
+        return np.zeros(len(shares))
+    cumulative = np.multiply(shares, items / float(shares.sum()))
+    np.cumsum(cumulative, out=cumulative)
+    cumulative[-1] = items  # the rounding of the running sum never loses or adds an item
+    cumulative += rng.random()
+    np.floor(cumulative, out=cumulative)
+    counts = np.empty_like(cumulative)
+    counts[0] = cumulative[0]
+    np.subtract(cumulative[1:], cumulative[:-1], out=counts[1:])
+    return counts
 
 
 def row_label(rows: Layout, row: int) -> str:
