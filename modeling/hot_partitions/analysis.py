@@ -190,7 +190,7 @@ def analyse_hot_partitions(request: HotPartitionRequest) -> HotPartitionReport:
         base = populations.placement(i, partition_count(populations.loads[i], request.partition_count),
                                      _salt(request.seed, i), hot_row if i == request.index else None)
         placements[i] = base if load is populations.loads[i] else extend(base, load)
-    tops = {i: top_rows(p.load.per_key, request.top_keys) for i, p in placements.items()}
+    tops = {i: p.load.busiest_rows(request.top_keys) for i, p in placements.items()}
     labels = {i: _labels(p, tops[i]) for i, p in placements.items()}
     timeline = _timeline(request, placements[request.index], burst)
     findings = _findings(request, placements, labels, timeline, burst, burst_row, hot_row)
@@ -314,7 +314,7 @@ def _profile(load: IndexLoad, exact: int = 200, points: int = 100, sample: int =
     """KEY_PROFILE_COLUMNS: per-key load at the top ranks exactly, then at log-spaced ranks estimated from an
     evenly spaced sample of rows (ranks count rows; a grouped cold row counts once)."""
     per_key, count = load.per_key, len(load.key_values)
-    top = top_rows(per_key, exact)
+    top = load.busiest_rows(exact)
     step = max(1, count // sample)
     sampled = np.arange(0, count, step)
     sampled = sampled[np.argsort(-per_key[sampled], kind="stable")]

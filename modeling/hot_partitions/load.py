@@ -19,12 +19,13 @@ import numpy as np
 from modeling.checks.context import Context
 from modeling.checks.estimates import entry_bytes, lsi_entry_bytes, read_units_per_request
 from modeling.design import TABLE, Operation, PatternPlan
-from modeling.hot_partitions.columns import Accumulator, constant, constant_value, ratio, scaled
+from modeling.hot_partitions.columns import Accumulator, constant, constant_value, ratio, scaled, top_rows
 from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES
 from modeling.hot_partitions.population import Layout, layout, row_items, row_shares
 from modeling.model import AccessPattern, KeyTemplates, PatternKind
 from modeling.planner import AccessPath
 
+_BUSIEST = 1000  # busiest rows remembered per index: the key table, the profile, the skew and Gini read them
 _NEW_ITEM_KINDS = frozenset({PatternKind.WRITE, PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE})
 
 
@@ -168,6 +169,40 @@ class Segment:
 
 
 @dataclass(frozen=True, eq=False)
+class Factored:
+    """How an index's columns were built: sums of read-only vectors over row windows. A per-partition sum of
+    any of these columns is then a weighted sum of a few per-partition sums of the vectors (one share vector
+    gives the reads, writes and utilisation; one item draw gives the items and bytes), instead of one pass
+    over every row per column. Only valid for the very column objects it names (a replaced column is not)."""
+
+    read: np.ndarray
+    write: np.ndarray
+    utilisation: np.ndarray
+    unit_terms: tuple[tuple[int, np.ndarray, float, float], ...]  # (first row, share vector, RCU/s, WCU/s)
+    items: np.ndarray | None = None  # None: the items were summed from several draws (no single vector)
+    collection_bytes: np.ndarray | None = None
+    item_term: tuple[int, np.ndarray, float] | None = None  # (first row, items per row, bytes per item)
+
+    def terms_of(self, column: np.ndarray) -> list[tuple[int, np.ndarray, float]] | None:
+        """(first row, vector, weight) terms whose weighted sum is `column`, if this record built it."""
+        if column is self.read or column is self.write or column is self.utilisation:
+            return [(start, vector, _weight(column, self, read, write)) for start, vector, read, write
+                    in self.unit_terms]
+        if self.item_term is not None and (column is self.items or column is self.collection_bytes):
+            start, vector, entry = self.item_term
+            return [(start, vector, 1.0 if column is self.items else entry)]
+        return None
+
+
+def _weight(column: np.ndarray, factored: Factored, read: float, write: float) -> float:
+    if column is factored.read:
+        return read
+    if column is factored.write:
+        return write
+    return read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS
+
+
+@dataclass(frozen=True, eq=False)
 class IndexLoad:
     """Per key-value row of one physical index: key values, items, bytes and peak units per second."""
 
@@ -182,6 +217,7 @@ class IndexLoad:
     has_lsi: bool = False
     sharded: tuple[int, int] = (-1, 1)  # (row split by write sharding, shard count); extra shards are appended
     share_vectors: ShareVectors = field(default_factory=ShareVectors, repr=False)
+    factored: Factored | None = field(default=None, repr=False)
 
     @property
     def base_rows(self) -> int:
@@ -190,6 +226,9 @@ class IndexLoad:
     @cached_property
     def utilisation(self) -> np.ndarray:
         """Share of one partition per row: RCU/3,000 + WCU/1,000, a linear mix (dynamodb-facts §7.1)."""
+        built = self.factored
+        if built is not None and built.read is self.read_units and built.write is self.write_units:
+            return built.utilisation  # summed with the units, one pass
         read, write = constant_value(self.read_units), constant_value(self.write_units)
         if read is not None and write is not None:
             return constant(read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS, len(self.read_units))
@@ -203,6 +242,22 @@ class IndexLoad:
         if constant_value(self.key_values) is None and bool(np.all(self.key_values == 1)):
             return self.utilisation
         return ratio(self.utilisation, self.key_values)
+
+    @cached_property
+    def ranked(self) -> bool:
+        """Per-key load never rises with the row (one zipf, uniform or hot-value dimension): the busiest
+        rows are the first ones."""
+        per_key = self.per_key
+        return constant_value(per_key) is not None or bool(np.all(per_key[1:] <= per_key[:-1]))
+
+    @cached_property
+    def _busiest(self) -> np.ndarray:
+        rows = len(self.key_values)
+        return np.arange(min(rows, _BUSIEST)) if self.ranked else top_rows(self.per_key, _BUSIEST)
+
+    def busiest_rows(self, count: int) -> np.ndarray:
+        """Rows of the `count` busiest key values, busiest first, ties by row (`columns.top_rows`)."""
+        return self._busiest[:count] if count <= _BUSIEST else top_rows(self.per_key, count)
 
     def segment_at(self, row: int) -> Segment:
         return next(s for s in self.segments if s.start <= row < s.start + s.rows)
@@ -243,17 +298,23 @@ def build_index_load(ctx: Context, index: str, templates: dict[str, str], parts:
         start += rows
     arrays = Accumulator(start)  # columns constant over all rows (an even one-key-per-item population) stay lazy
     shares = ShareVectors()  # the items' draw and the unfixed traffic read the same vector
+    item_terms: list[tuple[int, np.ndarray, float]] = []
     for segment in segments:
-        _fill_population(ctx, index, segment, arrays, seed, shares)
+        item_terms += _fill_population(ctx, index, segment, arrays, seed, shares)
     mine = tuple(p for p in parts if p.index == index and templates.get(p.entity) == p.template)
-    _spread(mine, segments, arrays, shares)
+    unit_terms = _spread(mine, segments, arrays, shares)
     has_lsi = index == TABLE and bool(ctx.design.key_design.local_secondary_indexes)
-    columns = (arrays.column(n) for n in ("key_values", "items", "bytes", "read", "write"))
-    return IndexLoad(index, tuple(segments), *columns, mine, has_lsi, share_vectors=shares)
+    key_values, items, collection_bytes, read, write = (arrays.column(n) for n in (
+        "key_values", "items", "bytes", "read", "write"))
+    single = len(item_terms) == 1  # several draws were added into the first one's array: no single vector
+    factored = Factored(read, write, arrays.column("utilisation"), tuple(unit_terms), items if single else None,
+                        collection_bytes if single else None, item_terms[0] if single else None)
+    return IndexLoad(index, tuple(segments), key_values, items, collection_bytes, read, write, mine, has_lsi,
+                     share_vectors=shares, factored=factored)
 
 
 def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: Accumulator,
-            shares: ShareVectors) -> None:
+            shares: ShareVectors) -> list[tuple[int, np.ndarray, float, float]]:
     """Add each contribution's units to the rows, with one product per distinct share vector and unit kind
     (the arrays can hold 10 million rows: every pass over them costs as much as the arithmetic)."""
     totals: dict[tuple[int, ShareKey], list[float]] = {}
@@ -262,19 +323,25 @@ def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: Ac
         entry = totals.setdefault((segment.start, part.share_key(segment.layout_of(part.entity))), [0.0, 0.0])
         entry[0] += part.read_units_per_second
         entry[1] += part.write_units_per_second
+    terms = []
     for (start, key), (read, write) in totals.items():
         segment = next(s for s in segments if s.start == start)
         rows = segment.layout_of(key[1])
         vector = shares.get(key, rows)
         window = slice(start, start + rows.rows)
-        for name, units in (("read", read), ("write", write)):
+        utilisation = read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS  # dynamodb-facts §7.1
+        for name, units in (("read", read), ("write", write), ("utilisation", utilisation)):
             if units:
                 arrays.add(name, window, scaled(vector, units), owned=True)
+        terms.append((start, vector, read, write))
+    return terms
 
 
 def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumulator, seed: int,
-                     shares: ShareVectors) -> None:
-    """Items and item-collection bytes per row of one template, summed over its entities."""
+                     shares: ShareVectors) -> list[tuple[int, np.ndarray, float]]:
+    """Items and item-collection bytes per row of one template, summed over its entities; returns each
+    entity's (first row, items per row, bytes per item)."""
+    terms = []
     widest = max((lay for _, lay in segment.layouts), key=lambda lay: lay.rows)
     arrays.add("key_values", slice(segment.start, segment.start + widest.rows), widest.key_values)
     for name, rows in segment.layouts:
@@ -284,8 +351,11 @@ def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumul
             drawn = shares.get(share_key(rows, name, (), False), rows)
         items = row_items(rows, float(entity.item_count), seeded_rng(seed, index, segment.template, name), drawn)
         window = slice(segment.start, segment.start + rows.rows)
-        arrays.add("bytes", window, scaled(items, _entry_bytes(ctx, index, name)), owned=True)
+        entry = _entry_bytes(ctx, index, name)
+        arrays.add("bytes", window, scaled(items, entry), owned=True)
+        terms.append((segment.start, items, entry))
         arrays.add("items", window, items, owned=True)
+    return terms
 
 
 def _entry_bytes(ctx: Context, index: str, name: str) -> float:

@@ -18,14 +18,16 @@ _GINI_SAMPLE_ROWS = 200_000  # beyond this, Gini is estimated on a seeded sample
 HEALTHY, SKEWED, HOT, THROTTLES, TOO_LARGE = "healthy", "skewed but fits", "hot", "throttles", "collection over 10 GB"
 
 
-def top_shares(row_totals: np.ndarray, key_values: np.ndarray, keys: tuple[int, ...] = (1, 10)) -> tuple[float, ...]:
-    """Shares of the total held by the 1, 10 ... busiest key values (rows ranked by their per-key value)."""
+def top_shares(row_totals: np.ndarray, key_values: np.ndarray, keys: tuple[int, ...] = (1, 10),
+               busiest: np.ndarray | None = None) -> tuple[float, ...]:
+    """Shares of the total held by the 1, 10 ... busiest key values (rows ranked by their per-key value);
+    `busiest`: those rows, busiest first, when the caller knows them."""
     whole = total(row_totals)
     if whole <= 0 or not len(row_totals):
         return tuple(0.0 for _ in keys)
     per_key = ratio(row_totals, key_values)
     count = min(max(keys), len(per_key))
-    top = top_rows(per_key, count)
+    top = busiest[:count] if busiest is not None else top_rows(per_key, count)
     before = np.cumsum(key_values[top]) - key_values[top]
     return tuple(float((per_key[top] * np.minimum(key_values[top], np.clip(n - before, 0, None))).sum() / whole)
                  for n in keys)
@@ -36,7 +38,8 @@ def top_share(row_totals: np.ndarray, key_values: np.ndarray, keys: int) -> floa
     return top_shares(row_totals, key_values, (keys,))[0]
 
 
-def gini(row_totals: np.ndarray, key_values: np.ndarray, rng: np.random.Generator) -> float:
+def gini(row_totals: np.ndarray, key_values: np.ndarray, rng: np.random.Generator,
+         busiest: np.ndarray | None = None) -> float:
     """Gini coefficient of the per-key values (0 = every key equal, towards 1 = one key has everything).
 
     Above `_GINI_SAMPLE_ROWS` rows the busiest 1,000 rows are kept exactly and the rest estimated from a
@@ -45,7 +48,7 @@ def gini(row_totals: np.ndarray, key_values: np.ndarray, rng: np.random.Generato
     per_key = ratio(row_totals, key_values)
     if len(per_key) < 2 or constant_value(per_key) is not None or total(per_key) <= 0 or np.ptp(per_key) == 0:
         return 0.0
-    return GiniSample.of(per_key, key_values, rng).gini()
+    return GiniSample.of(per_key, key_values, rng, busiest=busiest).gini()
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,13 +63,18 @@ class GiniSample:
 
     @classmethod
     def of(cls, per_key: np.ndarray, key_values: np.ndarray, rng: np.random.Generator,
-           keep: int | None = None) -> GiniSample:
+           keep: int | None = None, busiest: np.ndarray | None = None) -> GiniSample:
+        """`busiest`: the 1,000 busiest rows when the caller knows them."""
         count = len(per_key)
         if count <= _GINI_SAMPLE_ROWS:
             rows = np.arange(count)
             return cls(np.asarray(per_key[rows], dtype=float), np.asarray(key_values[rows], dtype=float), rows)
-        exact = np.arange(1000) if constant_value(per_key) is not None else np.argpartition(per_key, count - 1000)[
-            count - 1000:]
+        if busiest is not None and len(busiest) >= 1000:
+            exact = busiest[:1000]
+        elif constant_value(per_key) is not None:
+            exact = np.arange(1000)
+        else:
+            exact = np.argpartition(per_key, count - 1000)[count - 1000:]
         exact = np.unique(np.concatenate([exact, [keep] if keep is not None else []]).astype(np.int64))
         # the j-th row outside `exact` is j plus the number of exact rows at or before it
         drawn = rng.integers(0, count - len(exact), _GINI_SAMPLE_ROWS)
@@ -107,14 +115,15 @@ def skew_row(placement: Placement, rng: np.random.Generator) -> dict[str, object
     busiest = largest(load.per_key) if len(utilisation) else 0.0
     biggest = largest(ratio(load.collection_bytes, load.key_values)) if len(utilisation) else 0.0
     mean = float(partition_load.mean())
-    traffic, items = top_shares(utilisation, load.key_values), top_shares(load.items, load.key_values)
+    traffic = top_shares(utilisation, load.key_values, busiest=load.busiest_rows(10))
+    items = top_shares(load.items, load.key_values)
     return {
         "index": load.index, "key_values": total(load.key_values), "items": total(load.items),
         "partitions": placement.partitions,
         "top1_traffic_share": traffic[0], "top10_traffic_share": traffic[1],
         "top1_item_share": items[0], "top10_item_share": items[1],
         "max_to_mean_partition": float(partition_load.max() / mean) if mean > 0 else 1.0,
-        "gini": gini(utilisation, load.key_values, rng),
+        "gini": gini(utilisation, load.key_values, rng, load.busiest_rows(1000)),
         "largest_collection_bytes": biggest, "largest_collection_share_of_10gb": biggest / PARTITION_BYTES,
         "busiest_key_utilisation": busiest,
         "verdict": verdict(busiest, float(partition_load.max()), biggest),

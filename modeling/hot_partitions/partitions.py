@@ -122,6 +122,7 @@ class Placement:
     # per-partition sums of the load's own columns, by column: the frames, findings, skew and hourly
     # figures all ask for the utilisation's, and each is a pass over every row
     _sums: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    _vector_sums: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
 
     @property
     def shown(self) -> int:
@@ -149,22 +150,40 @@ class Placement:
         known = self._sums.get(id(values))
         if known is not None and known[0] is values:
             return known[1].copy()
-        result = self._sums_of(values)
+        terms = self.load.factored.terms_of(values) if self.load.factored is not None else None
+        if terms is not None and len(values) == len(self.partition):
+            result = np.zeros(self.shown)
+            for start, vector, weight in terms:
+                result += self._window_sums(start, vector) * weight
+        else:
+            result = self._sums_of(values)
         load = self.load
         if any(values is c for c in (load.key_values, load.items, load.collection_bytes, load.read_units,
                                      load.write_units, load.utilisation)):  # not a caller's temporary
             self._sums[id(values)] = (values, result.copy())
         return result
 
-    def _sums_of(self, values: np.ndarray) -> np.ndarray:
+    def _window_sums(self, start: int, vector: np.ndarray) -> np.ndarray:
+        """Per-partition sums of `vector` laid on the rows from `start` on (remembered per vector)."""
+        known = self._vector_sums.get((start, id(vector)))
+        if known is None or known[0] is not vector:
+            known = (vector, self._sums_of(vector, start))
+            self._vector_sums[(start, id(vector))] = known
+        return known[1]
+
+    def _sums_of(self, values: np.ndarray, offset: int = 0) -> np.ndarray:
+        """Per-partition sums of `values` laid on the rows offset .. offset + len(values) - 1."""
         value = constant_value(values)
-        if value is not None:  # the same on every row: rows per partition x the value
-            return self.counts * value
         shown = self.shown
+        if value is not None and offset == 0 and len(values) == len(self.partition):
+            return self.counts * value  # the same on every row: rows per partition x the value
         result = np.zeros(shown + 1)
         for start in range(0, len(values), _CHUNK * 32):  # converting ids to intp a chunk at a time
             window = slice(start, start + _CHUNK * 32)
-            result += np.bincount(self.partition[window], weights=values[window], minlength=shown + 1)[:shown + 1]
+            ids = self.partition[offset + start:offset + min(len(values), start + _CHUNK * 32)]
+            weights = None if value is not None else values[window]
+            counted = np.bincount(ids, weights=weights, minlength=shown + 1)[:shown + 1]
+            result += counted * value if value is not None else counted
         return result[:shown]
 
     def busiest_key(self) -> np.ndarray:
@@ -173,9 +192,26 @@ class Placement:
         value = constant_value(per_key)
         if value is not None:
             return np.where(self.counts > 0, max(value, 0.0), 0.0)
+        if self.load.ranked:
+            return self._first_of_each(per_key)
         result = np.zeros(self.shown + 1)
         np.maximum.at(result, self.partition, per_key)
         return result[:self.shown]
+
+    def _first_of_each(self, per_key: np.ndarray) -> np.ndarray:
+        """Per partition, the per-key load of its first row: its busiest when the load never rises with the
+        row. Reads rows until every non-empty partition is met (a few thousand rows, not every one)."""
+        shown = self.shown
+        result, seen = np.zeros(shown + 1), np.zeros(shown + 1, dtype=bool)
+        wanted = np.append(self.counts > 0, False)  # the sink (rows outside a sample) is never shown
+        for start in range(0, len(self.partition), _CHUNK):
+            ids, first = np.unique(self.partition[start:start + _CHUNK], return_index=True)
+            new = ~seen[ids]
+            result[ids[new]] = np.maximum(per_key[start + first[new]], 0.0)
+            seen[ids] = True
+            if not (wanted & ~seen).any():
+                break
+        return result[:shown]
 
 
 def place(load: IndexLoad, partitions: int, salt: int, anchor_row: int | None = None,

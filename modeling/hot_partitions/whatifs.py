@@ -66,7 +66,7 @@ def sharding_rows(load: IndexLoad, burst: BurstLoad | None, row: int, counts: tu
     before, after = per_key[:row], per_key[row + 1:]
     others = max(largest(before) if len(before) else -np.inf, largest(after) if len(after) else -np.inf)
     whole = max(total(load.utilisation), 1e-300)
-    sample = GiniSample.of(per_key, load.key_values, rng, keep=row)
+    sample = GiniSample.of(per_key, load.key_values, rng, keep=row, busiest=load.busiest_rows(1000))
     reads = read_request_multiplier(load, row, 2) > 1
     rows = []
     for count in counts:
