@@ -79,6 +79,7 @@ class Accumulator:
     def __init__(self, rows: int) -> None:
         self.rows = rows
         self._columns: dict[str, float | np.ndarray] = {}
+        self._adopted: set[str] = set()  # columns that are still a caller's array (copied before adding into)
 
     def add(self, name: str, window: slice, values: np.ndarray, owned: bool = False) -> None:
         """Add `values` over `window`; `owned`: the caller hands a fresh writable array over, which becomes
@@ -92,10 +93,17 @@ class Accumulator:
         adopt = owned and whole and values.flags.writeable and values.dtype == np.float64
         if isinstance(current, float) and current == 0.0 and adopt:
             self._columns[name] = values
+            self._adopted.add(name)
+            return
+        if isinstance(current, float) and value is None and whole:  # a constant so far: one pass, not three
+            self._columns[name] = np.add(values, current)
             return
         if isinstance(current, float):
             current = np.zeros(self.rows) if current == 0.0 else np.full(self.rows, current)
             self._columns[name] = current
+        elif name in self._adopted:  # the caller may still read its array (an item draw): add into a copy
+            current = self._columns[name] = current.copy()
+            self._adopted.discard(name)
         current[window] += value if value is not None else values
 
     def column(self, name: str) -> np.ndarray:

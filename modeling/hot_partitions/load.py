@@ -179,18 +179,18 @@ class Factored:
     write: np.ndarray
     utilisation: np.ndarray
     unit_terms: tuple[tuple[int, np.ndarray, float, float], ...]  # (first row, share vector, RCU/s, WCU/s)
-    items: np.ndarray | None = None  # None: the items were summed from several draws (no single vector)
-    collection_bytes: np.ndarray | None = None
-    item_term: tuple[int, np.ndarray, float] | None = None  # (first row, items per row, bytes per item)
+    items: np.ndarray
+    collection_bytes: np.ndarray
+    item_terms: tuple[tuple[int, np.ndarray, float], ...]  # (first row, items per row, bytes per item)
 
     def terms_of(self, column: np.ndarray) -> list[tuple[int, np.ndarray, float]] | None:
         """(first row, vector, weight) terms whose weighted sum is `column`, if this record built it."""
         if column is self.read or column is self.write or column is self.utilisation:
             return [(start, vector, _weight(column, self, read, write)) for start, vector, read, write
                     in self.unit_terms]
-        if self.item_term is not None and (column is self.items or column is self.collection_bytes):
-            start, vector, entry = self.item_term
-            return [(start, vector, 1.0 if column is self.items else entry)]
+        if column is self.items or column is self.collection_bytes:
+            return [(start, vector, 1.0 if column is self.items else entry) for start, vector, entry
+                    in self.item_terms]
         return None
 
 
@@ -306,9 +306,8 @@ def build_index_load(ctx: Context, index: str, templates: dict[str, str], parts:
     has_lsi = index == TABLE and bool(ctx.design.key_design.local_secondary_indexes)
     key_values, items, collection_bytes, read, write = (arrays.column(n) for n in (
         "key_values", "items", "bytes", "read", "write"))
-    single = len(item_terms) == 1  # several draws were added into the first one's array: no single vector
-    factored = Factored(read, write, arrays.column("utilisation"), tuple(unit_terms), items if single else None,
-                        collection_bytes if single else None, item_terms[0] if single else None)
+    factored = Factored(read, write, arrays.column("utilisation"), tuple(unit_terms), items, collection_bytes,
+                        tuple(item_terms))
     return IndexLoad(index, tuple(segments), key_values, items, collection_bytes, read, write, mine, has_lsi,
                      share_vectors=shares, factored=factored)
 
