@@ -23,7 +23,7 @@ from modeling.hot_partitions.columns import Accumulator, constant, constant_valu
 from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES
 from modeling.hot_partitions.population import Layout, layout, row_items, row_shares
 from modeling.model import AccessPattern, KeyTemplates, PatternKind
-from modeling.planner import AccessPath
+from modeling.planner import AccessPath, membership_share
 
 _BUSIEST = 1000  # busiest rows remembered per index: the key table, the profile, the skew and Gini read them
 _NEW_ITEM_KINDS = frozenset({PatternKind.WRITE, PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE})
@@ -345,16 +345,27 @@ def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumul
     arrays.add("key_values", slice(segment.start, segment.start + widest.rows), widest.key_values)
     for name, rows in segment.layouts:
         entity = ctx.entity(name)
+        # a sparse GSI holds only the items that meet its conditions (only_when), on the key values they pin
+        conditions = _only_when(ctx, index, name)
+        fixed = tuple(dict.fromkeys((c.attribute, str(c.equals)) for c in conditions))
+        count = float(entity.item_count) * (membership_share(entity, conditions) if conditions else 1.0)
         drawn = None
-        if not (len(rows.dims) == 1 and rows.dims[0].per_item):  # row_items draws over the unfixed shares
-            drawn = shares.get(share_key(rows, name, (), False), rows)
-        items = row_items(rows, float(entity.item_count), seeded_rng(seed, index, segment.template, name), drawn)
+        if not (len(rows.dims) == 1 and rows.dims[0].per_item):  # row_items draws over the (pinned) shares
+            drawn = shares.get(share_key(rows, name, fixed, False), rows)
+        items = row_items(rows, count, seeded_rng(seed, index, segment.template, name), drawn)
         window = slice(segment.start, segment.start + rows.rows)
         entry = _entry_bytes(ctx, index, name)
         arrays.add("bytes", window, scaled(items, entry), owned=True)
         terms.append((segment.start, items, entry))
         arrays.add("items", window, items, owned=True)
     return terms
+
+
+def _only_when(ctx: Context, index: str, entity: str) -> tuple:
+    """The conditions an entity's items meet to be in a GSI (none on the table)."""
+    path = ctx.paths.get(index) if index != TABLE else None
+    templates = path.templates.get(entity) if path is not None else None
+    return tuple(templates.only_when) if templates is not None else ()
 
 
 def _entry_bytes(ctx: Context, index: str, name: str) -> float:

@@ -241,7 +241,7 @@ def row_items(rows: Layout, items: float, rng: np.random.Generator,
         return rows.key_values * (items / rows.key_values.sum())
     if shares is None:
         shares = row_shares(rows, {}, new_items=False)
-    return stratified_counts(int(items), shares, rng)
+    return stratified_counts(round(items), shares, rng)
 
 
 def stratified_counts(items: int, shares: np.ndarray, rng: np.random.Generator) -> np.ndarray:
