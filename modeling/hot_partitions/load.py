@@ -25,7 +25,7 @@ from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE
 from modeling.hot_partitions.population import Layout, layout, row_items, row_shares
 from modeling.model import AccessPattern, KeyTemplates, PatternKind
 
-_BUSIEST = 1000  # busiest rows remembered per index: the key table, the profile, the skew and Gini read them
+BUSIEST_ROWS = 1000  # busiest rows remembered per index: the key table, the profile, the skew and Gini read them
 _NEW_ITEM_KINDS = frozenset({PatternKind.WRITE, PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE})
 
 
@@ -178,17 +178,20 @@ class Factored:
     read: np.ndarray
     write: np.ndarray
     utilisation: np.ndarray
-    unit_terms: tuple[tuple[int, np.ndarray, float, float], ...]  # (first row, share vector, RCU/s, WCU/s)
-    items: np.ndarray
-    collection_bytes: np.ndarray
-    item_terms: tuple[tuple[int, np.ndarray, float], ...]  # (first row, items per row, bytes per item)
+    unit_terms: tuple[tuple[int, np.ndarray, float, float], ...] | None  # (first row, share vector, RCU/s,
+    # WCU/s); None: only the utilisation is known to go with these reads and writes (a what-if's copy)
+    items: np.ndarray | None = None
+    collection_bytes: np.ndarray | None = None
+    item_terms: tuple[tuple[int, np.ndarray, float], ...] = ()  # (first row, items per row, bytes per item)
 
     def terms_of(self, column: np.ndarray) -> list[tuple[int, np.ndarray, float]] | None:
         """(first row, vector, weight) terms whose weighted sum is `column`, if this record built it."""
+        if self.unit_terms is None:
+            return None
         if column is self.read or column is self.write or column is self.utilisation:
             return [(start, vector, _weight(column, self, read, write)) for start, vector, read, write
                     in self.unit_terms]
-        if column is self.items or column is self.collection_bytes:
+        if self.item_terms and (column is self.items or column is self.collection_bytes):
             return [(start, vector, 1.0 if column is self.items else entry) for start, vector, entry
                     in self.item_terms]
         return None
@@ -218,6 +221,7 @@ class IndexLoad:
     sharded: tuple[int, int] = (-1, 1)  # (row split by write sharding, shard count); extra shards are appended
     share_vectors: ShareVectors = field(default_factory=ShareVectors, repr=False)
     factored: Factored | None = field(default=None, repr=False)
+    busiest_hint: np.ndarray | None = field(default=None, repr=False)  # the busiest rows, when known already
 
     @property
     def base_rows(self) -> int:
@@ -252,12 +256,14 @@ class IndexLoad:
 
     @cached_property
     def _busiest(self) -> np.ndarray:
+        if self.busiest_hint is not None:
+            return self.busiest_hint
         rows = len(self.key_values)
-        return np.arange(min(rows, _BUSIEST)) if self.ranked else top_rows(self.per_key, _BUSIEST)
+        return np.arange(min(rows, BUSIEST_ROWS)) if self.ranked else top_rows(self.per_key, BUSIEST_ROWS)
 
     def busiest_rows(self, count: int) -> np.ndarray:
         """Rows of the `count` busiest key values, busiest first, ties by row (`columns.top_rows`)."""
-        return self._busiest[:count] if count <= _BUSIEST else top_rows(self.per_key, count)
+        return self._busiest[:count] if count <= BUSIEST_ROWS else top_rows(self.per_key, count)
 
     def segment_at(self, row: int) -> Segment:
         return next(s for s in self.segments if s.start <= row < s.start + s.rows)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,7 @@ from modeling.limits import MAX_SIMULATED_PARTITIONS, MAX_TIMELINE_CELLS
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
 _MIX = (np.uint64(30), np.uint64(0xBF58476D1CE4E5B9), np.uint64(27), np.uint64(0x94D049BB133111EB), np.uint64(31))
+_COLUMNS = ("key_values", "items", "collection_bytes", "read_units", "write_units", "utilisation")
 _CHUNK = 1 << 15  # rows hashed per step: the working arrays stay in the CPU cache
 
 
@@ -123,6 +125,7 @@ class Placement:
     # figures all ask for the utilisation's, and each is a pass over every row
     _sums: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
     _vector_sums: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    origin: Placement | None = field(default=None, repr=False)  # the unsharded placement this one extends
 
     @property
     def shown(self) -> int:
@@ -151,7 +154,10 @@ class Placement:
         if known is not None and known[0] is values:
             return known[1].copy()
         terms = self.load.factored.terms_of(values) if self.load.factored is not None else None
-        if terms is not None and len(values) == len(self.partition):
+        patched = self._patched_sums(values) if self.origin is not None else None
+        if patched is not None:
+            result = patched
+        elif terms is not None and len(values) == len(self.partition):
             result = np.zeros(self.shown)
             for start, vector, weight in terms:
                 result += self._window_sums(start, vector) * weight
@@ -162,6 +168,20 @@ class Placement:
                                      load.write_units, load.utilisation)):  # not a caller's temporary
             self._sums[id(values)] = (values, result.copy())
         return result
+
+    def _patched_sums(self, values: np.ndarray) -> np.ndarray | None:
+        """A sharded column's sums from its unsharded one's: the split row's change and the appended shards."""
+        load, origin = self.load, self.origin
+        row = load.sharded[0]
+        name = next((n for n in _COLUMNS if getattr(load, n) is values), None)
+        if origin is None or name is None or row < 0:
+            return None
+        before = getattr(origin.load, name)
+        rows = len(before)
+        change = np.zeros(self.shown + 1)
+        change[self.partition[row]] += values[row] - before[row]
+        np.add.at(change, self.partition[rows:].astype(np.int64), values[rows:])
+        return origin.sums(before) + change[:self.shown]
 
     def _window_sums(self, start: int, vector: np.ndarray) -> np.ndarray:
         """Per-partition sums of `vector` laid on the rows from `start` on (remembered per vector)."""
@@ -188,6 +208,12 @@ class Placement:
 
     def busiest_key(self) -> np.ndarray:
         """Per partition, the utilisation of its busiest single key value."""
+        return self._busiest_key.copy()
+
+    @cached_property
+    def _busiest_key(self) -> np.ndarray:
+        if self.origin is not None and self.load.sharded[0] >= 0:
+            return self._patched_busiest_key(self.origin)
         per_key = self.load.per_key
         value = constant_value(per_key)
         if value is not None:
@@ -196,6 +222,20 @@ class Placement:
             return self._first_of_each(per_key)
         result = np.zeros(self.shown + 1)
         np.maximum.at(result, self.partition, per_key)
+        return result[:self.shown]
+
+    def _patched_busiest_key(self, origin: Placement) -> np.ndarray:
+        """The unsharded placement's busiest keys, with the split key's partition looked at again."""
+        row, per_key, before = self.load.sharded[0], self.load.per_key, origin.load.per_key
+        result = np.append(origin.busiest_key(), 0.0)
+        where = int(self.partition[row])
+        if where < self.shown and before[row] >= result[where]:  # it was its partition's busiest: the next one
+            mask = origin.partition == where
+            mask[row] = False
+            result[where] = max(float(before[mask].max(initial=0.0)), 0.0)
+        rows = len(before)
+        changed = np.concatenate([[row], np.arange(rows, len(per_key))])
+        np.maximum.at(result, self.partition[changed].astype(np.int64), np.maximum(per_key[changed], 0.0))
         return result[:self.shown]
 
     def _first_of_each(self, per_key: np.ndarray) -> np.ndarray:
@@ -243,7 +283,7 @@ def extend(placement: Placement, load: IndexLoad) -> Placement:
     counts = placement.counts + np.bincount(ids, minlength=shown + 1)[:shown]
     partition = np.concatenate([placement.partition, ids.astype(placement.partition.dtype)])
     return Placement(load, placement.partitions, partition, counts, placement.simulated, placement.first,
-                     placement.salt)
+                     placement.salt, origin=placement)
 
 
 def partition_frame(placement: Placement) -> pd.DataFrame:

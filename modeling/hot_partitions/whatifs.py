@@ -16,7 +16,7 @@ from modeling.design.checks.context import Context
 from modeling.design.generator import label
 from modeling.design.plans import TABLE
 from modeling.hot_partitions.columns import largest, total
-from modeling.hot_partitions.load import Contribution, IndexLoad, build_index_load
+from modeling.hot_partitions.load import BUSIEST_ROWS, Contribution, Factored, IndexLoad, build_index_load
 from modeling.hot_partitions.metrics import GiniSample, gini, top_share, top_shares, verdict
 from modeling.hot_partitions.partitions import BurstLoad, partition_count, place
 from modeling.model import EnumGenerator, TimestampRangeGenerator
@@ -35,7 +35,19 @@ def shard(load: IndexLoad, row: int, shards: int) -> IndexLoad:
         values[base:] = values[row]
         arrays[name] = values
     key_values = np.concatenate([load.key_values, np.full(shards - 1, load.key_values[row])])
-    return replace(load, key_values=key_values, sharded=(row, shards), **arrays)
+    # the utilisation and the busiest rows follow from the index's own (no pass over the copies)
+    utilisation = np.concatenate([load.utilisation, np.empty(shards - 1)])
+    utilisation[row] /= shards
+    utilisation[base:] = utilisation[row]
+    per_key = load.per_key
+    others = load.busiest_rows(BUSIEST_ROWS)
+    candidates = np.concatenate([others[others != row], [row], np.arange(base, base + shards - 1)])
+    values = np.where(candidates == row, per_key[row] / shards, per_key[np.minimum(candidates, base - 1)])
+    values[candidates >= base] = per_key[row] / shards
+    busiest = candidates[np.lexsort((candidates, -values))][:BUSIEST_ROWS]
+    known = Factored(arrays["read_units"], arrays["write_units"], utilisation, None)
+    return replace(load, key_values=key_values, sharded=(row, shards), factored=known, busiest_hint=busiest,
+                   **arrays)
 
 
 def shard_burst(burst: BurstLoad | None, row: int, shards: int) -> BurstLoad | None:
