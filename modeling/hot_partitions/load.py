@@ -43,10 +43,6 @@ class Contribution:
     new_items: bool = False  # writes new items: time-bucketed keys take them on the newest bucket
     fixed: tuple[tuple[str, str], ...] = ()  # attribute values pinned by filters or a sparse index
 
-    def shares(self, rows: Layout) -> np.ndarray:
-        """Share of this contribution per row of the entity's layout (sums to 1)."""
-        return row_shares(rows, dict(self.fixed), self.new_items)
-
     def share_key(self, rows: Layout) -> ShareKey:
         """What its share vector depends on: two contributions with the same key share one vector."""
         return share_key(rows, self.entity, self.fixed, self.new_items)
