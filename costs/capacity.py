@@ -30,7 +30,15 @@ from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, Second
 from modeling.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
 from modeling.planner import membership_share
 from modeling.sample_data import generate_items
-from modeling.sizing import SAMPLE_ITEMS_PER_ENTITY, SAMPLE_SEED, EntitySize, Sizes, design_sizes, sample_counts
+from modeling.sizing import (
+    SAMPLE_ITEMS_PER_ENTITY,
+    SAMPLE_SEED,
+    EntitySize,
+    Sizes,
+    SizingMemo,
+    design_sizes,
+    sample_counts,
+)
 from modeling.traffic import HOURS_PER_DAY
 
 __all__ = ["SAMPLE_ITEMS_PER_ENTITY", "SAMPLE_SEED", "CapacityProfile", "EntitySize", "PatternCapacity",
@@ -128,21 +136,23 @@ _PROFILES: ContentMemo[CapacityProfile] = ContentMemo("capacity profiles", 64)
 
 def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
                      sample_items_per_entity: int = SAMPLE_ITEMS_PER_ENTITY,
-                     items: dict[str, list[dict[str, Any]]] | None = None) -> CapacityProfile:
+                     items: dict[str, list[dict[str, Any]]] | None = None,
+                     sizing_memo: SizingMemo | None = None) -> CapacityProfile:
     """Item sizes and every access pattern's units, for one design of the model.
 
     `items`: sample items already generated for the model (`generate_items`), so a search pricing many
-    designs of one model draws them once; they do not depend on the design.
+    designs of one model draws them once; they do not depend on the design. `sizing_memo`: kept with those
+    items, so an entity keyed the same way in many designs is measured once (`modeling.sizing.SizingMemo`).
     """
     if items is None:
         key = content_key(model.model_dump_json(), repr(design), str(seed), str(sample_items_per_entity))
         return _PROFILES.get(key, lambda: _profile(model, design, seed, sample_items_per_entity, None))
-    return _profile(model, design, seed, sample_items_per_entity, items)
+    return _profile(model, design, seed, sample_items_per_entity, items, sizing_memo)
 
 
 def _profile(model: Model, design: Design, seed: int, sample_items_per_entity: int,
-             items: dict[str, list[dict[str, Any]]] | None) -> CapacityProfile:
-    sizes = design_sizes(model, design.key_design, seed, sample_items_per_entity, items)
+             items: dict[str, list[dict[str, Any]]] | None, sizing_memo: SizingMemo | None = None) -> CapacityProfile:
+    sizes = design_sizes(model, design.key_design, seed, sample_items_per_entity, items, sizing_memo)
     patterns = {p.name: p for p in model.access_patterns}
     capacities = []
     for plan in design.plans:

@@ -40,7 +40,7 @@ from modeling.model import (
     SortOrder,
     derived_index,
 )
-from modeling.write_semantics import ITEM, WritePlan, write_plan
+from modeling.write_semantics import ITEM, WritePlan, has_write_semantics, write_plan
 
 _RANGE_SYNTAX = {
     RangeOperator.EQUALS: "{sk} = :{p}",
@@ -259,6 +259,69 @@ def plan_patterns(model: Model, design: KeyDesign) -> tuple[PatternPlan, ...]:
 
 
 def plan_pattern(model: Model, design: KeyDesign, pattern: AccessPattern) -> PatternPlan:
+    """The plan of one pattern, remembered with the model for the part of the design it depends on.
+
+    The generator plans every pattern again after each index it adds, and the key-design search builds
+    dozens of layouts that differ in one entity's keys: most plans repeat. A plan depends on the model and
+    only on `_plan_inputs(design, pattern)`, so it is planned once per model and those inputs."""
+    cache = derived_index(model, "plan_cache", _PLANNED_FROM, lambda m: {})
+    key = (id(pattern), _plan_inputs(model, design, pattern))
+    hit = cache.get(key)
+    if hit is not None and hit[0] is pattern:  # the entry holds the pattern, so its id is not reused
+        return hit[1]
+    plan = _plan_uncached(model, design, pattern)
+    if len(cache) >= _MAX_CACHED_PLANS:
+        cache.clear()
+    cache[key] = (pattern, plan)
+    return plan
+
+
+# The model fields a plan reads (entities, relationships' cardinalities, patterns by name, the table's TTL
+# attribute for soft deletes): a model_copy that changes none of them (say, of key_design) shares the plans.
+_PLANNED_FROM = ("entities", "relationships", "access_patterns", "table")
+_MAX_CACHED_PLANS = 20_000  # per model: a long session's worth of designs, then it starts again
+
+
+def _plan_inputs(model: Model, design: KeyDesign, pattern: AccessPattern) -> tuple[object, ...]:
+    """Everything in the design that `_plan_uncached` reads for this pattern, as plain values.
+
+    A read looks at every path in order: its key names, whether it is global, its projection, the pattern's
+    entities' templates there and, for the collection it reads, every entity keyed by the same partition
+    template (`AccessPath.by_partition`). A plain write reads its entities' index templates and those
+    indexes. A write with semantics (conditions, auxiliary items, members) may read any entity's keys: the
+    whole design."""
+    if pattern.kind in _WRITE_OPERATIONS:
+        if has_write_semantics(model, pattern.name):
+            return (design.model_dump_json(),)
+        by_entity, indexes = _design_lookup(design)
+        parts: list[object] = []
+        for name in pattern.entities:
+            keys = by_entity.get(name)
+            parts.append(None if keys is None else tuple(
+                (index, _templates_key(templates), indexes.get(index)) for index, templates in keys.indexes.items()))
+        return tuple(parts)
+    paths = []
+    for path in access_paths(design):
+        entities = []
+        for name in pattern.entities:
+            templates = path.templates.get(name)
+            entities.append(None if templates is None else tuple(
+                (other, _templates_key(t)) for other, t in path.by_partition[templates.partition_key].items()))
+        paths.append((path.name, path.partition_key, path.sort_key, path.is_global, path.projection,
+                      path.non_key_attributes, tuple(entities)))
+    return tuple(paths)
+
+
+def _templates_key(templates: KeyTemplates) -> tuple[object, ...]:
+    """Templates as plain values; a condition's value keeps its type (True, 1 and 1.0 are equal in Python, and
+    `status = True` is not `status = 1` in DynamoDB)."""
+    if not templates.only_when:
+        return templates.partition_key, templates.sort_key
+    return (templates.partition_key, templates.sort_key,
+            tuple((c.attribute, type(c.equals).__name__, c.equals) for c in templates.only_when))
+
+
+def _plan_uncached(model: Model, design: KeyDesign, pattern: AccessPattern) -> PatternPlan:
     if pattern.kind in _WRITE_OPERATIONS:
         return _plan_write(model, design, pattern)
     matches = [m for path in access_paths(design) if (m := _match(model, path, pattern)) is not None]

@@ -23,7 +23,7 @@ from boto3.dynamodb.types import TypeSerializer
 from modeling.item_size import item_size_bytes, name_size_bytes, value_size_bytes
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
 from modeling.model import Entity, KeyDesign, Model, ProjectionType, SecondaryIndex
-from modeling.sample_data import generate_items, key_renderer
+from modeling.sample_data import generate_items, key_renderer, key_renderer_inputs
 
 SAMPLE_ITEMS_PER_ENTITY = 200
 SAMPLE_SEED = 42
@@ -163,15 +163,62 @@ def _entry_size(entity: Entity, samples: list[dict[str, Any]], design: KeyDesign
 
 def design_sizes(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
                  per_entity: int = SAMPLE_ITEMS_PER_ENTITY,
-                 items: dict[str, list[dict[str, Any]]] | None = None) -> Sizes:
+                 items: dict[str, list[dict[str, Any]]] | None = None,
+                 memo: SizingMemo | None = None) -> Sizes:
     """Item sizes of every entity and entry sizes on every index it is in, for one design.
 
     Without `items`, the answer depends only on the model, the design, the seed and the sample size, and
     is remembered for them (the checks and every page rerun size the same design again: about 0.1-0.4 s
-    each for the examples, most of it measuring two million sample values)."""
+    each for the examples, most of it measuring two million sample values).
+
+    `memo`: kept by a caller that sizes many designs of one model on the same `items` (the key-design
+    search): an entity whose keys render the same in two designs is measured once."""
     if items is None:
         return _remembered_sizes(_SizingInput(model, design, seed, per_entity))
+    if memo is not None:
+        return _memo_sizes(model, design, items, memo)
     return _design_sizes(model, design, seed, per_entity, items)
+
+
+class SizingMemo:
+    """Entity and entry sizes measured for one model's sample items, by the inputs of the entity's key rendering
+    (`key_renderer_inputs`): valid only for the items it was first used with."""
+
+    def __init__(self) -> None:
+        self.entities: dict[tuple[object, ...], tuple[Entity, list[dict[str, Any]], EntitySize]] = {}
+        self.entries: dict[tuple[object, ...], int] = {}
+
+
+def _memo_sizes(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]]],
+                memo: SizingMemo) -> Sizes:
+    """`_design_sizes` with every entity's samples and sizes looked up in `memo` (the same arithmetic)."""
+    samples: dict[str, list[dict[str, Any]]] = {}
+    sized: dict[str, EntitySize] = {}
+    inputs: dict[str, tuple[object, ...]] = {}
+    for entity in model.entities:
+        inputs[entity.name] = key = (entity.name, key_renderer_inputs(design, entity.name))
+        found = memo.entities.get(key)
+        if found is None or found[0] is not entity:
+            keys = key_renderer(design, entity.name)
+            rendered = [_serialized({**item, **keys(item)}) for item in items[entity.name]]
+            found = memo.entities[key] = (entity, rendered, entity_size(entity, rendered))
+        samples[entity.name], sized[entity.name] = found[1], found[2]
+    entities = tuple(sized[e.name] for e in model.entities)
+    average = {s.entity: s.average_bytes for s in entities}
+    entries = []
+    for index in (*design.global_secondary_indexes, *design.local_secondary_indexes):
+        local = index in design.local_secondary_indexes
+        for keys in design.entities:
+            entity = model.entity(keys.entity)
+            if entity is None or index.name not in keys.indexes or not samples.get(keys.entity):
+                continue
+            key = (inputs[keys.entity], index, local, average[keys.entity])
+            size = memo.entries.get(key)
+            if size is None:
+                size = memo.entries[key] = _entry_size(entity, samples[keys.entity], design, index,
+                                                       average[keys.entity])
+            entries.append((index.name, keys.entity, size))
+    return Sizes(entities, tuple(entries))
 
 
 class _SizingInput:
