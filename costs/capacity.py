@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,7 @@ from modeling.dynamodb_rules import index_write_units
 from modeling.keys import KeyTemplate
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL
 from modeling.memo import ContentMemo, content_key
-from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
+from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex, TrafficProfile
 from modeling.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
 from modeling.planner import membership_share
 from modeling.sample_data import generate_items
@@ -265,9 +265,8 @@ def _resource(model: Model, profile: CapacityProfile, name: str, table: str, lsi
         read, write = capacity.charged(name, table, lsis)
         if not read and not write:
             continue
-        minutes = pattern_minute_rates(capacity.average_requests_per_second, capacity.peak_requests_per_second,
-                                       model.traffic_profile)
-        hours = np.asarray(billing_hourly_rates(minutes, capacity.average_requests_per_second))
+        minutes, hours = _pattern_curves(capacity.average_requests_per_second, capacity.peak_requests_per_second,
+                                         model.traffic_profile)
         curves.append(minutes)
         read_minutes += float(read) * minutes
         write_minutes += float(write) * minutes
@@ -277,6 +276,16 @@ def _resource(model: Model, profile: CapacityProfile, name: str, table: str, lsi
     return ResourceUsage(name, tuple(read_hours.tolist()), tuple(write_hours.tolist()), is_gsi, storage_bytes,
                          tuple(read_minutes.tolist()) if by_minute else (),
                          tuple(write_minutes.tolist()) if by_minute else ())
+
+
+@lru_cache(maxsize=4096)  # every resource of every design priced asks again for the same patterns' days
+def _pattern_curves(average: float, peak: float, profile: TrafficProfile) -> tuple[np.ndarray, np.ndarray]:
+    """One pattern's requests per minute and billed hourly rates (read-only: shared by every caller)."""
+    minutes = pattern_minute_rates(average, peak, profile)
+    hours = np.asarray(billing_hourly_rates(minutes, average))
+    minutes.setflags(write=False)
+    hours.setflags(write=False)
+    return minutes, hours
 
 
 def _table_storage(model: Model, profile: CapacityProfile) -> int:

@@ -27,7 +27,7 @@ from decimal import Decimal
 from typing import Any
 
 from costs.capacity import capacity_profile, table_usage
-from costs.monthly import estimate_monthly_cost
+from costs.monthly import option_estimate
 from costs.pricing import PriceItem, PriceSheet, load_price_sheet, price_sheet_for
 from costs.usage import CapacityOption, EstimateOptions
 from modeling.checks.estimates import MAX_ITEM_COLLECTION_BYTES
@@ -121,8 +121,8 @@ class _Pricer:
             profile = capacity_profile(model, design, sample_items_per_entity=SEARCH_SAMPLE_ITEMS, items=items,
                                        sizing_memo=self.sizing)
             usage = table_usage(model, design, profile)
-            option = estimate_monthly_cost(usage, self.sheet, self.options).option(
-                CapacityOption.ON_DEMAND, model.table.table_class)
+            option = option_estimate(usage, self.sheet, self.options, CapacityOption.ON_DEMAND,
+                                     model.table.table_class)
             self._memo[key] = (option.priced_subtotal_usd, max((s.average_bytes for s in profile.entity_sizes),
                                                               default=0))
         return self._memo[key][0]
