@@ -615,7 +615,7 @@ def generate_design(model: Model, strategy: str = COLLECTIONS, choice: LayoutCho
     # Everything after the table keys depends only on the model, the table keys and the GSI policy: many layouts
     # of a search end with the same table keys (a sort order that changes nothing, a collection that falls back
     # to an own partition), so the indexes are worked out once per model and table keys.
-    memo = derived_index(canonical, "generator_indexes", _INDEXED_FROM, lambda m: {})
+    memo = derived_index(canonical, "generator_indexes", _INDEXED_FROM, lambda m: _IndexMemo({})).phases
     key = (draft.choice is None or draft.choice.share_gsis,
            tuple((name, keys.table.partition_key, keys.table.sort_key) for name, keys in draft.entity_keys.items()))
     done = memo.get(key)
@@ -643,6 +643,11 @@ def _indexes(draft: _Draft) -> None:
 
 _INDEXED_FROM = ("table", "traffic_profile", "entities", "relationships", "access_patterns")  # not key_design
 _MAX_REMEMBERED_INDEXES = 4_096  # per model
+
+
+@dataclass(frozen=True, eq=False)  # kept in the model's __dict__, which pydantic's == compares: by identity
+class _IndexMemo:
+    phases: dict[tuple[object, ...], _IndexPhase]
 
 
 @dataclass(frozen=True)

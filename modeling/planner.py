@@ -276,7 +276,7 @@ def plan_pattern(model: Model, design: KeyDesign, pattern: AccessPattern) -> Pat
     return plan
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # kept in the model's __dict__, which pydantic's == compares: by identity
 class _PlanMemo:
     """Plans of one model by what they were planned from, and which of its writes have semantics."""
 
@@ -326,7 +326,7 @@ def _path_inputs(path: AccessPath, entities: tuple[str, ...]) -> tuple[object, .
     return found
 
 
-@dataclass
+@dataclass(eq=False)  # kept in the design's __dict__, which pydantic's == compares: by identity (never recursing)
 class _WriteInputs:
     """What a write reads in one design, per entity, worked out once per design."""
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from boto3.dynamodb.types import TypeSerializer
 
-from modeling.item_size import item_size_bytes, name_size_bytes, value_size_bytes
+from modeling.item_size import name_size_bytes, value_size_bytes
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
 from modeling.model import Entity, KeyDesign, Model, ProjectionType, SecondaryIndex
 from modeling.sample_data import generate_items, key_renderer, key_renderer_inputs
@@ -112,36 +112,46 @@ def _serialized(item: dict[str, Any]) -> dict[str, Any]:
     return {name: _SERIALIZER.serialize(value) for name, value in item.items()}
 
 
-def _attribute_bytes(entity: Entity, samples: list[dict[str, Any]]) -> dict[str, float]:
+def _measured(samples: list[dict[str, Any]]) -> list[dict[str, int]]:
+    """Bytes of every value of every sample item, by attribute name (each value measured once)."""
+    return [{name: value_size_bytes(value) for name, value in item.items()} for item in samples]
+
+
+def _attribute_bytes(entity: Entity, samples: list[dict[str, Any]],
+                     measured: list[dict[str, int]] | None = None) -> dict[str, float]:
     """Average bytes (name + value) each attribute adds, hints first, weighted by presence."""
+    measured = _measured(samples) if measured is None else measured
     result = {}
     for attribute in entity.attributes:
-        values = [value_size_bytes(item[attribute.name]) for item in samples if attribute.name in item]
-        presence = len(values) / len(samples) if samples else 1.0
+        values = [item[attribute.name] for item in measured if attribute.name in item]
+        presence = len(values) / len(measured) if measured else 1.0
         value = attribute.avg_size_bytes if attribute.avg_size_bytes is not None else (
             float(np.mean(values)) if values else 0.0)
         result[attribute.name] = presence * (name_size_bytes(attribute.name) + value)
     return result
 
 
-def _key_bytes(entity: Entity, samples: list[dict[str, Any]], names: set[str] | None = None) -> float:
+def _key_bytes(entity: Entity, samples: list[dict[str, Any]], names: set[str] | None = None,
+               measured: list[dict[str, int]] | None = None) -> float:
     """Average bytes of the key attributes the design adds (optionally only `names`)."""
     own = {a.name for a in entity.attributes}
     if not samples:
         return 0.0
-    return float(np.mean([sum(name_size_bytes(k) + value_size_bytes(v) for k, v in item.items()
-                              if k not in own and (names is None or k in names)) for item in samples]))
+    measured = _measured(samples) if measured is None else measured
+    return float(np.mean([sum(name_size_bytes(k) + size for k, size in item.items()
+                              if k not in own and (names is None or k in names)) for item in measured]))
 
 
 def entity_size(entity: Entity, samples: list[dict[str, Any]]) -> EntitySize:
-    sizes = [item_size_bytes(item) for item in samples] or [0]
+    measured = _measured(samples)
+    sizes = [sum(name_size_bytes(name) + size for name, size in item.items()) for item in measured] or [0]
     largest = 0.0
     for attribute in entity.attributes:
-        values = [value_size_bytes(item[attribute.name]) for item in samples if attribute.name in item]
+        values = [item[attribute.name] for item in measured if attribute.name in item]
         largest += name_size_bytes(attribute.name) + (attribute.max_size_bytes if attribute.max_size_bytes is not None
                                                       else max(values, default=0))
-    hinted = sum(_attribute_bytes(entity, samples).values())
-    keys = _key_bytes(entity, samples)
+    hinted = sum(_attribute_bytes(entity, samples, measured).values())
+    keys = _key_bytes(entity, samples, measured=measured)
     return EntitySize(entity.name, math.ceil(hinted + keys), math.ceil(float(np.mean(sizes))),
                       math.ceil(float(np.percentile(sizes, 95))), math.ceil(largest + keys))
 
