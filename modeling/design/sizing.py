@@ -209,8 +209,8 @@ def _memo_sizes(model: Model, design: KeyDesign, items: dict[str, list[dict[str,
         inputs[entity.name] = key = (entity.name, key_renderer_inputs(design, entity.name))
         found = memo.entities.get(key)
         if found is None or found[0] is not entity:
-            keys = key_renderer(design, entity.name)
-            rendered = [_serialized({**item, **keys(item)}) for item in items[entity.name]]
+            render = key_renderer(design, entity.name)
+            rendered = [_serialized({**item, **render(item)}) for item in items[entity.name]]
             found = memo.entities[key] = (entity, rendered, entity_size(entity, rendered))
         samples[entity.name], sized[entity.name] = found[1], found[2]
     entities = tuple(sized[e.name] for e in model.entities)
@@ -219,14 +219,14 @@ def _memo_sizes(model: Model, design: KeyDesign, items: dict[str, list[dict[str,
     for index in (*design.global_secondary_indexes, *design.local_secondary_indexes):
         local = index in design.local_secondary_indexes
         for keys in design.entities:
-            entity = model.entity(keys.entity)
-            if entity is None or index.name not in keys.indexes or not samples.get(keys.entity):
+            holder = model.entity(keys.entity)
+            if holder is None or index.name not in keys.indexes or not samples.get(keys.entity):
                 continue
-            key = (inputs[keys.entity], index, local, average[keys.entity])
-            size = memo.entries.get(key)
+            entry_key = (inputs[keys.entity], index, local, average[keys.entity])
+            size = memo.entries.get(entry_key)
             if size is None:
-                size = memo.entries[key] = _entry_size(entity, samples[keys.entity], design, index,
-                                                       average[keys.entity])
+                size = memo.entries[entry_key] = _entry_size(holder, samples[keys.entity], design, index,
+                                                             average[keys.entity])
             entries.append((index.name, keys.entity, size))
     return Sizes(entities, tuple(entries))
 
