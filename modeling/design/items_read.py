@@ -9,6 +9,9 @@ items share one partition-key value follows from the model:
   by the relationship's distribution (rank 1 the hottest, as the sample-data generator does), no parent
   holding more than the relationship's `max` (the overflow goes to the others, in proportion);
 - a closed set of values (enum, boolean, constant, integer range) splits by the values' shares;
+- a free-form value that no relationship or reference groups holds one item, except for the reading
+  pattern's own entities when it expects more: then how many share a value is unknown, and the pattern's
+  `expected_items` is assumed (said so in the derivation);
 - other entities keyed the same way on the same access path are read too unless the sort key condition
   leaves them out.
 
@@ -155,7 +158,7 @@ def _relationship(model: Model, entity: Entity, names: set[str]) -> Relationship
 
 
 def _split(rows: Rows, entity: Entity, name: str, fixed: Mapping[str, str], words: list[str],
-           in_collection: bool) -> Rows:
+           in_collection: bool, free_form_items: float) -> Rows:
     """Narrow the rows by one more key attribute: a fixed value keeps its share, an input picks one value.
 
     Inside a parent's collection, an attribute that is not a closed set (the parent's own parent, such as
@@ -165,6 +168,12 @@ def _split(rows: Rows, entity: Entity, name: str, fixed: Mapping[str, str], word
     if shares is None and in_collection:
         words.append(f"{name} follows from the parent")
         return rows
+    if shares is None and free_form_items > 1:
+        # Nothing in the model says how many items share one value: the pattern's own expected_items is the
+        # only figure there is (a Query without a filter reads what it returns), so it is used and said.
+        words.append(f"{name} has free-form values and no relationship says how many {entity.name} share one: "
+                     f"unknown, assumed the pattern's expected_items ({_count(free_form_items)})")
+        return Rows(np.minimum(rows.lam, free_form_items), rows.prob)
     if shares is None:  # free-form values inside a key: about one item per value
         words.append(f"{name} has free-form values (no relationship groups them): about one item per value")
         return Rows(np.minimum(rows.lam, 1.0), rows.prob, exact=True)
@@ -180,13 +189,17 @@ def _split(rows: Rows, entity: Entity, name: str, fixed: Mapping[str, str], word
 
 
 def entity_rows(model: Model, entity: Entity, key_names: set[str], fixed: Mapping[str, str],
-                membership: float) -> tuple[Rows, str]:
-    """Items of one entity matched by equality on `key_names` (values in `fixed` are constants)."""
+                membership: float, free_form_items: float = 1.0) -> tuple[Rows, str]:
+    """Items of one entity matched by equality on `key_names` (values in `fixed` are constants).
+
+    `free_form_items` is how many items one free-form key value is taken to hold when nothing in the model
+    groups them (the reading pattern's expected_items for its own entities, else one).
+    """
     rows, rest, text = _collection(model, entity, key_names)
     words = [text]
     in_collection = len(rows.lam) > 1 or rest != set(key_names)
     for name in sorted(rest):
-        rows = _split(rows, entity, name, fixed, words, in_collection)
+        rows = _split(rows, entity, name, fixed, words, in_collection, free_form_items)
     if membership < 1:
         rows = Rows(rows.lam * membership, rows.prob, rows.exact)
         words.append(f"sparse index keeps {membership:.2%}")
@@ -224,7 +237,8 @@ def estimate_query(model: Model, pattern: AccessPattern, read: KeyRead,
         names = partition | set(read.known_sort_attributes)
         if read.sort_use is SortUse.EXACT:
             names |= set(entity.identifiers)
-        rows, text = entity_rows(model, entity, names, fixed, read.membership.get(name, 1.0))
+        free_form_items = pattern.expected_items if name in pattern.entities else 1.0
+        rows, text = entity_rows(model, entity, names, fixed, read.membership.get(name, 1.0), free_form_items)
         total = rows if total is None else _add(total, rows)
         words.append(text)
         means.append((name, rows.mean))

@@ -79,7 +79,7 @@ def _closed_values(entity: Entity, name: str) -> tuple[list[str], np.ndarray] | 
 
 
 def _entity_counts(rng: np.random.Generator, model: Model, entity: Entity, names: set[str],
-                   fixed: dict[str, str]) -> np.ndarray:
+                   fixed: dict[str, str], free_form_items: float = 1.0) -> np.ndarray:
     """Items of `entity` per value of the key attributes `names` (every value that exists)."""
     unique = {a.name for a in entity.attributes if a.unique}
     if (entity.identifiers and set(entity.identifiers) <= names) or unique & names:
@@ -105,6 +105,11 @@ def _entity_counts(rng: np.random.Generator, model: Model, entity: Entity, names
     for name in sorted(rest):
         closed = _closed_values(entity, name)
         if closed is None:
+            if not in_collection and free_form_items > 1:
+                # nothing says how many items share a value: the pattern expects free_form_items, so the
+                # items are dealt at random over item_count / free_form_items values
+                values = max(1, round(float(counts.sum()) / free_form_items))
+                return rng.multinomial(int(counts.sum()), np.full(values, 1 / values))
             if not in_collection:
                 return np.ones(1)  # free-form values: one item each
             continue
@@ -170,7 +175,8 @@ def simulate(model: Model, design, plan: PatternPlan, seed: int = 7) -> tuple[fl
             continue
         entity = model.entity(name)
         names = partition | set(known) | (set(entity.identifiers) if exact else set())
-        counts = _entity_counts(rng, model, entity, names, fixed).astype(float)
+        free_form = pattern.expected_items if name in pattern.entities else 1.0
+        counts = _entity_counts(rng, model, entity, names, fixed, free_form).astype(float)
         for condition_ in templates.only_when if plan.index != TABLE else ():
             closed = _closed_values(entity, condition_.attribute)
             if closed and condition_.attribute not in names:
@@ -246,3 +252,51 @@ def test_support_desk_get_ticket_by_id_reads_the_whole_org_collection():
     assert "filter ticketId keeps 1" in plan.items_read_derivation
     # ~2,500 items of ~900 B are ~2.2 MB: more than one 1 MB page (dynamodb-facts §8)
     assert plan.pages_per_request > 1.5
+
+
+_FREE_FORM_KEY = """
+format: dynamodb-design-studio/model
+version: 1
+name: Watch lists
+table: {name: watch-lists, region: us-east-1, billing_mode: PAY_PER_REQUEST}
+entities:
+  - name: Watcher
+    item_count: 4000000
+    identifiers: [listId, userId]
+    attributes:
+      - {name: listId, type: S, generator: {kind: uuid}}
+      - {name: userId, type: S, generator: {kind: uuid}}
+      - name: addedAt
+        type: S
+        generator: {kind: timestamp_range, start: "2024-01-01T00:00:00Z", end: "2026-01-01T00:00:00Z"}
+access_patterns:
+  - name: list_watch_lists_by_user
+    kind: read_many
+    entities: [Watcher]
+    inputs: [userId]
+    expected_items: 40
+    traffic: {peak_requests_per_second: 100, average_requests_per_second: 20}
+  - name: get_watcher
+    kind: read_one
+    entities: [Watcher]
+    inputs: [listId, userId]
+    traffic: {peak_requests_per_second: 100, average_requests_per_second: 20}
+"""
+
+
+def test_a_free_form_key_nothing_groups_reads_what_the_pattern_expects_and_says_it_is_unknown():
+    """Issue 12: no relationship says how many Watchers share a userId; the estimate must not pretend 1.
+
+    A Query on userId alone, with no filter, reads what it returns: the pattern's 40 (not 1), and the
+    derivation says the figure is an assumption."""
+    from modeling.model_file import model_from_document, parse_document
+
+    model = model_from_document(parse_document(_FREE_FORM_KEY.encode(), "watch.yaml"))
+    for design in propose_designs(model):
+        plan = design.plan("list_watch_lists_by_user")
+        assert plan.operation is Operation.QUERY and not plan.filter_expression
+        assert plan.items_read_per_request == pytest.approx(40, rel=0.01), plan.items_read_derivation
+        assert "unknown, assumed the pattern's expected_items (40)" in plan.items_read_derivation
+        # Poisson(40) around its mean: the 99th percentile is about 40 + 2.33 * sqrt(40) = 54.7
+        assert 50 <= plan.items_read_p99 <= 60
+        assert design.plan("get_watcher").items_read_per_request == 1.0
