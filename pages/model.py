@@ -1,35 +1,45 @@
-"""Model page: entities, attributes, relationships and access patterns, autosaved as you edit.
-
-Each grid tab is a fragment (ui.model_editor): a commit in a grid reruns only that tab, so the browser
-redraws nothing else while the user types on into the next cell (issue 14, item 2). Switching tabs
-reruns the whole page, so the tab the user opens (the YAML box, another grid's choices) is drawn from
-the model as it is now.
-"""
+"""Model page: entities, attributes, relationships and access patterns, autosaved as you edit."""
 
 import streamlit as st
 
+import editing
+from modeling.errors import Severity
 from ui import model_editor, session
 from ui.file_tab import file_tab
 from ui.frame import page_frame
 from ui.text import plain
 
 page_frame("Model")
-model_editor.apply_all_pending()
+document = session.current_document()
+entity = st.session_state.get("model.attributes_entity")
+model_editor.apply_pending("entities", editing.edit_entities)
+model_editor.apply_pending("relationships", editing.edit_relationships)
+model_editor.apply_pending("patterns", editing.edit_patterns)
+if entity:
+    model_editor.apply_pending(f"attributes.{entity}",
+                               lambda doc, edits: editing.edit_attributes(doc, entity, edits))
 document = session.current_document()
 problems = session.current_problems()
 
 st.title(f"Model · {plain(document.get('name', 'untitled'))}")
-model_editor.status_line(problems)
+errors = [p for p in problems if p.severity is Severity.ERROR]
+warnings = [p for p in problems if p.severity is Severity.WARNING]
+if errors:
+    st.error(f"{len(errors)} error(s), {len(warnings)} warning(s): see the tabs below. "
+             "Your edits are saved as you make them, errors included.", icon="⛔")
+elif warnings:
+    st.warning(f"Valid, with {len(warnings)} warning(s).", icon="⚠️")
+else:
+    st.success("The model is valid.", icon="✅")
 
-tabs = st.tabs(["Table & traffic", "Entities & attributes", "Relationships", "Access patterns", "File"],
-               key="model.tab", on_change="rerun")
+tabs = st.tabs(["Table & traffic", "Entities & attributes", "Relationships", "Access patterns", "File"])
 with tabs[0]:
     model_editor.table_tab(document, problems)
 with tabs[1]:
-    model_editor.entities_tab()
+    model_editor.entities_tab(document, problems)
 with tabs[2]:
-    model_editor.relationships_tab()
+    model_editor.relationships_tab(document, problems)
 with tabs[3]:
-    model_editor.patterns_tab()
+    model_editor.patterns_tab(document, problems)
 with tabs[4]:
     file_tab(document, session.current_slug())

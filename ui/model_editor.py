@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 import editing
-from modeling.errors import Problem, Severity, problems_under
+from modeling.errors import Problem, problems_under
 from modeling.model import (
     GENERATOR_KINDS,
     AttributeType,
@@ -99,64 +99,6 @@ def apply_pending(name: str, edit: Edit) -> None:
     st.session_state[_snapshot_key(name)] = replace(snapshot, last=session.open_draft(), applied=edits)
     if not saved:
         st.rerun()  # the edit is held in the session; the frame at the top says why it is not saved
-
-
-def _attributes_grid() -> str | None:
-    entity = st.session_state.get("model.attributes_entity")
-    return f"attributes.{entity}" if entity else None
-
-
-def _grid_edits(name: str) -> Edit:
-    if name.startswith("attributes."):
-        entity = name.removeprefix("attributes.")
-        return lambda doc, edits: editing.edit_attributes(doc, entity, edits)
-    return {"entities": editing.edit_entities, "relationships": editing.edit_relationships,
-            "patterns": editing.edit_patterns}[name]
-
-
-def apply_all_pending() -> None:
-    """Apply every grid's pending edits (a whole-page run: another tab, a form, the first visit)."""
-    for name in ("entities", "relationships", "patterns", _attributes_grid()):
-        if name:
-            apply_pending(name, _grid_edits(name))
-
-
-def _status_text(problems: list[Problem]) -> tuple[str, str]:
-    errors = [p for p in problems if p.severity is Severity.ERROR]
-    warnings = [p for p in problems if p.severity is Severity.WARNING]
-    if errors:
-        return "error", (f"{len(errors)} error(s), {len(warnings)} warning(s): see the tabs below. "
-                         "Your edits are saved as you make them, errors included.")
-    if warnings:
-        return "warning", f"Valid, with {len(warnings)} warning(s)."
-    return "success", "The model is valid."
-
-
-_STATUS_KEY = "model.status_drawn"
-
-
-def status_line(problems: list[Problem]) -> None:
-    """The model's verdict above the tabs; a grid tab's own rerun reruns the page when it changes."""
-    kind, text = st.session_state[_STATUS_KEY] = _status_text(problems)
-    {"error": lambda: st.error(text, icon="⛔"), "warning": lambda: st.warning(text, icon="⚠️"),
-     "success": lambda: st.success(text, icon="✅")}[kind]()
-
-
-def _grid_tab_run(*names: str | None) -> tuple[dict[str, Any], list[Problem]]:
-    """A grid tab's run: its own grids' edits applied, then the model as it is now.
-
-    The tab is a fragment, so a commit in its grid reruns only the tab: nothing else on the page is
-    sent to the browser again while the user types on into the next cell (re-drawing the page after
-    each commit lost what was typed meanwhile on a busy machine, issue 14 item 2). The verdict above
-    the tabs is outside the fragment, so when an edit changes it the whole page reruns instead.
-    """
-    for name in names:
-        if name:
-            apply_pending(name, _grid_edits(name))
-    problems = session.current_problems()
-    if st.session_state.get(_STATUS_KEY, _status_text(problems)) != _status_text(problems):
-        st.rerun(scope="app")
-    return session.current_document(), problems
 
 
 def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, Any]]], columns: tuple[str, ...],
@@ -290,9 +232,7 @@ def _index(options: list[str], value: Any) -> int:
 # --- Entities tab --------------------------------------------------------------------------------
 
 
-@st.fragment
-def entities_tab() -> None:
-    document, problems = _grid_tab_run("entities", _attributes_grid())
+def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     st.markdown("**Entities** — one row per kind of item; expected item count drives storage and partitions.")
     table_editor("entities", lambda doc: [editing.entity_to_row(e) for e in doc.get("entities") or []
                                           if isinstance(e, dict)], editing.ENTITY_COLUMNS, {
@@ -369,9 +309,7 @@ _FIELD_LABELS = {
 # --- Relationships and access patterns tabs ------------------------------------------------------
 
 
-@st.fragment
-def relationships_tab() -> None:
-    document, problems = _grid_tab_run("relationships")
+def relationships_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     entities = editing.entity_names(document)
     table_editor("relationships", lambda doc: [editing.relationship_to_row(r) for r in doc.get("relationships") or []
                                                if isinstance(r, dict)], editing.RELATIONSHIP_COLUMNS, {
@@ -391,9 +329,7 @@ def relationships_tab() -> None:
     show_problems(problems_under(problems, "relationships"))
 
 
-@st.fragment
-def patterns_tab() -> None:
-    document, problems = _grid_tab_run("patterns")
+def patterns_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     st.markdown("**Access patterns** — name them `verb_object_by_key`; traffic in requests per second.")
     attributes = editing.attribute_names(document)
     table_editor("patterns", lambda doc: [editing.pattern_to_row(p) for p in doc.get("access_patterns") or []
