@@ -51,6 +51,8 @@ def throttling_risk(scaling: DimensionScaling, burst_seconds: int = BURST_SECOND
     """
     capacity, consumed = scaling.capacity_units, scaling.consumed_units
     excess = np.maximum(consumed - capacity, 0.0)
+    if not excess.any():  # never over capacity: nothing to absorb (most curves; the walk below is ~2 ms)
+        return ThrottlingRisk(0, 0.0, 0.0, 0.0, 0)
     bucket, throttled = 0.0, np.zeros(len(capacity))
     for pass_number in (0, 1):
         for m, (cap, used) in enumerate(zip(capacity.tolist(), consumed.tolist(), strict=True)):
