@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from costs.design_search import search_layouts
+from modeling.design.generator import generate_design
 from modeling.examples import list_examples, load_example
-from modeling.generator import generate_design
 from modeling.model import Model
 
 EXHAUSTIVE_LIMIT = 400  # complete layouts; larger spaces are not enumerated

@@ -28,8 +28,8 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere in the repository
 
-from modeling.checks.context import build_context
-from modeling.generator import explicit_design
+from modeling.design.checks.context import build_context
+from modeling.design.generator import explicit_design
 from modeling.hot_partitions import HotPartitionRequest, analyse_hot_partitions
 from modeling.hot_partitions.load import build_index_load, contributions, index_templates
 from modeling.hot_partitions.metrics import skew_row

@@ -41,8 +41,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from costs.design_ranking import rank_designs  # noqa: E402
 from modeling.examples import example_document, list_examples, load_example  # noqa: E402
-from modeling.infrastructure import IacFormat  # noqa: E402
-from modeling.workspace import Workspace  # noqa: E402
+from modeling.interop.infrastructure import IacFormat  # noqa: E402
+from modeling.workspace.folder import Workspace  # noqa: E402
 
 BARE_PAGE = '''
 import streamlit as st

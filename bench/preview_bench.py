@@ -23,9 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere in the repository
 
 from costs.preview import PreviewRun, run_preview
-from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.design.generator import propose_designs
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.examples import example_document, list_examples
-from modeling.generator import propose_designs
 from modeling.model_file import model_from_document
 from modeling.preview.loader import batches_of, load_items
 from modeling.preview.ownership import TableGuard

@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere in the repository
 
 from modeling.errors import ModelFileError
+from modeling.interop.nosql_workbench import export_workbench, import_workbench
 from modeling.model_file import model_to_document
-from modeling.nosql_workbench import export_workbench, import_workbench
 
 DEFAULT_FOLDER = Path("/work/shared/fixtures/nosql-workbench")
 EXPORT_ITEMS = 20  # sample items per entity in the export check

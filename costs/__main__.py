@@ -50,11 +50,11 @@ from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceU
 from modeling.cli_exit import run_cli
 from modeling.errors import ModelFileError, ModelingError
 from modeling.hot_partitions.frames import MAX_KEY_VALUES
-from modeling.infrastructure import LABELS, IacFormat, parse_tags
-from modeling.loadtest import LoadTestFormat
+from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
 from modeling.model import Consistency, TableClass
 from modeling.model_file import load_model_file
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
+from modeling.preview.loadtest import LoadTestFormat
 
 TABLE_CLASSES = {"standard": TableClass.STANDARD, "standard-ia": TableClass.STANDARD_INFREQUENT_ACCESS}
 QUICK_OPTIONS = (CapacityOption.ON_DEMAND, CapacityOption.PROVISIONED_FIXED, CapacityOption.RESERVED_1Y,
@@ -126,9 +126,9 @@ def _add_migrate(migrate: argparse.ArgumentParser) -> None:
 
 def _migrate(args: argparse.Namespace) -> str:
     from costs.migration import plan_json_text, plan_markdown, price_plan
-    from modeling.generator import propose_designs
-    from modeling.migration import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
-    from modeling.migration_script import migration_script
+    from modeling.design.generator import propose_designs
+    from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
+    from modeling.migration.script import migration_script
 
     old, new = _load_model(args.old), _load_model(args.new)
 
@@ -175,7 +175,7 @@ def _rehearse(args: argparse.Namespace, old: Any, new: Any, priced: Any, fills: 
     import tempfile
 
     from costs.migration_rehearsal import rehearse, report_lines
-    from modeling.endpoint import configured_endpoint
+    from modeling.endpoint.adapter import configured_endpoint
     from modeling.errors import EndpointError
     from modeling.preview.dataset import MAX_PREVIEW_ITEMS
 

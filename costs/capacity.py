@@ -1,12 +1,12 @@
 """Capacity per access pattern: item sizes per entity, units per request, units per second, per index.
 
-From a model and one of its designs (`modeling.design.Design`): each entity's item size (from the
+From a model and one of its designs (`modeling.design.plans.Design`): each entity's item size (from the
 model's size hints, with seeded sample items for what the hints leave out, and the key attributes the
 design adds), each index's entry size per projection, then each pattern's units per request by the
 rules in `costs.units`, times its peak and average request rates. Reads are charged where they run
 (the table or the GSI; an LSI uses the table's capacity), writes to the table plus the index writes
 they cause (dynamodb-facts §4.1). The result feeds `costs.usage.TableUsage`. Sizes and units come from
-`modeling.sizing` and `modeling.plan_units`, the one estimator the checks and hot partitions also use.
+`modeling.design.sizing` and `modeling.design.plan_units`, the one estimator the checks and hot partitions also use.
 """
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ import numpy as np
 
 from costs.traffic_curves import MINUTES_PER_DAY, billing_hourly_rates, needs_minutes, pattern_minute_rates
 from costs.usage import ResourceUsage, TableUsage, index_storage_bytes, table_storage_bytes
-from modeling.design import TABLE, Design, IndexChange, Operation, PatternPlan
+from modeling.data.sample_data import generate_items
+from modeling.design.keys import KeyTemplate
+from modeling.design.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
+from modeling.design.planner import membership_share
+from modeling.design.plans import TABLE, Design, IndexChange, Operation, PatternPlan
+from modeling.design.sizing import SAMPLE_ITEMS_PER_ENTITY, SAMPLE_SEED, EntitySize, Sizes, design_sizes, sample_counts
 from modeling.dynamodb_rules import index_write_units
-from modeling.keys import KeyTemplate
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL
 from modeling.memo import ContentMemo, content_key
 from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
-from modeling.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
-from modeling.planner import membership_share
-from modeling.sample_data import generate_items
-from modeling.sizing import SAMPLE_ITEMS_PER_ENTITY, SAMPLE_SEED, EntitySize, Sizes, design_sizes, sample_counts
 from modeling.traffic import HOURS_PER_DAY
 
 __all__ = ["SAMPLE_ITEMS_PER_ENTITY", "SAMPLE_SEED", "CapacityProfile", "EntitySize", "PatternCapacity",
@@ -110,13 +110,13 @@ class CapacityProfile:
         return {(i, e): b for i, e, b in self.entry_sizes}
 
 
-# --- sizes and units: one estimator, in modeling (modeling.sizing, modeling.plan_units) -------------------
+# --- sizes and units: one estimator, in modeling (modeling.design.sizing, modeling.design.plan_units) -----------------
 
 
 def sample_items(model: Model, seed: int = SAMPLE_SEED,
                  per_entity: int = SAMPLE_ITEMS_PER_ENTITY) -> dict[str, list[dict[str, Any]]]:
     """The seeded sample items that size a model's entities (the same for every design: draw them once),
-    within the model-wide budget (modeling.sizing.sample_counts)."""
+    within the model-wide budget (modeling.design.sizing.sample_counts)."""
     return generate_items(model, sample_counts(model, per_entity), seed)
 
 

@@ -19,8 +19,8 @@ from costs.design_search import PricedCandidate, SearchResult, search_layouts
 from costs.monthly import CostEstimate, estimate_monthly_cost
 from costs.pricing import price_sheet_for
 from costs.usage import CapacityOption, label
-from modeling.design import Design, Operation
-from modeling.generator import explicit_design
+from modeling.design.generator import explicit_design
+from modeling.design.plans import Design, Operation
 from modeling.memo import ContentMemo, content_key
 from modeling.model import Model
 

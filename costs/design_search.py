@@ -1,7 +1,7 @@
 """The key-design search: price candidate layouts with the cost engine and keep the cheapest.
 
-`modeling.design_space` says what the candidates are (a placement per entity, shared or per-pattern
-GSIs) and `modeling.generator` builds each; this module prices them on the model's own traffic with
+`modeling.design.design_space` says what the candidates are (a placement per entity, shared or per-pattern
+GSIs) and `modeling.design.generator` builds each; this module prices them on the model's own traffic with
 the cost engine (`costs.capacity` + `costs.monthly`, on-demand, the model's table class) and walks the
 space depth first, parents before children, with branch and bound: the design of the entities placed
 so far, with the patterns that only touch them, is a lower bound of every completion (later entities
@@ -30,14 +30,14 @@ from costs.capacity import capacity_profile, table_usage
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import PriceItem, PriceSheet, load_price_sheet, price_sheet_for
 from costs.usage import CapacityOption, EstimateOptions
-from modeling.checks.estimates import MAX_ITEM_COLLECTION_BYTES
-from modeling.design import Design, Operation
-from modeling.design_space import OWN_PARTITION, LayoutChoice, Placement, canonical_model, placement_options
-from modeling.generator import COLLECTIONS, SEPARATE, generate_design
-from modeling.keys import KeyTemplate
+from modeling.data.sample_data import generate_items
+from modeling.design.checks.estimates import MAX_ITEM_COLLECTION_BYTES
+from modeling.design.design_space import OWN_PARTITION, LayoutChoice, Placement, canonical_model, placement_options
+from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design
+from modeling.design.keys import KeyTemplate
+from modeling.design.plans import Design, Operation
 from modeling.memo import ContentMemo, content_key
 from modeling.model import Model, TableClass, parents_first
-from modeling.sample_data import generate_items
 
 SEARCH_SAMPLE_ITEMS = 12  # sample items per entity for sizes while searching (the final estimate uses more)
 # Work budget: designs priced x access patterns. Deterministic (a time limit would make the answer depend on

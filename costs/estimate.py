@@ -32,7 +32,7 @@ from costs.pricing import (
     with_override,
 )
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions, TableUsage, label, monthly_units
-from modeling.design import Design
+from modeling.design.plans import Design
 from modeling.memo import ContentMemo, content_key
 from modeling.model import Model, TableClass
 

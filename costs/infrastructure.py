@@ -1,6 +1,6 @@
 """Infrastructure as code sized by the cost engine: one call for the Import & export page and the CLI.
 
-`modeling.infrastructure` writes the code; a provisioned table also needs capacities, and those come
+`modeling.interop.infrastructure` writes the code; a provisioned table also needs capacities, and those come
 from here: the same capacity profile and per-minute curves the Capacity & cost page prices
 (`costs.capacity`, `costs.usage.CapacityCurves`), so the exported numbers and the estimate agree.
 
@@ -28,8 +28,8 @@ from costs.monitoring import MonitoringOptions, monitoring_plan
 from costs.pricing import CapacityDimension
 from costs.quotas import ACCOUNT_PROVISIONED_QUOTA_UNITS, TABLE_THROUGHPUT_QUOTA_UNITS
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions
-from modeling.design import TABLE, Design
-from modeling.infrastructure import (
+from modeling.design.plans import TABLE, Design
+from modeling.interop.infrastructure import (
     DimensionCapacity,
     IacCode,
     IacFormat,

@@ -1,4 +1,5 @@
-"""A load test for one of the model's designs (`modeling.loadtest`), as the CLI and the Import & export page ask.
+"""A load test for one of the model's designs (`modeling.preview.loadtest`), as the CLI and the Import & export
+page ask.
 
 The design is chosen as for the IaC export (the model's own, else the first proposal, or one by name), so
 the load test exercises the same table the exported code creates.
@@ -9,10 +10,10 @@ from __future__ import annotations
 from costs.design_ranking import ranked_designs
 from costs.errors import UsageError
 from modeling.errors import ModelingError
-from modeling.loadtest import LoadTest, LoadTestFormat
-from modeling.loadtest_scripts import write_load_test
 from modeling.model import Model
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS
+from modeling.preview.loadtest import LoadTest, LoadTestFormat
+from modeling.preview.loadtest_scripts import write_load_test
 
 
 def export_load_test(model: Model, fmt: LoadTestFormat, design_name: str | None = None,

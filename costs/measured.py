@@ -29,8 +29,8 @@ from costs.units import (
     transact_write_items_units,
     update_item_units,
 )
-from modeling.design import Operation
-from modeling.endpoint import EndpointKind
+from modeling.design.plans import Operation
+from modeling.endpoint.adapter import EndpointKind
 from modeling.model import Consistency
 from modeling.preview.runner import PatternRun, WrittenItem
 

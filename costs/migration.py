@@ -1,4 +1,4 @@
-"""The priced migration plan: for every step of `modeling.migration`, the one-time capacity, its price in the
+"""The priced migration plan: for every step of `modeling.migration.plan`, the one-time capacity, its price in the
 model's Region (on-demand and provisioned), how long it takes at a chosen write rate, and the extra monthly cost
 while it runs (dual writes, a second table); as Markdown for the review and as JSON.
 
@@ -30,13 +30,13 @@ from costs.pricing import (
     round_to_cent,
 )
 from costs.usage import BYTES_PER_GB
+from modeling.design.generator import explicit_design
+from modeling.design.sizing import Sizes, design_sizes
 from modeling.dynamodb_rules import read_unit_blocks, write_unit_blocks
-from modeling.evolution import Classification
-from modeling.generator import explicit_design
 from modeling.markdown import markdown_literal
-from modeling.migration import Action, Plan, PlanOptions, Step, plan_migration
+from modeling.migration.evolution import Classification
+from modeling.migration.plan import Action, Plan, PlanOptions, Step, plan_migration
 from modeling.model import KeyDesign, Model
-from modeling.sizing import Sizes, design_sizes
 
 TRANSACTION_WRITE_FACTOR = 2  # dynamodb-facts §2: a transactional write is written twice (base table only)
 EVENTUAL_READ_FACTOR = Decimal("0.5")  # §1.1: an eventually consistent read is half a unit per 4 KB

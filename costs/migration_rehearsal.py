@@ -1,5 +1,5 @@
 """Rehearsing a migration on the preview endpoint: load sample data with the OLD design, migrate it with the
-script's own code (`modeling.migration_run`), then check that no item was lost or doubled (counted by key) and
+script's own code (`modeling.migration.run`), then check that no item was lost or doubled (counted by key) and
 that every access pattern of the NEW model passes the oracle on the migrated data.
 
 The oracle's data is the OLD sample data transformed in plain Python (the NEW keys rendered from each item's
@@ -17,12 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from costs.preview import PreviewRun, run_preview
-from modeling.design import Design
-from modeling.endpoint import Endpoint, dynamodb_client
+from modeling.design.generator import explicit_design
+from modeling.design.plans import Design
+from modeling.endpoint.adapter import Endpoint, dynamodb_client
 from modeling.errors import ModelingError
-from modeling.generator import explicit_design
-from modeling.migration import Action, MigrationSpec, Mode, entity_attributes, migration_spec, new_item, primary_key
-from modeling.migration_run import (
+from modeling.migration.plan import (
+    Action,
+    MigrationSpec,
+    Mode,
+    entity_attributes,
+    migration_spec,
+    new_item,
+    primary_key,
+)
+from modeling.migration.run import (
     Consistency,
     DualWriter,
     RunOptions,

@@ -31,9 +31,16 @@ from dataclasses import dataclass
 
 from costs.capacity import CapacityProfile
 from costs.errors import UsageError
-from modeling.design import TABLE, Design, Operation
-from modeling.iac_alarms import ALARM_TOPIC_ARN_PATTERN, TABLE_NAME, DashboardWidget, MetricAlarm, Monitoring, Statistic
-from modeling.iac_request import ProvisionedCapacity, scaled_resources
+from modeling.design.plans import TABLE, Design, Operation
+from modeling.interop.iac_alarms import (
+    ALARM_TOPIC_ARN_PATTERN,
+    TABLE_NAME,
+    DashboardWidget,
+    MetricAlarm,
+    Monitoring,
+    Statistic,
+)
+from modeling.interop.iac_request import ProvisionedCapacity, scaled_resources
 from modeling.model import Model
 
 MINUTE_SECONDS = 60

@@ -13,7 +13,7 @@ from typing import Any
 
 from costs.capacity import capacity_profile
 from costs.measured import MeasuredCapacity, measure
-from modeling.endpoint import dynamodb_client
+from modeling.endpoint.adapter import dynamodb_client
 from modeling.preview.code import cli_command, javascript_code, python_code
 from modeling.preview.dataset import PreviewData
 from modeling.preview.runner import PatternRun, RunContext, run_pattern

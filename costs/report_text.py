@@ -19,8 +19,8 @@ from costs.estimate import ModelEstimate
 from costs.monthly import CostEstimate, OptionEstimate
 from costs.pricing import CostLineItem
 from costs.usage import label
-from modeling.design_report import markdown_table
-from modeling.spreadsheet import csv_text
+from modeling.design.design_report import markdown_table
+from modeling.interop.spreadsheet import csv_text
 
 LINE_ITEM_COLUMNS = ("option", "table class", "line item", "quantity", "unit", "unit price USD",
                      "monthly USD", "assumption", "confidence", "source")

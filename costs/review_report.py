@@ -39,9 +39,15 @@ from costs.estimate import (
 from costs.pricing import CapacityDimension, break_even_utilization
 from costs.report_text import line_item_rows, option_rows
 from costs.usage import CapacityOption, label
-from modeling.checks import Finding, check_design
-from modeling.design import Design
-from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, entity_chart, index_rows, pattern_chart
+from modeling.design.checks import Finding, check_design
+from modeling.design.design_report import (
+    ENTITY_CHART_COLUMNS,
+    PATTERN_CHART_COLUMNS,
+    entity_chart,
+    index_rows,
+    pattern_chart,
+)
+from modeling.design.plans import Design
 from modeling.errors import ModelFileError, Problem
 from modeling.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model, TableClass

@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from costs.errors import RequestShapeError
 from modeling import dynamodb_rules as rules
-from modeling.design import IndexChange, Operation
+from modeling.design.plans import IndexChange, Operation
 from modeling.dynamodb_rules import (  # noqa: F401  (the rules live in modeling.dynamodb_rules; names kept)
     EVENTUAL_READ_FACTOR,
     READ_UNIT_BYTES,

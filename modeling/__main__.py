@@ -16,14 +16,18 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from modeling.checks import FindingSeverity, check_design
 from modeling.cli_exit import run_cli
-from modeling.design_report import designs_json, designs_markdown
-from modeling.endpoint import configured_endpoint
+from modeling.design.checks import FindingSeverity, check_design
+from modeling.design.design_report import designs_json, designs_markdown
+from modeling.design.generator import propose_designs, replace_key_design
+from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError, ModelFileError, ModelingError, Severity
 from modeling.examples import list_examples
-from modeling.generator import propose_designs, replace_key_design
-from modeling.live_import import DEFAULT_SAMPLE_ITEMS, ImportRequest, import_live_table
+from modeling.interop.live_import import DEFAULT_SAMPLE_ITEMS, ImportRequest, import_live_table
+from modeling.interop.nosql_workbench import export_workbench, import_workbench_file
+from modeling.interop.nosql_workbench.document import workbench_from_document
+from modeling.interop.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
+from modeling.interop.sql_cli import add_sql_commands, run_sql_command
 from modeling.model import Model
 from modeling.model_file import (
     FileFormat,
@@ -33,11 +37,7 @@ from modeling.model_file import (
     load_model_file,
     read_document_file,
 )
-from modeling.nosql_workbench import export_workbench, import_workbench_file
-from modeling.nosql_workbench.document import workbench_from_document
-from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from modeling.schema import model_json_schema
-from modeling.sql_cli import add_sql_commands, run_sql_command
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -237,9 +237,9 @@ FORMAT_UPGRADE_MESSAGE = (
 
 def _migrate(paths: list[Path], output_format: str, script: Path | None) -> int:
     """One file: the format upgrade (not yet needed, exit 2). Two: every change, classified (exit 0)."""
-    from modeling.evolution import changes_json, compare_models, overall
-    from modeling.migration import migration_spec
-    from modeling.migration_script import migration_script
+    from modeling.migration.evolution import changes_json, compare_models, overall
+    from modeling.migration.plan import migration_spec
+    from modeling.migration.script import migration_script
 
     if len(paths) == 1:
         print(f"python -m modeling {FORMAT_UPGRADE_MESSAGE}", file=sys.stderr)

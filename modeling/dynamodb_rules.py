@@ -1,7 +1,7 @@
 """DynamoDB's rules, in one place: capacity units per operation, item sizes, pages, index writes and limits.
 
 Every number here is AWS's and cites ../shared/reference/dynamodb-facts.md (`§n`). The checks
-(`modeling.checks.estimates`), the planner, the hot-partition analysis and the cost engine
+(`modeling.design.checks.estimates`), the planner, the hot-partition analysis and the cost engine
 (`costs.units`, `costs.capacity`) all call these functions, so they cannot disagree on a rule; they
 may still feed different sizes in, which is why the sizes come from here too (`attribute_value_bytes`).
 Units are exact `Decimal`s (an eventually consistent read is half a unit); callers that want floats
@@ -17,7 +17,7 @@ import math
 from decimal import Decimal
 
 from modeling import limits  # the lowest module: the model's own bounds need the item limit first
-from modeling.design import IndexChange, Operation
+from modeling.design.plans import IndexChange, Operation
 from modeling.model import Attribute, AttributeType, Entity, TextGenerator
 
 # --- sizes and blocks: dynamodb-facts §0.2 (1 KB = 1,024 B), §1.1 ----------------------------------------

@@ -15,7 +15,7 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from modeling.keys import ATTRIBUTE_NAME_PATTERN
+from modeling.design.keys import ATTRIBUTE_NAME_PATTERN
 from modeling.limits import (
     MAX_ACCESS_PATTERNS,
     MAX_ATTRIBUTE_BYTES,
@@ -36,7 +36,7 @@ FORMAT_VERSION = 1
 _T = TypeVar("_T")
 
 Name = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[A-Za-z_][A-Za-z0-9_.\-]*$")]
-# Attribute names keep what DynamoDB allows (`State#Date`); the key grammar owns the rule (modeling/keys.py).
+# Attribute names keep what DynamoDB allows (`State#Date`); the key grammar owns the rule (modeling/design/keys.py).
 AttributeName = Annotated[str, Field(min_length=1, max_length=255, pattern=ATTRIBUTE_NAME_PATTERN)]
 PatternName = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[a-z][a-z0-9_]*$")]
 # dynamodb-facts §8; table names per the CreateTable API: 3-255 of [a-zA-Z0-9_.-]

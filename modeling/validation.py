@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
+from modeling.design.keys import KeyTemplate, KeyTemplateError
 from modeling.errors import Problem, Severity
-from modeling.keys import KeyTemplate, KeyTemplateError
 from modeling.model import (
     AccessPattern,
     AttributeType,

@@ -2,8 +2,8 @@
 
 One home for what the model's `condition`, `updates`, `soft_delete`, `members`, `unique: true` and
 `auxiliary_items` mean as DynamoDB requests (issue 16). The generator asks it for the auxiliary items'
-keys (in the one key grammar, `modeling.keys`); the planner for each write's members, UpdateExpression
-and ConditionExpression; the cost estimator sizes every member on its own (`modeling.plan_units`).
+keys (in the one key grammar, `modeling.design.keys`); the planner for each write's members, UpdateExpression
+and ConditionExpression; the cost estimator sizes every member on its own (`modeling.design.plan_units`).
 
 >>> aux = AuxiliaryItem(name="unique_email", kind=AuxiliaryKind.UNIQUENESS, attributes=("email",))
 >>> uniqueness_templates(aux, has_sort_key=True)
@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import cast
 
-from modeling.keys import KeyTemplate
+from modeling.design.keys import KeyTemplate
 from modeling.model import (
     AttributeUpdate,
     AuxiliaryItem,

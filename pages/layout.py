@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from modeling import editing
-from modeling.design_report import design_document
+import editing
+from modeling.design.design_report import design_document
 from modeling.errors import problems_under
 from ui import layout_views, model_editor, session
 from ui.frame import page_frame

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from modeling import editing
+import editing
 from modeling.errors import Severity
 from ui import model_editor, session
 from ui.file_tab import file_tab

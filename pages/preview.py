@@ -3,7 +3,7 @@
 import streamlit as st
 
 from costs.design_ranking import ranked_designs
-from modeling.endpoint import configured_endpoint
+from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 from modeling.preview.session import preview_setup

@@ -41,7 +41,7 @@ def test_readme_test_command_is_the_one_ci_runs() -> None:
 
 
 def test_every_design_check_is_documented_with_its_title() -> None:
-    from modeling.checks import CHECKS
+    from modeling.design.checks import CHECKS
 
     text = (ROOT / "docs" / "checks.md").read_text(encoding="utf-8")
     missing = [i for i, c in CHECKS.items() if f"## {i} · {c.title}" not in text]

@@ -17,7 +17,7 @@ from functools import cache
 import pytest
 import yaml
 
-from modeling.design import Operation
+from modeling.design.plans import Operation
 from modeling.errors import Severity
 from modeling.model_file import document_problems, read_document_file
 from tests.expert_models.comparison import (

@@ -78,8 +78,8 @@ def test_rehearse_runs_the_plan_on_the_embedded_endpoint_and_says_how_it_went(tm
 
 
 def test_two_designs_of_one_model(tmp_path: Path) -> None:
+    from modeling.design.generator import propose_designs
     from modeling.examples import EXAMPLES_DIR
-    from modeling.generator import propose_designs
     from modeling.model_file import load_model_file
 
     path = EXAMPLES_DIR / "chat_messages.yaml"

@@ -9,10 +9,10 @@ from typing import Any
 import streamlit as st
 
 from costs.migration import PricedPlan, plan_json_text, plan_markdown, price_plan
+from modeling.design.generator import propose_designs
 from modeling.errors import ModelFileError, ModelingError
-from modeling.generator import propose_designs
-from modeling.migration import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
-from modeling.migration_script import migration_script
+from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
+from modeling.migration.script import migration_script
 from modeling.model import KeyDesign, Model
 from modeling.model_file import model_from_document, parse_document, refuse_oversized
 from ui import session

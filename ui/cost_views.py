@@ -25,7 +25,7 @@ from costs.pricing import CapacityDimension, PriceItem, available_regions, break
 from costs.report_text import estimate_csv, estimate_markdown, line_item_rows, option_rows
 from costs.units import request_units
 from costs.usage import CapacityOption, label
-from modeling.design import Operation
+from modeling.design.plans import Operation
 from modeling.model import Consistency, Model, TableClass
 from ui import choices
 from ui.text import plain

@@ -10,6 +10,8 @@ import streamlit as st
 
 from modeling.errors import ModelFileError, ModelingError
 from modeling.examples import example_document, list_examples
+from modeling.interop.nosql_workbench import export_workbench, import_workbench_file, read_workbench
+from modeling.interop.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from modeling.model_file import (
     MAX_FILE_BYTES,
     FileFormat,
@@ -18,8 +20,6 @@ from modeling.model_file import (
     parse_document,
     refuse_oversized,
 )
-from modeling.nosql_workbench import export_workbench, import_workbench_file, read_workbench
-from modeling.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from ui import session
 from ui.problems import show_problems
 from ui.sql_import_view import sql_import

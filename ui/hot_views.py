@@ -7,8 +7,8 @@ import streamlit as st
 
 from costs.design_ranking import ranked_designs
 from modeling import charts
-from modeling.checks import FindingSeverity, check_design
-from modeling.checks.catalogue import SEVERITY_RANK
+from modeling.design.checks import FindingSeverity, check_design
+from modeling.design.checks.catalogue import SEVERITY_RANK
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.hot_partitions.display import display_frame
 from modeling.model import Model

@@ -9,18 +9,18 @@ from costs.errors import CostError
 from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
 from costs.load_test import export_load_test
 from costs.monitoring import MonitoringOptions
-from modeling.endpoint import configured_endpoint
+from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError, ModelingError
-from modeling.infrastructure import LABELS, IacFormat, parse_tags
-from modeling.live_import import (
+from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
+from modeling.interop.live_import import (
     DEFAULT_SAMPLE_ITEMS,
     MAX_SAMPLE_ITEMS,
     ImportRequest,
     import_live_table,
     list_table_names,
 )
-from modeling.loadtest import LoadTest, LoadTestFormat
 from modeling.model import BillingMode, Model
+from modeling.preview.loadtest import LoadTest, LoadTestFormat
 from ui import session
 from ui.text import plain
 from workshop.isolation import LIVE_IMPORT_ENV, live_import_allowed, visible_tables, workshop_mode

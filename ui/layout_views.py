@@ -7,13 +7,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+import editing
 from costs.design_ranking import rank_designs, ranking_rows
-from modeling import editing
-from modeling.checks import FindingSeverity
-from modeling.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
-from modeling.layout import ENTITY_COLUMN, LayoutRequest, LayoutResult, analyse_layout, finding_rows
+from modeling.design.checks import FindingSeverity
+from modeling.design.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
+from modeling.design.layout import ENTITY_COLUMN, LayoutRequest, LayoutResult, analyse_layout, finding_rows
+from modeling.interop.spreadsheet import csv_text
 from modeling.model import Model, ProjectionType
-from modeling.spreadsheet import csv_text
 from ui import model_editor, session
 from ui.text import plain
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from modeling.endpoint import configured_endpoint
+from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError
 from modeling.model_file import FileFormat, dump_document
 from ui import session

@@ -1,4 +1,4 @@
-"""Widgets of the Model page: one function per tab. Edits go through `modeling.editing` and autosave.
+"""Widgets of the Model page: one function per tab. Edits go through `editing` and autosave.
 
 Tables use `st.data_editor`. Each table's key carries a version number: when a table reports edits,
 they are applied to the document and saved before anything renders, and the version moves on, so
@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from modeling import editing
+import editing
 from modeling.errors import Problem, problems_under
 from modeling.model import (
     GENERATOR_KINDS,
@@ -130,7 +130,7 @@ def _can_rebase(snapshot: _Snapshot, document: dict[str, Any],
 
 
 def _number_column(label: str, help_text: str = "") -> Any:
-    """A number typed into a text cell (see modeling.editing.NUMBER_COLUMNS for why)."""
+    """A number typed into a text cell (see editing.NUMBER_COLUMNS for why)."""
     return st.column_config.TextColumn(label, help=(help_text + " A number, e.g. 1500 or 1,500.").strip())
 
 

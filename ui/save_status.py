@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from modeling.errors import WorkspaceError
-from modeling.merge import changed_paths, three_way_merge
+from modeling.workspace.merge import changed_paths, three_way_merge
 from ui import session
 from ui.text import plain
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import streamlit as st
 
-from modeling.editing import new_document
-from modeling.endpoint import configured_endpoint
+from editing import new_document
+from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import (
     EndpointError,
     ModelFileError,
@@ -26,9 +26,9 @@ from modeling.errors import (
 from modeling.examples import example_document
 from modeling.model import Model
 from modeling.model_file import document_problems
-from modeling.workspace import Workspace, default_workspace_dir
-from modeling.workspace_store import WorkspaceStore, workspace_table_name
-from modeling.workspace_table import open_table_workspace
+from modeling.workspace.folder import Workspace, default_workspace_dir
+from modeling.workspace.store import WorkspaceStore, workspace_table_name
+from modeling.workspace.table import open_table_workspace
 from ui.browser_binding import browser_cookie, set_browser_cookie
 from ui.problems import show_problems
 from ui.text import plain

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from modeling.editing import new_document
-from modeling.endpoint import Endpoint, EndpointStatus, check_endpoint, configured_endpoint
+from editing import new_document
+from modeling.endpoint.adapter import Endpoint, EndpointStatus, check_endpoint, configured_endpoint
 from modeling.errors import EndpointError
 from ui import session
 from ui.presenter import presenter_toggle

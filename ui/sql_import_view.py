@@ -1,6 +1,6 @@
 """The File tab's import from a relational database: a schema (.sql), optionally its query log and row counts.
 
-Thin glue: the files go to `modeling.relational_import.import_relational` as they are; the result (or the
+Thin glue: the files go to `modeling.interop.relational_import.import_relational` as they are; the result (or the
 problems, with line and column for bad SQL) is shown after the rerun that opens the new model.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import streamlit as st
 
 from modeling.errors import ModelFileError
+from modeling.interop.relational_import import import_relational
 from modeling.model_file import model_to_document, refuse_oversized
-from modeling.relational_import import import_relational
 from ui import session
 from ui.problems import show_problems
 from ui.text import plain

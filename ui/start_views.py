@@ -5,9 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from costs.design_ranking import ranked_designs
-from modeling.editing import starter_document
+from editing import starter_document
+from modeling.design.summary import DesignFindingsSummary, DocumentSummary, design_findings_summary
 from modeling.model import Model
-from modeling.summary import DesignFindingsSummary, DocumentSummary, design_findings_summary
 from ui import session
 
 

@@ -17,7 +17,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
-from modeling.design import Design, Operation
+from modeling.design.plans import Design, Operation
 from modeling.model_file import model_from_document
 from workshop import breaks, reveals
 from workshop.reveals import Reveal, RevealFunction

@@ -15,14 +15,14 @@ from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
 from costs.pricing import CapacityDimension, break_even_utilization, load_price_sheet
 from costs.units import batch_get_item_units, get_item_units, query_units
 from costs.usage import CapacityOption, label
-from modeling.checks import FindingSeverity, check_design
-from modeling.checks.estimates import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
-from modeling.design import Design
-from modeling.generator import generate_design, propose_designs
+from modeling.design.checks import FindingSeverity, check_design
+from modeling.design.checks.estimates import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
+from modeling.design.generator import generate_design, propose_designs
+from modeling.design.planner import plan_pattern
+from modeling.design.plans import Design
 from modeling.hot_partitions import BurstScenario, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Consistency, Model, TableClass
 from modeling.model_file import model_from_document
-from modeling.planner import plan_pattern
 from workshop.roles import index_serving
 from workshop.states import State, state_document
 from workshop.verification import SEED, VERIFY_KEY_VALUES, busiest_key_utilisation

@@ -21,9 +21,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from modeling.design import TABLE, Design
+from modeling.design.generator import propose_designs
+from modeling.design.plans import TABLE, Design
 from modeling.errors import ModelingError
-from modeling.generator import propose_designs
 from modeling.model_file import model_from_document
 
 _ROLE = re.compile(r"\[index:([A-Za-z0-9_.\-]+)\]")

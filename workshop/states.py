@@ -11,9 +11,9 @@ import copy
 from enum import StrEnum
 from typing import Any
 
-from modeling.editing import adopt_key_design
+from editing import adopt_key_design
+from modeling.design.generator import COLLECTIONS, generate_design
 from modeling.examples import example_document
-from modeling.generator import COLLECTIONS, generate_design
 from modeling.model_file import model_from_document
 from workshop.roles import document_index_serving, free_index_name
 

@@ -3,7 +3,7 @@
 A break-it exercise lists `VerificationStep`s; `verify(document, steps)` validates the document with
 `modeling.model_file` (an invalid model fails every step with its first problem) and runs each step
 against the model's own design (or the first proposal when it has none), as the pages do. Steps use
-the design checks (`modeling.checks`), the planner (`Design.plan`), the hot-partition analysis and the
+the design checks (`modeling.design.checks`), the planner (`Design.plan`), the hot-partition analysis and the
 cost engine, so "fixed" means what the Layout, Hot partitions and Capacity & cost pages show.
 
 Adding a kind of step: a frozen dataclass with `name` and `run(subject) -> StepResult`.
@@ -24,11 +24,11 @@ from botocore.exceptions import BotoCoreError, ClientError
 from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
 from costs.preview import PreviewRun, run_preview
 from costs.usage import CapacityOption
-from modeling.checks import Finding, check_design
-from modeling.design import Design, Operation
-from modeling.endpoint import Endpoint, configured_endpoint, dynamodb_client
+from modeling.design.checks import Finding, check_design
+from modeling.design.generator import propose_designs
+from modeling.design.plans import Design, Operation
+from modeling.endpoint.adapter import Endpoint, configured_endpoint, dynamodb_client
 from modeling.errors import ModelFileError, ModelingError
-from modeling.generator import propose_designs
 from modeling.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import BillingMode, Model
 from modeling.model_file import model_from_document

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from modeling.checks.context import build_context
-from modeling.design import TABLE, Design
+from modeling.design.checks.context import build_context
+from modeling.design.plans import TABLE, Design
 from modeling.errors import ModelingError
 from modeling.hot_partitions import findings as rules
 from modeling.hot_partitions.frames import (

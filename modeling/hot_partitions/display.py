@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from modeling.design import TABLE
+from modeling.design.plans import TABLE
 
 _SMALLEST_PERCENT = 0.01
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from modeling.checks.catalogue import ERROR, INFO, WARNING, FindingSeverity
+from modeling.design.checks.catalogue import ERROR, INFO, WARNING, FindingSeverity
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES
 from modeling.hot_partitions.load import IndexLoad
 from modeling.hot_partitions.partitions import Placement

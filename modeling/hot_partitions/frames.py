@@ -7,7 +7,7 @@ Every frame is tidy: one row per observation, the columns listed here in this or
 
 from __future__ import annotations
 
-from modeling.checks.estimates import (
+from modeling.design.checks.estimates import (
     MAX_ITEM_COLLECTION_BYTES,
     PARTITION_READ_UNITS,
     PARTITION_WRITE_UNITS,

@@ -16,14 +16,14 @@ from functools import cached_property
 
 import numpy as np
 
-from modeling.checks.context import Context
-from modeling.checks.estimates import entry_bytes, lsi_entry_bytes, read_units_per_request
-from modeling.design import TABLE, Operation, PatternPlan
+from modeling.design.checks.context import Context
+from modeling.design.checks.estimates import entry_bytes, lsi_entry_bytes, read_units_per_request
+from modeling.design.planner import AccessPath
+from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.hot_partitions.columns import Accumulator, constant, constant_value, ratio, scaled
 from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES
 from modeling.hot_partitions.population import Layout, layout, row_items, row_shares
 from modeling.model import AccessPattern, KeyTemplates, PatternKind
-from modeling.planner import AccessPath
 
 _NEW_ITEM_KINDS = frozenset({PatternKind.WRITE, PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE})
 

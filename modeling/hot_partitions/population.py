@@ -1,7 +1,7 @@
 """Key populations: how an entity's items and requests spread over the values of a partition-key template.
 
 Each attribute of a template becomes a `Dimension` (how many distinct values, and how skewed, following
-the sample-data generators: `modeling.sample_data.pick_indices` semantics, index 0 the hottest value).
+the sample-data generators: `modeling.data.sample_data.pick_indices` semantics, index 0 the hottest value).
 A `Layout` enumerates key values as integer rows: the product of small closed dimensions, or else the
 dimension with the most values alone (a composite `TENANT#{t}#STUDENT#{s}` is as many keys as students).
 Beyond `cap` rows the coldest ranks are grouped, each row then standing for `key_values[row]` keys.
@@ -16,7 +16,7 @@ from datetime import datetime
 
 import numpy as np
 
-from modeling.checks.estimates import COUNTRY_CODES, COUNTRY_PROVIDERS, parse_template, time_bucket_seconds
+from modeling.design.checks.estimates import COUNTRY_CODES, COUNTRY_PROVIDERS, parse_template, time_bucket_seconds
 from modeling.hot_partitions.columns import constant, constant_value
 from modeling.model import (
     BooleanGenerator,

@@ -12,9 +12,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from modeling.checks.context import Context
-from modeling.design import TABLE
-from modeling.generator import label
+from modeling.design.checks.context import Context
+from modeling.design.generator import label
+from modeling.design.plans import TABLE
 from modeling.hot_partitions.load import Contribution, IndexLoad, build_index_load
 from modeling.hot_partitions.metrics import gini, top_share, top_shares, verdict
 from modeling.hot_partitions.partitions import BurstLoad, partition_count, place

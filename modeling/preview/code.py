@@ -12,7 +12,7 @@ import shlex
 from decimal import Decimal
 from typing import Any
 
-from modeling.design import Operation
+from modeling.design.plans import Operation
 from modeling.preview.dataset import json_value
 from modeling.preview.requests import PatternRequest, typed_params
 

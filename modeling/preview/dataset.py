@@ -15,11 +15,11 @@ from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
+from modeling.data.sample_data import Item, generate_items, item_keys
+from modeling.design.keys import KeyTemplateError
 from modeling.errors import ModelingError
-from modeling.iac_request import key_attributes
-from modeling.keys import KeyTemplateError
+from modeling.interop.iac_request import key_attributes
 from modeling.model import KeyDesign, Model
-from modeling.sample_data import Item, generate_items, item_keys
 
 DEFAULT_PREVIEW_ITEMS = 1_000
 MAX_PREVIEW_ITEMS = 5_000  # moto's Query cost grows with table size (stack-notes §4.5)

@@ -1,8 +1,8 @@
 """Loading the preview items with BatchWriteItem: 25 items per request, a few requests at a time.
 
 Throttling and transient errors are retried by botocore's standard retry mode (the client's
-configuration, modeling.endpoint); items DynamoDB returns as UnprocessedItems are re-sent by the one
-retry helper (modeling.retry, dynamodb-facts §8, BatchWriteItem). A load that cannot finish (the
+configuration, modeling.endpoint.adapter); items DynamoDB returns as UnprocessedItems are re-sent by the one
+retry helper (modeling.endpoint.retry, dynamodb-facts §8, BatchWriteItem). A load that cannot finish (the
 endpoint goes away, throttling outlasts the retries) raises `LoadInterrupted` carrying a `LoadState`:
 loading again with that state sends only the batches that did not complete, into the very table the
 load began with (a `TableGuard` checks it before the first write, before every re-send after a
@@ -21,10 +21,10 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from modeling.endpoint.retry import RetriesExhausted, send_until_done
 from modeling.errors import EndpointError, ModelingError
 from modeling.preview.dataset import PreviewData, to_dynamodb_json
 from modeling.preview.ownership import TableGuard, TableIdentity, TableReplacedError
-from modeling.retry import RetriesExhausted, send_until_done
 
 # dynamodb-facts §8 (request limits): BatchWriteItem takes at most 25 put or delete requests.
 BATCH_WRITE_MAX_ITEMS = 25

@@ -17,11 +17,11 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
-from modeling.design import Operation
+from modeling.data.sample_data import Item
+from modeling.design.plans import Operation
 from modeling.model import ComparisonOperator, ConditionKind, Model, RangeOperator, UpdateAction, WriteCondition
 from modeling.preview.dataset import PreviewData, StoredItem, json_value
 from modeling.preview.requests import ReadShape, filter_values
-from modeling.sample_data import Item
 
 
 @dataclass(frozen=True)

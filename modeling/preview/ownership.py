@@ -2,7 +2,7 @@
 
 A preview table carries four tags (set by CreateTable, so they exist from the first instant):
 - `created-by: dynamodb-design-studio`: made by the product;
-- the instance: a random id kept in the workspace (modeling.workspace.instance_id), so a colleague's
+- the instance: a random id kept in the workspace (modeling.workspace.folder.instance_id), so a colleague's
   installation pointed at the same endpoint is another owner, never touched;
 - the session: which workshop attendee (or `local`) the table belongs to;
 - the load: a random id given at creation, so a table deleted and created again under the same name,
@@ -21,7 +21,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from modeling.endpoint import NotDynamoDB
+from modeling.endpoint.adapter import NotDynamoDB
 from modeling.errors import EndpointError, ModelingError
 
 CREATOR_TAG = "created-by"

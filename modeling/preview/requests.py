@@ -1,6 +1,6 @@
 """Each access pattern as the exact request a developer would send, built from the design.
 
-Reads follow the planner's choice of operation and access path (modeling.planner); the key condition
+Reads follow the planner's choice of operation and access path (modeling.design.planner); the key condition
 is rebuilt from the path's templates so that range conditions stay correct when more key text
 follows the range attribute (`ORDER#{orderDate}#{orderId}`: `<= :d` becomes `< 'ORDER#d#' + HIGH`).
 Every attribute name goes through ExpressionAttributeNames, so reserved words (dynamodb-facts §6,
@@ -17,11 +17,11 @@ from typing import Any
 
 from boto3.dynamodb.types import TypeSerializer
 
-from modeling.design import TABLE, Operation, PatternPlan
+from modeling.design.keys import KeyTemplate, KeyTemplateError, Segment, render_segments, render_value
+from modeling.design.planner import AccessPath, access_paths
+from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.errors import ModelingError
-from modeling.keys import KeyTemplate, KeyTemplateError, Segment, render_segments, render_value
 from modeling.model import AccessPattern, AttributeType, KeyDesign, Model, PatternKind, RangeOperator
-from modeling.planner import AccessPath, access_paths
 
 # Appended to an upper bound so that every key starting with the bound sorts below it (UTF-8 order).
 HIGH = "\uffff"

@@ -20,7 +20,9 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from modeling.design import TABLE, Design, IndexChange, Operation, PatternPlan
+from modeling.data.sample_data import Item, item_keys
+from modeling.design.plans import TABLE, Design, IndexChange, Operation, PatternPlan
+from modeling.endpoint.retry import RetriesExhausted, send_until_done
 from modeling.errors import ModelingError
 from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
 from modeling.preview.dataset import PreviewData, StoredItem, from_dynamodb_json, primary_key_names, to_dynamodb_json
@@ -50,8 +52,6 @@ from modeling.preview.write_runner import (
     counter_pattern,
     run_semantic_write,
 )
-from modeling.retry import RetriesExhausted, send_until_done
-from modeling.sample_data import Item, item_keys
 
 MAX_PAGES = 100
 MAX_SHOWN_ITEMS = 50
@@ -566,7 +566,7 @@ def _found_in_index(client: Any, table: str, key_design: KeyDesign, index: Secon
 
 
 def _delete_items(client: Any, table: str, names: tuple[str, ...], items: list[Item]) -> None:
-    """Undo the puts: one BatchWriteItem of deletes per 25 items, leftovers re-sent (modeling.retry)."""
+    """Undo the puts: one BatchWriteItem of deletes per 25 items, leftovers re-sent (modeling.endpoint.retry)."""
     for start in range(0, len(items), 25):
         deletes = [{"DeleteRequest": {"Key": to_dynamodb_json({n: item[n] for n in names})}}
                    for item in items[start:start + 25]]

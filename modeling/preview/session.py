@@ -6,8 +6,8 @@ import hashlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from modeling.design import Design
-from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client, shared_dynamodb_client
+from modeling.design.plans import Design
+from modeling.endpoint.adapter import Endpoint, EndpointKind, dynamodb_client, shared_dynamodb_client
 from modeling.errors import ModelingError
 from modeling.model import Model
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, PreviewData, build_preview_data, preview_counts
@@ -21,7 +21,7 @@ from modeling.preview.tables import (
     mark_loaded,
     preview_table,
 )
-from modeling.workspace import default_workspace_dir, instance_id
+from modeling.workspace.folder import default_workspace_dir, instance_id
 
 # A load that finds its table replaced starts over; a table replaced again and again (another tab
 # reloading it in a loop) stops the load with a message instead of running forever.

@@ -16,7 +16,7 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.errors import EndpointError
-from modeling.iac_request import table_request, uniform_capacity
+from modeling.interop.iac_request import table_request, uniform_capacity
 from modeling.model import BillingMode, KeyDesign, TableSettings
 from modeling.preview.ownership import (
     CREATOR,
@@ -62,7 +62,7 @@ def create_table_request(table: PreviewTable, settings: TableSettings, key_desig
                          load_id: str) -> dict[str, Any]:
     """CreateTable parameters for the design: keys, indexes, projections, billing mode, ownership tags.
 
-    The request is `modeling.iac_request.table_request`'s, the one the IaC export starts from, plus the
+    The request is `modeling.interop.iac_request.table_request`'s, the one the IaC export starts from, plus the
     ownership tags (and a small capacity when provisioned); it holds no deletion protection, since the
     product deletes its preview tables.
     """

@@ -14,12 +14,12 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from modeling.design import Operation
-from modeling.keys import KeyTemplate, KeyTemplateError, render_key
+from modeling.data.sample_data import Item, item_keys
+from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
+from modeling.design.plans import Operation
 from modeling.model import KeyDesign, TransactAction
 from modeling.preview.oracle import apply_operations
 from modeling.preview.requests import PatternRequest, RequestBuildError
-from modeling.sample_data import Item, item_keys
 from modeling.write_semantics import ARCHIVE, ITEM, ValueKind, ValueSource, WriteMember, WritePlan
 
 _TOKEN = re.compile(r"[#:][A-Za-z0-9_]+")

@@ -26,13 +26,13 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from modeling.keys import KeyTemplate
+from modeling.data.sample_data import Item
+from modeling.design.keys import KeyTemplate
 from modeling.model import ConditionKind, KeyDesign, Model, PatternKind, TransactAction, UpdateAction
 from modeling.preview.dataset import PreviewData, from_dynamodb_json, to_dynamodb_json
 from modeling.preview.oracle import apply_operations, condition_holds
 from modeling.preview.requests import PatternRequest, RequestBuildError, typed_params
 from modeling.preview.write_requests import Binding, BoundMember, bind, write_request
-from modeling.sample_data import Item
 from modeling.write_semantics import ARCHIVE, ITEM, WriteMember, WritePlan, condition_value_placeholder
 
 CONDITION_FAILED = "ConditionalCheckFailedException"

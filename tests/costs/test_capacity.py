@@ -8,8 +8,8 @@ import pytest
 
 from costs.capacity import capacity_profile, table_usage
 from costs.estimate import EstimateRequest, estimate_model
+from modeling.design.generator import propose_designs
 from modeling.examples import list_examples, load_example
-from modeling.generator import propose_designs
 from modeling.model import Model
 
 TRAFFIC = {"peak_requests_per_second": 20, "average_requests_per_second": 10}
@@ -114,8 +114,8 @@ def test_backups_and_billable_stream_reads_appear_as_line_items() -> None:
 @pytest.mark.parametrize("slug", [e.slug for e in list_examples()])
 def test_checks_and_cost_engine_agree_on_every_read(slug: str) -> None:
     """Issue 12: the checks and the cost engine once disagreed on 8 of 44 reads; they now share one estimator."""
-    from modeling.checks.context import build_context
-    from modeling.checks.estimates import read_units_per_request
+    from modeling.design.checks.context import build_context
+    from modeling.design.checks.estimates import read_units_per_request
 
     model = load_example(slug)
     design = propose_designs(model)[0]

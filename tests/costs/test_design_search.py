@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from costs.design_ranking import PROPOSED, YOUR_DESIGN, rank_designs, ranking_rows
 from costs.design_search import search_layouts
 from costs.pricing import load_price_sheet
-from modeling.design import Operation
+from modeling.design.keys import KeyTemplate
+from modeling.design.plans import Operation
 from modeling.examples import list_examples, load_example
-from modeling.keys import KeyTemplate
 from modeling.memo import clear_domain_caches
 from modeling.model import Model
 

@@ -31,9 +31,9 @@ from costs.pricing import PriceItem, available_regions, line_item, load_price_sh
 from costs.throttling import throttling_risk
 from costs.traffic_curves import pattern_minute_rates
 from costs.usage import CapacityOption, EstimateOptions, FixedCapacity, ResourceUsage, TableUsage
-from modeling.design import Operation
-from modeling.generator import propose_designs
-from modeling.infrastructure import IacFormat
+from modeling.design.generator import propose_designs
+from modeling.design.plans import Operation
+from modeling.interop.infrastructure import IacFormat
 from modeling.model import BillingMode, Model, TableClass, TrafficProfile, TrafficShape
 from tests.cli_runner import run_main
 from tests.modeling.test_infrastructure import cfn_lint_problems

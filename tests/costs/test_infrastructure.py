@@ -13,7 +13,7 @@ from costs.errors import UsageError
 from costs.estimate import EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from modeling.examples import list_examples, load_example
-from modeling.infrastructure import IacFormat
+from modeling.interop.infrastructure import IacFormat
 from modeling.model import KeyAttribute, KeyAttributeType, Projection, SecondaryIndex
 from tests.modeling.test_infrastructure import cfn_lint_problems
 

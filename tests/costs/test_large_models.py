@@ -9,9 +9,9 @@ from decimal import Decimal
 
 from costs.capacity import SAMPLE_ITEMS_PER_ENTITY, sample_counts
 from costs.estimate import EstimateRequest, estimate_model
+from modeling.data.sample_data import generate_items
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL
 from modeling.model import Model
-from modeling.sample_data import generate_items
 from workshop.sharing import decode_share, encode_share
 
 TRAFFIC = {"peak_requests_per_second": 10, "average_requests_per_second": 1}

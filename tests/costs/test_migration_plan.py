@@ -18,8 +18,8 @@ from costs.migration import (
     scan_read_units,
     update_write_units,
 )
-from modeling.migration import Mode, PlanOptions
-from modeling.sizing import design_sizes
+from modeling.design.sizing import design_sizes
+from modeling.migration.plan import Mode, PlanOptions
 from tests.evolution_models import (
     library,
     library_document,

@@ -25,8 +25,8 @@ from costs.errors import UsageError
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.monitoring import MonitoringOptions, monitoring_plan
 from modeling.examples import list_examples, load_example
-from modeling.iac_request import uniform_capacity
-from modeling.infrastructure import IacFormat
+from modeling.interop.iac_request import uniform_capacity
+from modeling.interop.infrastructure import IacFormat
 from modeling.model import Model
 from tests.cli_runner import run_main
 from tests.modeling.test_infrastructure import cfn_lint_problems
@@ -249,9 +249,9 @@ def test_cli_flags_reach_the_export_and_a_bad_topic_is_one_line() -> None:
 
 def test_a_template_above_the_inline_quota_says_how_to_deploy_it() -> None:
     """51,200 bytes is CloudFormation's inline template quota; 300 alarms of ~600 bytes each exceed it."""
-    from modeling.generator import propose_designs
-    from modeling.iac_alarms import TABLE_NAME, MetricAlarm, Monitoring, Statistic
-    from modeling.infrastructure import infrastructure_code
+    from modeling.design.generator import propose_designs
+    from modeling.interop.iac_alarms import TABLE_NAME, MetricAlarm, Monitoring, Statistic
+    from modeling.interop.infrastructure import infrastructure_code
 
     model = load_example("chat_messages")
     alarm = MetricAlarm("X", "UserErrors", (), Statistic.SUM, 60, 1, 1, 0.0, "why " * 100)

@@ -26,8 +26,8 @@ from costs.review_report import (
     load_reviewed_model,
 )
 from costs.usage import label
-from modeling.checks import check_design
-from modeling.design_report import entity_chart, pattern_chart
+from modeling.design.checks import check_design
+from modeling.design.design_report import entity_chart, pattern_chart
 from modeling.examples import example_document
 from modeling.hot_partitions import HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model

@@ -9,8 +9,8 @@ import pytest
 
 from costs.design_ranking import rank_designs
 from costs.estimate import EstimateRequest, estimate_model
-from modeling.design import Operation
-from modeling.relational_import import import_relational
+from modeling.design.plans import Operation
+from modeling.interop.relational_import import import_relational
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sql"
 CASES = {"students": ("students.sql", "students_pg_stat_statements.csv", None),

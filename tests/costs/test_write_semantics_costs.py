@@ -13,9 +13,9 @@ from decimal import Decimal
 import pytest
 
 from costs.capacity import capacity_profile
-from modeling.generator import generate_design
+from modeling.design.generator import generate_design
+from modeling.design.sizing import design_sizes
 from modeling.model_file import load_model_file
-from modeling.sizing import design_sizes
 from tests.fixture_files import FIXTURES_DIR
 
 WALLET = load_model_file(FIXTURES_DIR / "write-semantics" / "wallet.yaml")

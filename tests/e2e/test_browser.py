@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from costs.design_ranking import ranked_designs
 from modeling.examples import load_example
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 from tests.e2e.conftest import Server, assert_no_exception, eventually, open_page, wait_until_idle
 
 pytestmark = pytest.mark.e2e

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 from tests.e2e.conftest import Server, assert_no_exception, eventually, open_page, wait_until_idle
 
 pytestmark = pytest.mark.e2e

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from modeling.endpoint import Endpoint, EndpointKind, configured_endpoint, dynamodb_client
-from modeling.workspace_table import TableWorkspace, forget_checked_tables, open_table_workspace
+from modeling.endpoint.adapter import Endpoint, EndpointKind, configured_endpoint, dynamodb_client
+from modeling.workspace.table import TableWorkspace, forget_checked_tables, open_table_workspace
 from tests.e2e.conftest import Server, assert_no_exception, eventually, start_server, wait_until_idle
 
 pytestmark = pytest.mark.e2e

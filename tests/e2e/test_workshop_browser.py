@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 from tests.e2e.conftest import Server, assert_no_exception, start_server, wait_until_idle
 from workshop.lessons import LESSONS, Lesson
 from workshop.sharing import encode_share

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 from tests.e2e.conftest import assert_no_exception, start_server, wait_until_idle
 from workshop.sharing import encode_share
 from workshop.states import State, state_document

@@ -17,8 +17,8 @@ from typing import Any
 
 from costs.estimate import EstimateRequest, estimate_model
 from costs.usage import CapacityOption
-from modeling.design import Design
-from modeling.generator import propose_designs
+from modeling.design.generator import propose_designs
+from modeling.design.plans import Design
 from modeling.model import Model
 from modeling.model_file import load_model_file
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from costs.migration_rehearsal import dual_write, migrate, prepare_rehearsal, rehearse, verify
-from modeling.endpoint import dynamodb_client
-from modeling.migration import Mode
-from modeling.migration_run import CheckpointMismatch, MigrationInterrupted, check_consistency
+from modeling.endpoint.adapter import dynamodb_client
+from modeling.migration.plan import Mode
+from modeling.migration.run import CheckpointMismatch, MigrationInterrupted, check_consistency
 from modeling.preview.ownership import ForeignTableError
 from tests.evolution_models import (
     library,
@@ -142,7 +142,7 @@ def test_the_generated_script_runs_the_backfill_and_refuses_an_unconfirmed_table
     import runpy
     import sys
 
-    from modeling.migration_script import migration_script
+    from modeling.migration.script import migration_script
 
     rehearsal = prepare_rehearsal(library(), library(with_loans_by_book()), endpoint, _namespace(), "library",
                                   total_items=60)

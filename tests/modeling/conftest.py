@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from modeling.endpoint import Endpoint, configured_endpoint, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, configured_endpoint, dynamodb_client
 
 
 @pytest.fixture

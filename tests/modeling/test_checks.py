@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from modeling.checks import CHECKS, Finding, FindingSeverity, check_design, reserved_words
-from modeling.design import Operation
+from modeling.design.checks import CHECKS, Finding, FindingSeverity, check_design, reserved_words
+from modeling.design.generator import COLLECTIONS, SEPARATE, explicit_design, generate_design
+from modeling.design.plans import Operation
 from modeling.examples import list_examples, load_example
-from modeling.generator import COLLECTIONS, SEPARATE, explicit_design, generate_design
 from modeling.model import Model
 
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from modeling.design import IndexChange, Operation
+from modeling.design.plans import IndexChange, Operation
 from modeling.dynamodb_rules import index_write_units, items_per_page, read_units, write_units
 from modeling.item_size import item_size_bytes
 

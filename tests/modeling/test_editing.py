@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from modeling import editing
+import editing
 from modeling.examples import example_document, list_examples
 from modeling.model_file import document_problems
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from modeling.endpoint import (
+from modeling.endpoint.adapter import (
     Endpoint,
     EndpointKind,
     check_endpoint,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import json
 
-from modeling.evolution import (
+from modeling.migration.evolution import (
     ChangeKind,
     Classification,
     Subject,

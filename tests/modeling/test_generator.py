@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from modeling.design import TABLE, Operation
-from modeling.design_report import designs_json
+from modeling.design.design_report import designs_json
+from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design, propose_designs, replace_key_design
+from modeling.design.keys import KeyTemplate
+from modeling.design.plans import TABLE, Operation
 from modeling.examples import list_examples, load_example
-from modeling.generator import COLLECTIONS, SEPARATE, generate_design, propose_designs, replace_key_design
-from modeling.keys import KeyTemplate
 from modeling.model import AccessPattern, Model
 from modeling.model_file import FileFormat, document_problems, dump_model, parse_document
 from tests.golden_files import assert_matches_golden
@@ -27,8 +27,8 @@ def test_designs_match_their_reviewed_golden_files(slug: str, update_golden: boo
 
 
 def test_the_same_model_gives_the_same_design_byte_for_byte_in_another_process() -> None:
-    code = ("from modeling.examples import load_example; from modeling.generator import propose_designs;"
-            "from modeling.design_report import designs_json;"
+    code = ("from modeling.examples import load_example; from modeling.design.generator import propose_designs;"
+            "from modeling.design.design_report import designs_json;"
             "print(designs_json(propose_designs(load_example('crm_single_table'))), end='')")
     other = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                            env={"PYTHONHASHSEED": "12345", "PATH": ""})
@@ -217,7 +217,7 @@ access_patterns:
 
 
 def test_a_number_copied_through_a_foreign_key_is_padded_like_the_attribute_it_copies() -> None:
-    from modeling.checks import check_design
+    from modeling.design.checks import check_design
     from modeling.model_file import model_from_document
 
     model = model_from_document(parse_document(_INTEGER_FOREIGN_KEYS.encode(), "school.yaml"))

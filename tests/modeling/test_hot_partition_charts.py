@@ -6,9 +6,9 @@ import plotly.graph_objects as go
 import pytest
 
 from modeling.charts import key_traffic_histogram, partition_heatmap, skew_comparison, top_keys_bar
-from modeling.design import TABLE
+from modeling.design.generator import explicit_design
+from modeling.design.plans import TABLE
 from modeling.examples import load_example
-from modeling.generator import explicit_design
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 
 

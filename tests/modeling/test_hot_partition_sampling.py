@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from modeling.checks.context import build_context
-from modeling.generator import explicit_design
+from modeling.design.checks.context import build_context
+from modeling.design.generator import explicit_design
 from modeling.hot_partitions import HotPartitionRequest, analyse_hot_partitions
 from modeling.hot_partitions.load import IndexLoad, build_index_load, contributions, index_templates
 from modeling.hot_partitions.partitions import place

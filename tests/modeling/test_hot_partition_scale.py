@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from modeling.checks.context import build_context
-from modeling.generator import explicit_design
+from modeling.design.checks.context import build_context
+from modeling.design.generator import explicit_design
 from modeling.hot_partitions.columns import Accumulator, constant, constant_value
 from modeling.hot_partitions.load import IndexLoad, build_index_load, contributions, index_templates
 from modeling.hot_partitions.metrics import skew_row

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modeling.checks.catalogue import ERROR
-from modeling.design import TABLE
+from modeling.design.checks.catalogue import ERROR
+from modeling.design.generator import explicit_design
+from modeling.design.plans import TABLE
 from modeling.examples import load_example
-from modeling.generator import explicit_design
 from modeling.hot_partitions import (
     KEY_COLUMNS,
     PARTITION_COLUMNS,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import yaml
 
+from modeling.design.generator import generate_design
 from modeling.errors import errors_only
-from modeling.generator import generate_design
 from modeling.model_file import document_problems, model_from_document
 
 MODEL = """\

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from modeling.__main__ import main
-from modeling.endpoint import configured_endpoint, dynamodb_client, embedded_endpoint_url
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client, embedded_endpoint_url
 from modeling.model_file import load_model_file
 from tests.cli_runner import CliResult, run_main
 

@@ -10,11 +10,11 @@ import hcl2
 import pytest
 import yaml
 
-from modeling.design import TABLE
-from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.design.generator import propose_designs
+from modeling.design.plans import TABLE
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.examples import list_examples, load_example
-from modeling.generator import propose_designs
-from modeling.infrastructure import (
+from modeling.interop.infrastructure import (
     DimensionCapacity,
     IacFormat,
     InfrastructureError,

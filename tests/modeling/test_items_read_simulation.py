@@ -1,7 +1,7 @@
 """Items read per request against an independent vectorised simulation at production counts.
 
 The simulation is written here from DynamoDB's semantics and the model's generators, not from
-`modeling.items_read`: it draws every child's parent (multinomial over zipf / uniform / hot-value
+`modeling.design.items_read`: it draws every child's parent (multinomial over zipf / uniform / hot-value
 weights, the generator's rank-1-hottest convention), moves any parent's overflow above the
 relationship's max to the others, draws closed-set attribute values per item, keeps what the plan's key
 condition matches (same partition key value, sort-key prefix, a range keeping the share the request
@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from modeling.design import TABLE, Operation, PatternPlan
+from modeling.design.generator import explicit_design, propose_designs
+from modeling.design.keys import KeyTemplate
+from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.examples import list_examples, load_example
-from modeling.generator import explicit_design, propose_designs
-from modeling.keys import KeyTemplate
 from modeling.model import (
     BooleanGenerator,
     ConstantGenerator,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from modeling.keys import KeyTemplate, KeyTemplateError, render_key, render_value
+from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key, render_value
 
 
 def test_template_parses_into_constants_and_references() -> None:

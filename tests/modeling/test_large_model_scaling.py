@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from modeling.generator import propose_designs
+from modeling.design.generator import propose_designs
 from modeling.model import Model
 
 LINEAR_RATIO_CEILING = 2.5  # 2.0 is linear; a quadratic term shows as 3-4 at these sizes

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from modeling.design import TABLE
+from modeling.data.sample_data import generate_items, item_keys
+from modeling.design.generator import generate_design
+from modeling.design.layout import LayoutRequest, analyse_layout, layout_view
+from modeling.design.plans import TABLE
 from modeling.examples import load_example
-from modeling.generator import generate_design
-from modeling.layout import LayoutRequest, analyse_layout, layout_view
-from modeling.sample_data import generate_items, item_keys
 
 CRM = load_example("crm_single_table")
 

@@ -13,12 +13,13 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
+from modeling.data.sample_data import generate_items, item_keys
+from modeling.design.generator import propose_designs
+from modeling.endpoint.adapter import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import EndpointError, Severity
 from modeling.examples import load_example
-from modeling.generator import propose_designs
-from modeling.infrastructure import create_table_input
-from modeling.live_import import (
+from modeling.interop.infrastructure import create_table_input
+from modeling.interop.live_import import (
     READ_ONLY_OPERATIONS,
     ImportRequest,
     TableNotFoundError,
@@ -27,7 +28,6 @@ from modeling.live_import import (
 )
 from modeling.model import BillingMode, Model
 from modeling.model_file import document_problems, model_from_document
-from modeling.sample_data import generate_items, item_keys
 
 
 def _table_like(endpoint: Endpoint, made: list[str], model: Model) -> tuple[str, object]:
@@ -162,7 +162,7 @@ def test_table_settings_come_from_the_description(endpoint: Endpoint, made_table
 
 
 def entity_name_of_table(name: str) -> str:
-    from modeling.live_inference import entity_name
+    from modeling.interop.live_inference import entity_name
 
     return entity_name(name)
 

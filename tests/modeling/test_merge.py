@@ -7,7 +7,7 @@ import copy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from modeling.merge import changed_paths, three_way_merge
+from modeling.workspace.merge import changed_paths, three_way_merge
 
 BASE = {
     "name": "Shop", "table": {"name": "shop", "region": "us-east-1"},

@@ -38,8 +38,8 @@ def test_the_index_changes_neither_equality_nor_the_dump() -> None:
 
 
 def test_access_paths_are_kept_with_their_design_and_rebuilt_for_a_copy() -> None:
-    from modeling.generator import propose_designs
-    from modeling.planner import access_paths
+    from modeling.design.generator import propose_designs
+    from modeling.design.planner import access_paths
 
     model = Model.model_validate({
         "name": "Paths", "table": {"name": "paths"},

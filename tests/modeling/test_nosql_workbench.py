@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from modeling.design.generator import explicit_design, generate_design
 from modeling.errors import ModelFileError, errors_only
 from modeling.examples import example_document, list_examples
-from modeling.generator import explicit_design, generate_design
+from modeling.interop.nosql_workbench import export_workbench, import_workbench, read_workbench, workbench_document
+from modeling.interop.nosql_workbench.document import normalised_value
 from modeling.model_file import MAX_FILE_BYTES, document_problems, model_from_document, model_to_document
-from modeling.nosql_workbench import export_workbench, import_workbench, read_workbench, workbench_document
-from modeling.nosql_workbench.document import normalised_value
 from tests.fixture_files import WORKBENCH_DIR, WORKBENCH_FILES, workbench_file
 
 FILES = WORKBENCH_FILES

@@ -1,4 +1,4 @@
-"""One key grammar (modeling.keys) for both importers: the same key values, read from a NoSQL Workbench
+"""One key grammar (modeling.design.keys) for both importers: the same key values, read from a NoSQL Workbench
 file and from a real table on the embedded moto server (over HTTP) holding that file's items, give the
 same key templates."""
 
@@ -8,10 +8,10 @@ import uuid
 
 import pytest
 
-from modeling.endpoint import Endpoint, dynamodb_client
-from modeling.live_import import ImportRequest, import_live_table
-from modeling.nosql_workbench import import_workbench, read_workbench
-from modeling.nosql_workbench.document import Table, iter_items
+from modeling.endpoint.adapter import Endpoint, dynamodb_client
+from modeling.interop.live_import import ImportRequest, import_live_table
+from modeling.interop.nosql_workbench import import_workbench, read_workbench
+from modeling.interop.nosql_workbench.document import Table, iter_items
 from tests.fixture_files import workbench_file
 
 # Tables whose templates both importers infer from the key values alone (no facet aliases, type

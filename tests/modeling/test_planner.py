@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from modeling.design import TABLE, IndexChange, Operation
+from modeling.design.generator import generate_design
+from modeling.design.planner import plan_pattern, plan_patterns
+from modeling.design.plans import TABLE, IndexChange, Operation
 from modeling.examples import load_example
-from modeling.generator import generate_design
 from modeling.model import AccessPattern, Consistency, KeyAttribute, SecondaryIndex
 from modeling.model_file import load_model_file
-from modeling.planner import plan_pattern, plan_patterns
 
 CRM = load_example("crm_single_table")
 PLANS = {p.pattern: p for p in plan_patterns(CRM, CRM.key_design)}

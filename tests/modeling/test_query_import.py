@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 
 from dds.cli import main as dds_main
-from modeling.design import Operation
+from modeling.design.generator import propose_designs
+from modeling.design.plans import Operation
 from modeling.errors import ModelFileError
-from modeling.generator import propose_designs
+from modeling.interop.query_import import import_queries
+from modeling.interop.query_log import read_query_log
+from modeling.interop.query_patterns import AGGREGATE, BULK_WRITE, EVERY_PARTITION, FULL_TEXT, REPORTING
+from modeling.interop.sql_import import import_sql, read_row_counts
 from modeling.model import PatternKind
 from modeling.model_file import document_problems, load_model_file, model_to_document
-from modeling.query_import import import_queries
-from modeling.query_log import read_query_log
-from modeling.query_patterns import AGGREGATE, BULK_WRITE, EVERY_PARTITION, FULL_TEXT, REPORTING
-from modeling.sql_import import import_sql, read_row_counts
 from tests.cli_runner import run_main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sql"

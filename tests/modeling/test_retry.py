@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from modeling.retry import RetriesExhausted, send_until_done
+from modeling.endpoint.retry import RetriesExhausted, send_until_done
 
 
 def test_it_re_sends_only_what_is_left_and_sleeps_between_attempts() -> None:

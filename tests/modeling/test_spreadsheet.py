@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from modeling.spreadsheet import csv_text, neutralise_cell
+from modeling.interop.spreadsheet import csv_text, neutralise_cell
 
 ROOT = Path(__file__).resolve().parents[2]
 PAYLOADS = ['=HYPERLINK("http://evil.example/x","click")', "+1+1", "-2+3", "@SUM(A1:A2)", "\t=1+1", "\r=1+1"]

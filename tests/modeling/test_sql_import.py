@@ -9,10 +9,10 @@ import pytest
 
 from dds.cli import main as dds_main
 from modeling.errors import ModelFileError
+from modeling.interop.sql_import import entity_name, import_sql, read_row_counts
+from modeling.interop.sql_schema import SqlSchemaError, read_sql_schema
 from modeling.model import EnumGenerator, ReferenceGenerator, RelationshipKind
 from modeling.model_file import document_problems, model_to_document
-from modeling.sql_import import entity_name, import_sql, read_row_counts
-from modeling.sql_schema import SqlSchemaError, read_sql_schema
 from tests.cli_runner import run_main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sql"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from modeling.__main__ import main
 from modeling.examples import EXAMPLES_DIR
+from modeling.interop.nosql_workbench import import_workbench
 from modeling.model_file import load_model_file
-from modeling.nosql_workbench import import_workbench
 from tests.cli_runner import CliResult, run_main
 from tests.fixture_files import workbench_file
 

@@ -17,14 +17,14 @@ import pytest
 import yaml
 
 from modeling.__main__ import main
-from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.design.keys import KeyTemplate, render_key
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.errors import errors_only
-from modeling.iac_request import create_table_input
-from modeling.infrastructure import IacFormat, infrastructure_code
-from modeling.keys import KeyTemplate, render_key
+from modeling.interop.iac_request import create_table_input
+from modeling.interop.infrastructure import IacFormat, infrastructure_code
+from modeling.interop.nosql_workbench import WorkbenchImport, export_workbench, import_workbench
 from modeling.model import Attribute, AttributeType, IntRangeGenerator, Model
 from modeling.model_file import document_problems, model_to_document
-from modeling.nosql_workbench import WorkbenchImport, export_workbench, import_workbench
 from tests.cli_runner import run_main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "workbench-fidelity"

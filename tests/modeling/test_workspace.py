@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from modeling.editing import new_document
+from editing import new_document
 from modeling.errors import ModelFileError, WorkspaceError
-from modeling.workspace import Workspace, slugify
+from modeling.workspace.folder import Workspace, slugify
 
 
 def test_invalid_draft_is_saved_and_read_back_unchanged(tmp_path: Path) -> None:

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from modeling.endpoint import Endpoint, EndpointKind, configured_endpoint, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, EndpointKind, configured_endpoint, dynamodb_client
 from modeling.errors import ForeignWorkspaceTableError, ModelFileError, WorkspaceConflictError, WorkspaceError
-from modeling.workspace import Workspace, document_bytes, document_version
-from modeling.workspace_store import WorkspaceStore, workspace_table_name
-from modeling.workspace_table import (
+from modeling.workspace.folder import Workspace, document_bytes, document_version
+from modeling.workspace.store import WorkspaceStore, workspace_table_name
+from modeling.workspace.table import (
     CREATOR,
     CREATOR_TAG,
     TableWorkspace,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from modeling.errors import WorkspaceConflictError, WorkspaceError
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 
 DRAFT = {"format": "dynamodb-design-studio/model", "version": 1, "name": "Shop", "table": {"name": "shop"}}
 

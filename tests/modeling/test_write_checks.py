@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from modeling.checks import check_design
-from modeling.checks.catalogue import Finding
-from modeling.generator import generate_design
+from modeling.design.checks import check_design
+from modeling.design.checks.catalogue import Finding
+from modeling.design.generator import generate_design
 from modeling.model import Model
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from modeling.design import Operation
-from modeling.design_report import entity_chart
-from modeling.generator import generate_design
+from modeling.design.design_report import entity_chart
+from modeling.design.generator import generate_design
+from modeling.design.plans import Operation
 from modeling.model import TransactAction
 from modeling.model_file import load_model_file
 from modeling.write_semantics import ARCHIVE, ITEM
@@ -109,7 +109,7 @@ def test_a_model_without_write_semantics_plans_plain_writes() -> None:
 
 
 def test_a_users_own_auxiliary_templates_are_kept() -> None:
-    from modeling.generator import explicit_design
+    from modeling.design.generator import explicit_design
     from modeling.model import EntityKeys, KeyDesign, KeyTemplates
 
     own = KeyDesign(entities=(EntityKeys(entity="User", table=KeyTemplates(partition_key="USER#{userId}",

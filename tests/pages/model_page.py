@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 

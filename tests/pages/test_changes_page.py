@@ -10,7 +10,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from modeling.model_file import load_model_file, model_to_document
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 

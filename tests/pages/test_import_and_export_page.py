@@ -13,8 +13,8 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from modeling.endpoint import configured_endpoint, dynamodb_client
-from modeling.workspace import Workspace
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
+from modeling.workspace.folder import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBMIT_IMPORT = "FormSubmitter:import.form-Import as a new model"

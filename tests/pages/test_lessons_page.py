@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 from workshop.isolation import browser_proof, workshop_secret
 from workshop.lessons import LESSONS
 from workshop.sharing import encode_share

@@ -16,7 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from modeling.examples import example_document
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 from tests.markdown_checks import PAYLOADS, live_markdown, unescape
 from workshop.sharing import encode_share
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 from tests.pages.model_page import add_entity_in_the_grid, model_page, saved
 
 ROOT = Path(__file__).resolve().parents[2]

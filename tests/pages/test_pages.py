@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from costs.design_ranking import ranked_designs
 from modeling.examples import example_document, load_example
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 from tests.markdown_checks import unescape
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from tests.markdown_checks import unescape
 
 ROOT = Path(__file__).resolve().parents[2]

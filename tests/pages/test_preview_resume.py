@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from tests.fault_proxy import FaultPlan, FaultProxy
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ from costs.pricing import PriceItem
 from modeling.examples import example_document
 from modeling.model import Model, TableClass
 from modeling.model_file import FileFormat, dump_document
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from modeling.endpoint import Endpoint, EndpointKind, configured_endpoint, dynamodb_client
-from modeling.workspace_table import LISTING_CACHE_SECONDS, forget_checked_tables, open_table_workspace
+from modeling.endpoint.adapter import Endpoint, EndpointKind, configured_endpoint, dynamodb_client
+from modeling.workspace.table import LISTING_CACHE_SECONDS, forget_checked_tables, open_table_workspace
 from tests.fault_proxy import FaultPlan, FaultProxy
 from tests.pages.model_page import add_entity_in_the_grid, model_page
 

@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from modeling.model_file import MAX_FILE_BYTES
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 

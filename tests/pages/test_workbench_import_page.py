@@ -7,7 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from modeling.workspace import Workspace
+from modeling.workspace.folder import Workspace
 from tests.fixture_files import workbench_file
 
 ROOT = Path(__file__).resolve().parents[2]

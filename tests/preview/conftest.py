@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from modeling.endpoint import Endpoint, EndpointKind, Timeouts, configured_endpoint, dynamodb_client
+from modeling.design.generator import propose_designs
+from modeling.endpoint.adapter import Endpoint, EndpointKind, Timeouts, configured_endpoint, dynamodb_client
 from modeling.examples import example_document
-from modeling.generator import propose_designs
 from modeling.model_file import model_from_document
 from modeling.preview.session import PreviewSetup, preview_setup
 from tests.fault_proxy import FaultProxy

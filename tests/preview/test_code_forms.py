@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import pytest
 
+from modeling.design.generator import propose_designs
 from modeling.examples import example_document, list_examples
-from modeling.generator import propose_designs
 from modeling.model_file import model_from_document
 from modeling.preview.code import cli_command, javascript_code, python_code
 from modeling.preview.oracle import choose_inputs
@@ -21,7 +21,7 @@ from modeling.preview.session import preview_data, preview_setup
 def _read_requests(example: str):
     model = model_from_document(example_document(example))
     design = propose_designs(model)[0]
-    from modeling.endpoint import Endpoint, EndpointKind
+    from modeling.endpoint.adapter import Endpoint, EndpointKind
 
     setup = preview_setup(model, design, Endpoint(EndpointKind.CUSTOM, "http://127.0.0.1:9", "us-east-1"),
                           "t", example, 300)

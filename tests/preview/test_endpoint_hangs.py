@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from modeling.__main__ import main as modeling_main
-from modeling.endpoint import DEFAULT_TIMEOUTS, Endpoint, EndpointKind, check_endpoint
+from modeling.endpoint.adapter import DEFAULT_TIMEOUTS, Endpoint, EndpointKind, check_endpoint
 from modeling.errors import EndpointError
 from modeling.preview.loader import LoadInterrupted
 from modeling.preview.session import already_loaded, load_preview

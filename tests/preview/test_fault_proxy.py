@@ -17,7 +17,7 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from costs.preview import PreviewRun, run_preview
-from modeling.endpoint import Endpoint, EndpointKind, Timeouts, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, EndpointKind, Timeouts, dynamodb_client
 from modeling.preview.dataset import PreviewData, primary_key_names, to_dynamodb_json
 from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.session import PreviewSetup, cleanup_preview, load_preview

@@ -21,10 +21,10 @@ import pytest
 
 from costs.design_ranking import ranked_designs
 from costs.load_test import export_load_test
-from modeling.endpoint import Endpoint
+from modeling.endpoint.adapter import Endpoint
 from modeling.examples import load_example
-from modeling.loadtest import LoadTestFormat
 from modeling.model import Model, PatternKind
+from modeling.preview.loadtest import LoadTestFormat
 from modeling.preview.session import cleanup_preview, load_preview, preview_setup
 from tests.cli_runner import run_main
 

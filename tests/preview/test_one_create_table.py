@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from modeling.endpoint import Endpoint
-from modeling.iac_request import uniform_capacity
-from modeling.infrastructure import IacFormat, infrastructure_code
+from modeling.endpoint.adapter import Endpoint
+from modeling.interop.iac_request import uniform_capacity
+from modeling.interop.infrastructure import IacFormat, infrastructure_code
 from modeling.model import KeyAttribute, KeyDesign, Model, Projection, SecondaryIndex
 from modeling.preview.session import PreviewSetup
 from modeling.preview.tables import create_preview_table, delete_preview_table

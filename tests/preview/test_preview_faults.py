@@ -12,13 +12,13 @@ import pytest
 from botocore.exceptions import EndpointConnectionError
 from botocore.stub import ANY, Stubber
 
-from modeling.endpoint import Endpoint, EndpointKind, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, EndpointKind, dynamodb_client
+from modeling.endpoint.retry import backoff_seconds
 from modeling.errors import EndpointError
 from modeling.preview.loader import LoadInterrupted, batches_of, load_items
 from modeling.preview.ownership import TableGuard
 from modeling.preview.session import load_preview, preview_data
 from modeling.preview.tables import create_preview_table
-from modeling.retry import backoff_seconds
 
 
 def _fresh_table_guard(setup, client) -> TableGuard:

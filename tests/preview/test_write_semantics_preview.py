@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from modeling.generator import generate_design
+from modeling.design.generator import generate_design
 from modeling.model_file import load_model_file
 from modeling.preview.dataset import from_dynamodb_json, to_dynamodb_json
 from modeling.preview.runner import PatternRun, RunContext, run_pattern

@@ -35,10 +35,10 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 from streamlit.testing.v1.util import patch_config_options
 
-from modeling.endpoint import configured_endpoint, dynamodb_client
+from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.preview.loader import count_items
 from modeling.preview.tables import CREATOR, CREATOR_TAG, SESSION_TAG, table_owner_tags
-from modeling.workspace import default_workspace_dir
+from modeling.workspace.folder import default_workspace_dir
 from workshop.isolation import is_session_token, table_namespace, workshop_secret
 
 # thirty attendees at once on two cores: run alone (serially, with the browser tests), not beside another

@@ -1,0 +1,290 @@
+"""Seeded sample items: the same model and seed always give the same items.
+
+Values follow each attribute's generator spec (Faker for realistic text, numpy for numbers, dates and
+skewed choices), children reference parents that exist, and keys are rendered through a design's
+templates. Items hold Python values (`Decimal` for numbers, as boto3 expects); `item_keys` adds the
+table's and indexes' key attributes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+from faker import Faker
+
+from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
+from modeling.limits import MAX_FAKER_TEXT_CHARS
+from modeling.model import (
+    AttributeType,
+    BooleanGenerator,
+    ConstantGenerator,
+    Distribution,
+    Entity,
+    EnumGenerator,
+    FakerGenerator,
+    FakerProvider,
+    FloatRangeGenerator,
+    HotValueDistribution,
+    IntRangeGenerator,
+    KeyDesign,
+    Model,
+    ReferenceGenerator,
+    SequenceGenerator,
+    TextGenerator,
+    TimestampFormat,
+    TimestampRangeGenerator,
+    UuidGenerator,
+    ZipfDistribution,
+    parents_first,
+)
+
+Item = dict[str, Any]
+ENTITY_ATTRIBUTE = "_entity"  # not stored: tells which entity an item belongs to in mixed tables
+
+
+def _seed_for(seed: int, *parts: str) -> int:
+    """A stable per-entity/attribute seed (Python's hash() is salted per process, so not used)."""
+    digest = hashlib.sha256("/".join((str(seed), *parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def pick_indices(rng: np.random.Generator, value_count: int, size: int, distribution: Distribution) -> np.ndarray:
+    """Indices into `value_count` values, skewed as the distribution says (index 0 is the hottest)."""
+    if value_count <= 0:
+        return np.zeros(size, dtype=np.int64)
+    if isinstance(distribution, ZipfDistribution):
+        weights = 1.0 / np.arange(1, value_count + 1) ** distribution.exponent
+        return rng.choice(value_count, size=size, p=weights / weights.sum())
+    if isinstance(distribution, HotValueDistribution):
+        hot = rng.random(size) < distribution.share
+        return np.where(hot, 0, rng.integers(0, value_count, size=size))
+    return rng.integers(0, value_count, size=size)
+
+
+def generate_items(model: Model, items_per_entity: int | dict[str, int], seed: int = 42) -> dict[str, list[Item]]:
+    """Items for every entity; parents are generated before the children that reference them."""
+    counts = items_per_entity if isinstance(items_per_entity, dict) else {}
+    generated: dict[str, list[Item]] = {}
+    faker = Faker()  # one instance re-seeded per attribute: building a Faker costs ~8 ms, seeding nothing
+    for entity in _reference_order(model):
+        count = counts.get(entity.name, items_per_entity if isinstance(items_per_entity, int) else 0)
+        generated[entity.name] = _entity_items(model, entity, count, seed, generated, faker)
+    return {e.name: generated[e.name] for e in model.entities}
+
+
+def _reference_order(model: Model) -> list[Entity]:
+    """Referenced entities first, so references pick from items that exist."""
+    return parents_first(model.entities, lambda e: [a.generator.entity for a in e.attributes
+                                                    if isinstance(a.generator, ReferenceGenerator)])
+
+
+def _entity_items(model: Model, entity: Entity, count: int, seed: int,
+                  generated: dict[str, list[Item]], faker: Faker) -> list[Item]:
+    columns: dict[str, list[Any]] = {}
+    for attribute in entity.attributes:
+        rng = np.random.default_rng(_seed_for(seed, entity.name, attribute.name))
+        faker.seed_instance(_seed_for(seed, entity.name, attribute.name, "faker"))
+        values = _column(attribute.generator, attribute.type, count, rng, faker, generated)
+        if attribute.unique:
+            values = _made_unique(values)
+        columns[attribute.name] = values
+    _identities_made_distinct(entity, columns, count)
+    return [{name: values[i] for name, values in columns.items() if values[i] is not None} for i in range(count)]
+
+
+def _identities_made_distinct(entity: Entity, columns: dict[str, list[Any]], count: int) -> None:
+    """Items of one entity have distinct identities (the identifiers say what makes an item unique): a repeated
+    combination (each part may repeat: `status` and `date`) gets its last identifier changed, as `_made_unique`
+    changes a value."""
+    names = [n for n in entity.identifiers if n in columns]
+    if not names:
+        return
+    last = columns[names[-1]]
+    seen: set[tuple[Any, ...]] = set()
+    for index in range(count):
+        identity, original, step = tuple(columns[n][index] for n in names), last[index], 0
+        while identity in seen and step <= count:
+            step += 1
+            last[index] = _distinct_value(original, index, step)
+            identity = (*identity[:-1], last[index])
+        seen.add(identity)
+
+
+
+
+
+def _column(spec: Any, attribute_type: AttributeType, count: int, rng: np.random.Generator, faker: Faker,
+            generated: dict[str, list[Item]]) -> list[Any]:
+    if spec is None:
+        return [_default_value(attribute_type, i) for i in range(count)]
+    if isinstance(spec, ReferenceGenerator):
+        parents = [item.get(spec.attribute) for item in generated.get(spec.entity, [])]
+        if not parents:
+            return [None] * count
+        return [parents[i] for i in pick_indices(rng, len(parents), count, spec.distribution)]
+    return _GENERATORS[type(spec)](spec, count, rng, faker)
+
+
+def _default_value(attribute_type: AttributeType, index: int) -> Any:
+    return {AttributeType.N: Decimal(index), AttributeType.BOOL: index % 2 == 0}.get(attribute_type, f"value-{index}")
+
+
+def _uuids(spec: UuidGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+    return [spec.prefix + str(uuid.UUID(bytes=rng.bytes(16), version=4)) for _ in range(count)]
+
+
+def _sequence(spec: SequenceGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+    numbers = range(spec.start, spec.start + count)
+    if spec.prefix or spec.width:
+        return [f"{spec.prefix}{n:0{spec.width}d}" for n in numbers]
+    return [Decimal(n) for n in numbers]
+
+
+def _faker_values(spec: FakerGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+    if spec.provider is FakerProvider.PRODUCT_NAME:  # not a Faker provider: colour + word, e.g. "Teal Lamp"
+        return [f"{faker.color_name()} {faker.word().title()}" for _ in range(count)]
+    method = getattr(faker, spec.provider.value)  # a fixed enum of provider names, never user text
+    return [method() for _ in range(count)]
+
+
+def _enum(spec: EnumGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+    if spec.weights is not None:
+        weights = np.asarray(spec.weights, dtype=float)
+        indices = rng.choice(len(spec.values), size=count, p=weights / weights.sum())
+    else:
+        indices = pick_indices(rng, len(spec.values), count, spec.distribution)
+    return [spec.values[i] for i in indices]
+
+
+def _int_range(spec: IntRangeGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+    span = spec.max - spec.min + 1
+    if isinstance(spec.distribution, ZipfDistribution | HotValueDistribution) and span <= 1_000_000:
+        offsets = pick_indices(rng, span, count, spec.distribution)
+    else:
+        offsets = rng.integers(0, span, size=count)
+    return [Decimal(int(spec.min + o)) for o in offsets]
+
+
+def _float_range(spec: FloatRangeGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+    values = rng.uniform(spec.min, spec.max, size=count)
+    return [Decimal(f"{v:.{spec.decimals}f}") for v in values]
+
+
+def _timestamps(spec: TimestampRangeGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+    start, end = _parse_moment(spec.start), _parse_moment(spec.end)
+    fractions = rng.random(count) ** (1.0 - spec.recent_bias * 0.9)  # bias towards the end of the range
+    moments = [start + timedelta(seconds=float(f) * (end - start).total_seconds()) for f in fractions]
+    return [_format_moment(m.replace(microsecond=0), spec.format) for m in moments]
+
+
+def _parse_moment(text: str) -> datetime:
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T"))
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _format_moment(moment: datetime, fmt: TimestampFormat) -> Any:
+    if fmt is TimestampFormat.EPOCH_SECONDS:
+        return Decimal(int(moment.timestamp()))
+    if fmt is TimestampFormat.EPOCH_MILLISECONDS:
+        return Decimal(int(moment.timestamp() * 1000))
+    if fmt is TimestampFormat.DATE:
+        return moment.date().isoformat()
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def _text(spec: TextGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+    if spec.length_bytes <= MAX_FAKER_TEXT_CHARS:
+        return [faker.text(max_nb_chars=max(spec.length_bytes, 5))[: spec.length_bytes] for _ in range(count)]
+    return [_long_text(faker, spec.length_bytes) for _ in range(count)]
+
+
+def _long_text(faker: Faker, length: int) -> str:
+    """Filler of exactly `length` characters: a Faker paragraph repeated (building 400 KB of prose took ~1 s)."""
+    paragraph = faker.text(max_nb_chars=MAX_FAKER_TEXT_CHARS) + " "
+    return (paragraph * (length // len(paragraph) + 1))[:length]
+
+
+def _booleans(spec: BooleanGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+    return [bool(v) for v in rng.random(count) < spec.true_share]
+
+
+def _constant(spec: ConstantGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+    value = Decimal(str(spec.value)) if isinstance(spec.value, int | float) and not isinstance(spec.value, bool) \
+        else spec.value
+    return [value] * count
+
+
+_GENERATORS = {
+    UuidGenerator: _uuids, SequenceGenerator: _sequence, FakerGenerator: _faker_values, EnumGenerator: _enum,
+    IntRangeGenerator: _int_range, FloatRangeGenerator: _float_range, TimestampRangeGenerator: _timestamps,
+    TextGenerator: _text, BooleanGenerator: _booleans, ConstantGenerator: _constant,
+}
+
+
+def _made_unique(values: list[Any]) -> list[Any]:
+    """Repeat values get a numeric suffix (before the @ of an email), numbers and moments the next free value."""
+    seen: set[Any] = set()
+    result = []
+    for index, value in enumerate(values):
+        step = 0
+        while value in seen and step <= len(values):
+            step += 1
+            value = _distinct_value(values[index], index, step)
+        seen.add(value)
+        result.append(value)
+    return result
+
+
+def _distinct_value(value: Any, index: int, step: int) -> Any:
+    """Another value like `value`: text with the item's index as a suffix, a number or a moment moved by `step`."""
+    if isinstance(value, str):
+        local, at, domain = value.partition("@")
+        suffix = f"{index}" if step == 1 else f"{index}-{step}"
+        return f"{local}{suffix}{at}{domain}" if at else f"{value}-{suffix}"
+    if isinstance(value, bool) or value is None:
+        return value  # two values at most: nothing to move to
+    if isinstance(value, Decimal | int | float):
+        return value + step
+    if isinstance(value, datetime):
+        return value + timedelta(seconds=step)
+    return value
+
+
+def item_keys(design: KeyDesign, entity: str, item: Item) -> dict[str, str]:
+    """Key attributes of an item on the table and every index whose keys it has (sparse indexes skip it)."""
+    return key_renderer(design, entity)(item)
+
+
+def key_renderer(design: KeyDesign, entity: str) -> Callable[[Item], dict[str, str]]:
+    """`item_keys` for one entity, with the design looked up once (not once per item of every entity)."""
+    keys = next((k for k in design.entities if k.entity == entity), None)
+    if keys is None:
+        return lambda item: {}
+    indexes = {i.name: i for i in (*design.global_secondary_indexes, *design.local_secondary_indexes)}
+    local = {i.name for i in design.local_secondary_indexes}
+    table_sort = keys.table.sort_key if design.sort_key is not None else None
+
+    def render(item: Item) -> dict[str, str]:
+        result = {design.partition_key.name: render_key(KeyTemplate.parse(keys.table.partition_key), item)}
+        if design.sort_key is not None and table_sort is not None:
+            result[design.sort_key.name] = render_key(KeyTemplate.parse(table_sort), item)
+        for name, templates in keys.indexes.items():
+            index = indexes.get(name)
+            if index is None or any(str(item.get(c.attribute)) != str(c.equals) for c in templates.only_when):
+                continue
+            try:
+                if name not in local:  # an LSI shares the table's partition key
+                    result[index.partition_key.name] = render_key(KeyTemplate.parse(templates.partition_key), item)
+                if index.sort_key is not None and templates.sort_key is not None:
+                    result[index.sort_key.name] = render_key(KeyTemplate.parse(templates.sort_key), item)
+            except KeyTemplateError:
+                result.pop(index.partition_key.name, None)  # an item without the attribute is absent (sparse)
+        return result
+
+    return render

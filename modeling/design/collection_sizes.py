@@ -1,0 +1,134 @@
+"""How many items share one key value: counts per parent rank and their spread, for `modeling.design.items_read`.
+
+Children choose their parent by a distribution (rank 1 the hottest, the sample-data generator's
+convention); the hottest parents are kept one by one and the rest grouped in geometric bins, each row with
+its expected count (`lam`) and its share of requests (`prob`, requests even over parents). A parent is
+never given more than the relationship's max: the overflow goes to the others in proportion. Around its
+expected value a count varies as a Poisson count does (normal for large means).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from statistics import NormalDist
+
+import numpy as np
+
+from modeling.model import Distribution, HotValueDistribution, ZipfDistribution
+
+_EXACT_RANKS = 128  # hottest parents computed one by one; the rest in geometric bins
+_BINS = 128
+_POISSON_UP_TO = 400.0  # above this mean a count's spread is taken as normal
+_POISSON_GROUPS = (4.0, 32.0, 128.0, _POISSON_UP_TO)
+_NORMAL_POINTS = np.array([NormalDist().inv_cdf((i + 0.5) / 40) for i in range(40)])
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Expected matching items per group of key values (`lam`), and the share of requests each gets."""
+
+    lam: np.ndarray
+    prob: np.ndarray
+    exact: bool = False  # counts known exactly (one item per key): no Poisson spread
+
+    @property
+    def mean(self) -> float:
+        return float(np.dot(self.lam, self.prob))
+
+
+def _harmonic_bins(count: int, exponent: float) -> tuple[np.ndarray, np.ndarray]:
+    """(ranks per row, zipf weight per row): the hottest ranks one by one, the rest in geometric bins."""
+    exact = min(count, _EXACT_RANKS)
+    sizes = [np.ones(exact)]
+    weights = [np.arange(1, exact + 1, dtype=float) ** -exponent]
+    if count > exact:
+        edges = np.unique(np.round(np.geomspace(exact + 1, count + 1, _BINS + 1)))
+        low, high = edges[:-1] - 0.5, edges[1:] - 0.5
+        sizes.append(edges[1:] - edges[:-1])
+        weights.append(np.log(high / low) if exponent == 1
+                       else (high ** (1 - exponent) - low ** (1 - exponent)) / (1 - exponent))
+    return np.concatenate(sizes), np.concatenate(weights)
+
+
+@lru_cache(maxsize=512)
+def parent_rows(parents: int, children: float, distribution: Distribution, maximum: int | None) -> Rows:
+    """Children per parent, parents grouped by popularity rank; requests even over parents."""
+    parents = max(parents, 1)
+    if isinstance(distribution, ZipfDistribution):
+        sizes, weights = _harmonic_bins(parents, distribution.exponent)
+        per_parent = children * (weights / weights.sum()) / sizes
+    elif isinstance(distribution, HotValueDistribution):
+        sizes = np.array([1.0, parents - 1.0]) if parents > 1 else np.ones(1)
+        rest = children * (1 - distribution.share) / parents
+        per_parent = np.array([children * distribution.share + rest, rest])[: len(sizes)]
+    else:
+        sizes, per_parent = np.ones(1) * parents, np.array([children / parents])
+    if maximum is not None:
+        per_parent = _water_fill(per_parent, sizes, float(maximum))
+    return Rows(per_parent, sizes / sizes.sum())
+
+
+def _water_fill(per_parent: np.ndarray, sizes: np.ndarray, maximum: float) -> np.ndarray:
+    """Cap every parent at `maximum`; the overflow goes to the parents below it, in proportion."""
+    total = float(np.dot(per_parent, sizes))
+    if maximum * sizes.sum() <= total:
+        return np.full_like(per_parent, maximum)
+    capped = np.zeros(len(per_parent), dtype=bool)
+    result = per_parent
+    for _ in range(len(per_parent)):
+        free = total - maximum * sizes[capped].sum()
+        scale = free / float(np.dot(per_parent[~capped], sizes[~capped]))
+        result = np.where(capped, maximum, per_parent * scale)
+        newly = (result > maximum) & ~capped
+        if not newly.any():
+            break
+        capped |= newly
+    return np.minimum(result, maximum)
+
+
+def value_weights(count: int, distribution: Distribution) -> np.ndarray:
+    """Share of each of `count` values under a distribution (index 0 the hottest)."""
+    if isinstance(distribution, ZipfDistribution):
+        weights = np.arange(1, count + 1, dtype=float) ** -distribution.exponent
+    elif isinstance(distribution, HotValueDistribution):
+        weights = np.full(count, (1 - distribution.share) / count)
+        weights[0] += distribution.share
+    else:
+        weights = np.ones(count)
+    return weights / weights.sum()
+
+
+def spread_counts(rows: Rows) -> tuple[np.ndarray, np.ndarray]:
+    """Counts around small expected values spread as Poisson counts; large ones are kept as they are."""
+    small = (rows.lam <= _POISSON_UP_TO) & (not rows.exact)
+    large = ~small & (not rows.exact)
+    values, probs = [rows.lam[~small & ~large]], [rows.prob[~small & ~large]]
+    if large.any():  # a Poisson count with a large mean is close to normal: equal-probability points of it
+        lam = rows.lam[large]
+        values.append((lam[:, None] + _NORMAL_POINTS[None, :] * np.sqrt(lam)[:, None]).ravel())
+        probs.append(np.repeat(rows.prob[large] / len(_NORMAL_POINTS), len(_NORMAL_POINTS)))
+    low = 0.0
+    for high in _POISSON_GROUPS:  # each group of rows gets a support just wide enough for its largest mean
+        group = small & (rows.lam > low) & (rows.lam <= high) if low else small & (rows.lam <= high)
+        low = high
+        if not group.any():
+            continue
+        lam, prob = rows.lam[group], rows.prob[group]
+        top = math.ceil(lam.max() + 8 * math.sqrt(lam.max()) + 10)
+        k = np.arange(top + 1, dtype=float)
+        log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, top + 1)))])
+        with np.errstate(divide="ignore"):
+            log_pmf = k[None, :] * np.log(lam)[:, None] - lam[:, None] - log_factorial[None, :]
+        pmf = np.where(lam[:, None] > 0, np.exp(log_pmf), (k == 0)[None, :].astype(float))
+        values.append(k)
+        probs.append(prob @ pmf)
+    return np.concatenate(values), np.concatenate(probs)
+
+
+def quantile(values: np.ndarray, probs: np.ndarray, q: float) -> float:
+    order = np.argsort(values, kind="stable")
+    cumulative = np.cumsum(probs[order])
+    position = int(np.searchsorted(cumulative, q * cumulative[-1]))
+    return float(values[order][min(position, len(values) - 1)])

@@ -1,0 +1,220 @@
+"""Item and index-entry sizes of a model's entities under one key design: the one sizing every estimate uses.
+
+Each attribute counts its name plus its value (dynamodb-facts §6): the model's `avg_size_bytes` hint when
+given (a user's stated expectation), else the mean size of seeded sample values from its generator, both
+weighted by how often the attribute is present. The key attributes a design adds are measured on the
+sample items rendered with the design's templates. An index entry is the whole item for an ALL projection
+(§4.1: every attribute is projected), else the table and index keys plus the INCLUDE attributes. The
+checks, the hot-partition analysis and the cost engine all read these sizes, so a 4 KB boundary cannot
+fall on different sides in two places.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Any
+
+import numpy as np
+from boto3.dynamodb.types import TypeSerializer
+
+from modeling.data.sample_data import generate_items, key_renderer
+from modeling.item_size import item_size_bytes, name_size_bytes, value_size_bytes
+from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
+from modeling.model import Entity, KeyDesign, Model, ProjectionType, SecondaryIndex
+
+SAMPLE_ITEMS_PER_ENTITY = 200
+SAMPLE_SEED = 42
+_SERIALIZER = TypeSerializer()
+
+
+@dataclass(frozen=True)
+class EntitySize:
+    """Item sizes of one entity in bytes, as DynamoDB counts them (dynamodb-facts §6)."""
+
+    entity: str
+    hint_average_bytes: int  # size hints, sample values where an attribute has none, plus key attributes
+    sample_average_bytes: int
+    sample_p95_bytes: int
+    maximum_bytes: int  # every attribute at its max_size_bytes hint (sample maximum where none)
+
+    @property
+    def average_bytes(self) -> int:
+        """The size used for capacity: the model's hints (a user's stated expectation) first."""
+        return self.hint_average_bytes
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Every entity's item size and every (index, entity) entry size under one design."""
+
+    entities: tuple[EntitySize, ...]
+    entries: tuple[tuple[str, str, int], ...]  # (index, entity, average entry bytes)
+
+    def item_bytes(self, entity: str) -> int:
+        return self._item_bytes.get(entity, 0)
+
+    def entry_bytes(self, index: str, entity: str) -> int:
+        """Average entry of `entity` on `index`; the whole item on the table (or when not on the index)."""
+        found = self._entry_bytes.get((index, entity))
+        return self.item_bytes(entity) if found is None else found
+
+    @cached_property
+    def average_bytes_by_entity(self) -> dict[str, int]:
+        """Entity -> average item bytes (the last of a repeated name, as a dict display keeps)."""
+        return {s.entity: s.average_bytes for s in self.entities}
+
+    # Lookups by name, built once: every plan asks for several, and scanning the tuples made the checks and the
+    # cost engine quadratic in the entities. The first of a repeated name wins, as a scan would.
+    @cached_property
+    def _item_bytes(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for size in self.entities:
+            found.setdefault(size.entity, size.average_bytes)
+        return found
+
+    @cached_property
+    def _entry_bytes(self) -> dict[tuple[str, str], int]:
+        found: dict[tuple[str, str], int] = {}
+        for index, entity, size_bytes in self.entries:
+            found.setdefault((index, entity), size_bytes)
+        return found
+
+
+@lru_cache(maxsize=16)
+def _cached_items(content: str, per_entity: int, seed: int) -> dict[str, list[dict[str, Any]]]:
+    return generate_items(Model.model_validate_json(content), per_entity, seed)
+
+
+def sample_counts(model: Model, per_entity: int = SAMPLE_ITEMS_PER_ENTITY) -> dict[str, int]:
+    """Sample items per entity: `per_entity` each, fewer when the model-wide budget would be exceeded
+    (a model of 1,500 entities must not draw 300,000 items to size them)."""
+    budget = MAX_SAMPLE_ITEMS_PER_MODEL // max(1, len(model.entities))
+    each = min(per_entity, max(MIN_SAMPLE_ITEMS_PER_ENTITY, budget))
+    return {e.name: each for e in model.entities}
+
+
+def sample_items(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
+                 per_entity: int = SAMPLE_ITEMS_PER_ENTITY,
+                 items: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Seeded sample items with the design's key attributes, in DynamoDB JSON (values drawn once per model,
+    or `items` already drawn for it)."""
+    if items is None:
+        content = model.model_copy(update={"key_design": None, "access_patterns": ()}).model_dump_json()
+        items = _cached_items(content, min(sample_counts(model, per_entity).values(), default=per_entity), seed)
+    return {entity: [_serialized({**item, **keys(item)}) for item in entity_items]
+            for entity, entity_items in items.items() for keys in (key_renderer(design, entity),)}
+
+
+def _serialized(item: dict[str, Any]) -> dict[str, Any]:
+    return {name: _SERIALIZER.serialize(value) for name, value in item.items()}
+
+
+def _attribute_bytes(entity: Entity, samples: list[dict[str, Any]]) -> dict[str, float]:
+    """Average bytes (name + value) each attribute adds, hints first, weighted by presence."""
+    result = {}
+    for attribute in entity.attributes:
+        values = [value_size_bytes(item[attribute.name]) for item in samples if attribute.name in item]
+        presence = len(values) / len(samples) if samples else 1.0
+        value = attribute.avg_size_bytes if attribute.avg_size_bytes is not None else (
+            float(np.mean(values)) if values else 0.0)
+        result[attribute.name] = presence * (name_size_bytes(attribute.name) + value)
+    return result
+
+
+def _key_bytes(entity: Entity, samples: list[dict[str, Any]], names: set[str] | None = None) -> float:
+    """Average bytes of the key attributes the design adds (optionally only `names`)."""
+    own = {a.name for a in entity.attributes}
+    if not samples:
+        return 0.0
+    return float(np.mean([sum(name_size_bytes(k) + value_size_bytes(v) for k, v in item.items()
+                              if k not in own and (names is None or k in names)) for item in samples]))
+
+
+def entity_size(entity: Entity, samples: list[dict[str, Any]]) -> EntitySize:
+    sizes = [item_size_bytes(item) for item in samples] or [0]
+    largest = 0.0
+    for attribute in entity.attributes:
+        values = [value_size_bytes(item[attribute.name]) for item in samples if attribute.name in item]
+        largest += name_size_bytes(attribute.name) + (attribute.max_size_bytes if attribute.max_size_bytes is not None
+                                                      else max(values, default=0))
+    hinted = sum(_attribute_bytes(entity, samples).values())
+    keys = _key_bytes(entity, samples)
+    return EntitySize(entity.name, math.ceil(hinted + keys), math.ceil(float(np.mean(sizes))),
+                      math.ceil(float(np.percentile(sizes, 95))), math.ceil(largest + keys))
+
+
+def _entry_size(entity: Entity, samples: list[dict[str, Any]], design: KeyDesign, index: SecondaryIndex,
+                item_bytes: int) -> int:
+    """An index entry: the whole item (ALL), else the table and index keys plus INCLUDE attributes (§4.1)."""
+    if index.projection.type is ProjectionType.ALL:
+        return item_bytes
+    keys = {design.partition_key.name, index.partition_key.name}
+    keys |= {k.name for k in (design.sort_key, index.sort_key) if k is not None}
+    local = index in design.local_secondary_indexes
+    members = [i for i in samples if index.partition_key.name in i  # a sparse index holds only its members
+               or (local and index.sort_key is not None and index.sort_key.name in i)] or samples
+    attributes = _attribute_bytes(entity, members)
+    own = sum(attributes.get(n, 0.0) for n in keys | set(index.projection.non_key_attributes))
+    return math.ceil(own + _key_bytes(entity, members, keys))
+
+
+def design_sizes(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
+                 per_entity: int = SAMPLE_ITEMS_PER_ENTITY,
+                 items: dict[str, list[dict[str, Any]]] | None = None) -> Sizes:
+    """Item sizes of every entity and entry sizes on every index it is in, for one design.
+
+    Without `items`, the answer depends only on the model, the design, the seed and the sample size, and
+    is remembered for them (the checks and every page rerun size the same design again: about 0.1-0.4 s
+    each for the examples, most of it measuring two million sample values)."""
+    if items is None:
+        return _remembered_sizes(_SizingInput(model, design, seed, per_entity))
+    return _design_sizes(model, design, seed, per_entity, items)
+
+
+class _SizingInput:
+    """A model and design, equal and hashed by their JSON, carrying the objects themselves for the work."""
+
+    def __init__(self, model: Model, design: KeyDesign, seed: int, per_entity: int) -> None:
+        self.model, self.design, self.seed, self.per_entity = model, design, seed, per_entity
+        self.key = (model.model_dump_json(), design.model_dump_json(), seed, per_entity)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SizingInput) and other.key == self.key
+
+
+@lru_cache(maxsize=64)
+def _remembered_sizes(given: _SizingInput) -> Sizes:
+    return _design_sizes(given.model, given.design, given.seed, given.per_entity, None)
+
+
+def _design_sizes(model: Model, design: KeyDesign, seed: int, per_entity: int,
+                  items: dict[str, list[dict[str, Any]]] | None) -> Sizes:
+    samples = sample_items(model, design, seed, per_entity, items)
+    entities = tuple(entity_size(e, samples[e.name]) for e in model.entities)
+    average = {s.entity: s.average_bytes for s in entities}
+    entries = []
+    for index in (*design.global_secondary_indexes, *design.local_secondary_indexes):
+        for keys in design.entities:
+            entity = model.entity(keys.entity)
+            if entity is None or index.name not in keys.indexes or not samples.get(keys.entity):
+                continue
+            entries.append((index.name, keys.entity, _entry_size(entity, samples[keys.entity], design, index,
+                                                                 average[keys.entity])))
+    return Sizes(entities, tuple(entries))
+
+
+def mean_bytes(sizes: Mapping[str, float], weights: Sequence[tuple[str, float]]) -> int:
+    """Average size over entities, weighted by how many of each a request reads (equal weights if none)."""
+    known = [(sizes[e], w) for e, w in weights if e in sizes]
+    total = sum(w for _, w in known)
+    if not known:
+        return 0
+    if total <= 0:
+        return math.ceil(sum(s for s, _ in known) / len(known))
+    return math.ceil(sum(s * w for s, w in known) / total)

@@ -1,0 +1,271 @@
+"""A schema's model plus the access patterns its query log shows, with traffic from the log's call counts.
+
+Each logged SELECT, INSERT, UPDATE and DELETE becomes a proposed access pattern (`modeling.interop.query_patterns`)
+named `verb_object_by_key` (`get_customer_by_id`, `list_orders_by_customer_id`); statements that propose the
+same pattern (the same shape with other literals) are one pattern with their calls added. Traffic: average
+requests per second = calls / the log's window in seconds; peak = average x the stated peak-to-average ratio.
+Statements no access pattern can serve are listed with the reason and the DynamoDB alternative; other
+statements (BEGIN, SET, catalog queries) are counted as skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+
+from modeling.errors import ModelFileError, Problem
+from modeling.interop.query_log import QueryLog
+from modeling.interop.query_patterns import ALTERNATIVES, UNPARSED, Proposal, Unmappable, propose
+from modeling.interop.sql_import import SqlImport, snake
+from modeling.limits import MAX_ITEMS_PER_REQUEST, MAX_REQUESTS_PER_SECOND
+from modeling.model import Model, PatternKind
+from modeling.model_file import document_problems, model_from_document, model_to_document
+
+DEFAULT_WINDOW_HOURS = 24.0
+DEFAULT_PEAK_TO_AVERAGE = 2.0
+DEFAULT_EXPECTED_ITEMS = 10.0
+SYSTEM_SCHEMAS = frozenset({"pg_catalog", "information_schema", "performance_schema", "mysql", "sys"})
+_DML = (exp.Select, exp.Insert, exp.Update, exp.Delete, exp.Union, exp.Intersect, exp.Except)
+
+
+@dataclass(frozen=True)
+class MappedStatement:
+    pattern: str
+    statement: str
+    calls: int
+
+
+@dataclass(frozen=True)
+class UnmappedStatement:
+    statement: str
+    calls: int
+    reason: str
+    detail: str
+    alternative: str
+
+
+@dataclass(frozen=True)
+class QueryImport:
+    """The model with the proposed access patterns, and what was and was not mapped."""
+
+    model: Model
+    mapped: tuple[MappedStatement, ...]
+    unmapped: tuple[UnmappedStatement, ...]
+    skipped: tuple[str, ...]  # statements that read or write no table of the schema (BEGIN, SET, SELECT 1)
+    inferred: tuple[str, ...]
+    decisions: tuple[str, ...]
+    window_hours: float
+    peak_to_average: float
+
+
+@dataclass
+class _Group:
+    proposal: Proposal
+    statements: list[str]
+    calls: int
+    rows: float | None
+
+
+def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None = None,
+                   peak_to_average: float | None = None) -> QueryImport:
+    """Propose access patterns from a query log; ModelFileError for a window or ratio that cannot be used."""
+    inferred = list(schema.inferred)
+    decisions = list(schema.decisions)
+    window = _window(log, window_hours, inferred, decisions)
+    ratio = _ratio(peak_to_average, decisions)
+    tables = {t.name.lower(): t for t in schema.schema.tables}
+    entity_of = dict(schema.entity_names)
+    groups: dict[tuple[object, ...], _Group] = {}
+    unmapped: list[UnmappedStatement] = []
+    skipped: list[str] = []
+    for logged in sorted(log.statements, key=lambda s: (-s.calls, s.text)):
+        statement = _parse(logged.text, log)
+        if isinstance(statement, Unmappable):
+            unmapped.append(UnmappedStatement(logged.text, logged.calls, statement.reason, statement.detail,
+                                              statement.alternative))
+            continue
+        if statement is None or not isinstance(statement, _DML) or _touches_no_table(statement):
+            skipped.append(logged.text)
+            continue
+        result = propose(statement, tables, schema.model, entity_of)
+        if isinstance(result, Unmappable):
+            unmapped.append(UnmappedStatement(logged.text, logged.calls, result.reason, result.detail,
+                                              result.alternative))
+            continue
+        group = groups.setdefault(result.shape(), _Group(result, [], 0, None))
+        if group.proposal is not result:  # the same pattern from another statement: keep what it says too
+            group.proposal.notes += result.notes
+            group.proposal.decisions += result.decisions
+        group.statements.append(logged.text)
+        group.calls += logged.calls
+        if logged.rows is not None:
+            group.rows = (group.rows or 0.0) + logged.rows
+    named = _names(list(groups.values()), schema)
+    patterns = [_pattern(name, group, schema, window, ratio, inferred, decisions) for name, group in named]
+    model, dropped = _model(schema.model, patterns)
+    mapped = []
+    for name, group in named:
+        if name in dropped:
+            unmapped += [UnmappedStatement(s, group.calls, UNPARSED, dropped[name], ALTERNATIVES[UNPARSED])
+                         for s in group.statements]
+        else:
+            mapped += [MappedStatement(name, s, group.calls) for s in group.statements]
+    if any(p["kind"] in ("read_one", "read_many") for p in patterns):
+        decisions.append("Reads are eventually consistent (half the read cost); mark strong the ones that must see "
+                         "a write made just before (never on a GSI).")
+    return QueryImport(model, tuple(mapped), tuple(unmapped), tuple(skipped), tuple(inferred), tuple(decisions),
+                       window, ratio)
+
+
+def _window(log: QueryLog, window_hours: float | None, inferred: list[str], decisions: list[str]) -> float:
+    if window_hours is not None:
+        if not 0 < window_hours <= 24 * 366 * 10:
+            raise ModelFileError([Problem("--window-hours", f"{window_hours:g} hours is not a time window",
+                                          "give the hours the log covers (since pg_stat_statements_reset())")])
+        return window_hours
+    if log.window_hours:
+        inferred.append(f"The log covers {log.window_hours:,.1f} hours (FIRST_SEEN to LAST_SEEN): traffic is calls "
+                        "over that window.")
+        return log.window_hours
+    decisions.append(f"The log does not say how long it covers, so traffic assumes {DEFAULT_WINDOW_HOURS:g} hours; "
+                     "give the hours it covers (--window-hours; since pg_stat_statements_reset()).")
+    return DEFAULT_WINDOW_HOURS
+
+
+def _ratio(peak_to_average: float | None, decisions: list[str]) -> float:
+    if peak_to_average is None:
+        decisions.append(f"Peak traffic assumes {DEFAULT_PEAK_TO_AVERAGE:g} x the average; give the ratio of your "
+                         "busiest hour (--peak-to-average).")
+        return DEFAULT_PEAK_TO_AVERAGE
+    if not 1 <= peak_to_average <= 10_000:
+        raise ModelFileError([Problem("--peak-to-average", f"{peak_to_average:g} is not a peak-to-average ratio",
+                                      "give a number of at least 1 (the peak is never below the average)")])
+    return peak_to_average
+
+
+def _parse(text: str, log: QueryLog) -> exp.Expression | Unmappable | None:
+    # MySQL digests write a list of values as `(...)`: one placeholder keeps it parseable
+    normalised = text.replace("(...)", "(?)") if log.dialect.value == "mysql" else text
+    try:
+        statements = [s for s in sqlglot.parse(normalised, read=log.dialect.value) if isinstance(s, exp.Expression)]
+    except (SqlglotError, RecursionError) as exc:
+        return Unmappable(UNPARSED, f"sqlglot cannot parse it: {str(exc).splitlines()[0][:120]}")
+    statements = [s for s in statements if not isinstance(s, exp.Semicolon)]
+    if len(statements) > 1:
+        return Unmappable(UNPARSED, f"one entry holds {len(statements)} statements; log them one by one")
+    if not statements:
+        return None
+    return statements[0]
+
+
+def _touches_no_table(statement: exp.Expression) -> bool:
+    tables = list(statement.find_all(exp.Table))
+    return not tables or all(t.db.lower() in SYSTEM_SCHEMAS or t.name.lower().startswith("pg_") for t in tables)
+
+
+def _names(groups: list[_Group], schema: SqlImport) -> list[tuple[str, _Group]]:
+    """`verb_object_by_key`; a name two different shapes would share gets `_2`, `_3` (busiest first)."""
+    taken: dict[str, int] = {}
+    named = []
+    for group in sorted(groups, key=lambda g: (-g.calls, g.statements[0])):
+        base = _base_name(group.proposal, schema)[:250]
+        count = taken.get(base, 0) + 1
+        taken[base] = count
+        named.append((base if count == 1 else f"{base}_{count}", group))
+    return named
+
+
+def _base_name(proposal: Proposal, schema: SqlImport) -> str:
+    entity = schema.entity_of(proposal.tables[0]) or proposal.tables[0]
+    if len(proposal.tables) > 1:
+        obj = f"{snake(entity)}_with_{snake(proposal.tables[1])}"
+    elif proposal.kind in (PatternKind.READ_MANY, PatternKind.BATCH_READ, PatternKind.BATCH_WRITE):
+        obj = snake(proposal.tables[0])
+    else:
+        obj = snake(entity)
+    if proposal.kind is PatternKind.UPDATE and 1 <= len(proposal.changed) <= 2:
+        obj += "_" + "_".join(snake(c) for c in proposal.changed)
+    keys = [snake(k) for k in proposal.inputs or [name for name, _ in proposal.filters]]
+    own_key = f"{snake(entity)}_id"  # get_customer_by_id, not get_customer_by_customer_id
+    keys = ["id" if k == own_key and len(proposal.tables) == 1 else k for k in keys]
+    name = f"{proposal.verb}_{obj}"
+    return name + ("_by_" + "_and_".join(keys) if keys else "")
+
+
+def _pattern(name: str, group: _Group, schema: SqlImport, window: float, ratio: float, inferred: list[str],
+             decisions: list[str]) -> dict[str, Any]:
+    proposal = group.proposal
+    entities = [schema.entity_of(t) or t for t in proposal.tables]
+    average = min(MAX_REQUESTS_PER_SECOND, float(f"{group.calls / (window * 3600):.4g}"))
+    peak = min(MAX_REQUESTS_PER_SECOND, float(f"{average * ratio:.4g}"))
+    shown = group.statements[0] if len(group.statements[0]) <= 300 else group.statements[0][:297] + "..."
+    more = f" and {len(group.statements) - 1} more like it" if len(group.statements) > 1 else ""
+    pattern: dict[str, Any] = {
+        "name": name, "kind": proposal.kind.value, "entities": entities, "inputs": list(proposal.inputs),
+        "description": f"From the query log ({group.calls:,} calls{more}): {shown}",
+        "traffic": {"peak_requests_per_second": peak, "average_requests_per_second": average}}
+    if proposal.range_attribute and proposal.kind is PatternKind.READ_MANY:
+        pattern["range_condition"] = {"attribute": proposal.range_attribute,
+                                      "operator": (proposal.range_operator or "equals").__str__()}
+    if proposal.sort_order.value != "ascending" and proposal.kind is PatternKind.READ_MANY:
+        pattern["sort_order"] = proposal.sort_order.value
+    if proposal.filters:
+        pattern["filters"] = [{"attribute": a, "equals": v} for a, v in proposal.filters]
+    if proposal.page_size and proposal.kind is PatternKind.READ_MANY:
+        pattern["page_size"] = proposal.page_size
+    if proposal.changed:
+        pattern["changed_attributes"] = list(dict.fromkeys(proposal.changed))
+    expected = _expected_items(proposal, group, schema, name, decisions)
+    if expected is not None:
+        pattern["expected_items"] = expected
+    inferred += [f"{name}: {note}." for note in dict.fromkeys(proposal.notes)]
+    decisions += [f"{name}: {note}." for note in dict.fromkeys(proposal.decisions)]
+    return pattern
+
+
+def _expected_items(proposal: Proposal, group: _Group, schema: SqlImport, name: str,
+                    decisions: list[str]) -> float | None:
+    kind = proposal.kind
+    if kind not in (PatternKind.READ_MANY, PatternKind.BATCH_READ, PatternKind.BATCH_WRITE):
+        return None
+    per_call = group.rows / group.calls if group.rows is not None and group.calls else None
+    estimate = per_call if per_call else proposal.batch_items or _children(proposal, schema)
+    if estimate is None:
+        estimate = float(proposal.page_size or DEFAULT_EXPECTED_ITEMS)
+        decisions.append(f"{name}: the log gives no rows per call, so it expects {estimate:g} items per request; "
+                         "set expected_items.")
+    if proposal.page_size and kind is PatternKind.READ_MANY:
+        estimate = min(estimate, float(proposal.page_size))
+    return min(MAX_ITEMS_PER_REQUEST, float(f"{max(estimate, 0.0):.4g}"))
+
+
+def _children(proposal: Proposal, schema: SqlImport) -> float | None:
+    """Children per parent when the inputs are a relationship's foreign key (from the row counts)."""
+    child = schema.entity_of(proposal.tables[-1])
+    for relationship in schema.model.relationships:
+        if relationship.child == child and set(relationship.child_attributes) == set(proposal.inputs) and \
+                "cardinality" in relationship.model_fields_set:
+            extra = 1.0 if len(proposal.tables) > 1 else 0.0  # an item-collection read returns the parent too
+            return relationship.cardinality.mean + extra
+    return None
+
+
+def _model(base: Model, patterns: list[dict[str, Any]]) -> tuple[Model, dict[str, str]]:
+    """The model with the patterns that validate; the others are returned with their first problem."""
+    document = model_to_document(base)
+    dropped: dict[str, str] = {}
+    while True:
+        document["access_patterns"] = [p for p in patterns if p["name"] not in dropped]
+        problems = [p for p in document_problems(document) if p.severity.value == "error"]
+        bad = {p.path.split("]")[0].removeprefix("access_patterns["): p for p in problems
+               if p.path.startswith("access_patterns[")}
+        if not problems:
+            return model_from_document(document), dropped
+        if not bad or not set(bad) - set(dropped):
+            raise ModelFileError(problems, "the model proposed from the query log")
+        for name, problem in bad.items():
+            dropped.setdefault(name, f"the proposed pattern is not valid: {problem.message}")
