@@ -85,9 +85,11 @@ def build_report(key: str, model_json: str, file: ModelFile, chosen: ReportSetti
     request = EstimateRequest(Model.model_validate_json(model_json), chosen.design, chosen.region,
                               chosen.target_utilization, chosen.free_tier, overrides, extras=chosen.extras)
     source = ModelSource.of_bytes(file.name, file.text.encode("utf-8"))
+
+    def progress(done: float, step: str) -> None:
+        bar.progress(done, text=f"{step}…")
     try:
-        report = build_review_report(ReviewRequest(request, source, datetime.now(UTC)),
-                                     lambda done, step: bar.progress(done, text=f"{step}…"))
+        report = build_review_report(ReviewRequest(request, source, datetime.now(UTC)), progress)
     finally:
         bar.empty()
     held = st.session_state.get(_BUILT_KEY)
