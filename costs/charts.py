@@ -15,7 +15,7 @@ import plotly.offline
 
 from costs.review_render import ChartHtml
 from costs.review_report import Chart, ReviewChart, ReviewReport
-from modeling.charts import limit_line, with_lines
+from modeling.chart_lines import limit_line, with_lines
 
 _COMPONENT_ORDER = ("reads", "writes", "reserved reads", "reserved writes", "storage", "point-in-time recovery")
 

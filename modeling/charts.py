@@ -11,37 +11,13 @@ chart again on each rerun.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 import plotly.graph_objects as go
 
+from modeling.chart_lines import limit_line, with_lines
 from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
 
 MAX_HEATMAP_PARTITIONS = 50  # the busiest partitions shown; the rest are below them
-Line = tuple[dict[str, Any], dict[str, Any]]
-
-
-def limit_line(axis: str, value: float, text: str, colour: str | None = None, width: int | None = 1) -> Line:
-    """A dashed line across the plot at `value` on `axis` ("x" or "y") and its label, as plotly's
-    add_hline/add_vline draw them (label at the right end of a horizontal line, the top of a vertical one)."""
-    across = "y" if axis == "x" else "x"
-    line: dict[str, Any] = {"dash": "dash"}
-    if colour is not None:
-        line["color"] = colour
-    if width is not None:
-        line["width"] = width
-    shape = {"type": "line", f"{across}ref": f"{across} domain", f"{across}0": 0, f"{across}1": 1,
-             f"{axis}ref": axis, f"{axis}0": value, f"{axis}1": value, "line": line}
-    label: dict[str, Any] = {"text": text, "showarrow": False, f"{across}ref": f"{across} domain", across: 1,
-                             f"{axis}ref": axis, axis: value}
-    label.update({"xanchor": "right", "yanchor": "bottom"} if axis == "y" else {"xanchor": "left", "yanchor": "top"})
-    return shape, label
-
-
-def with_lines(layout: dict[str, Any], *lines: Line) -> dict[str, Any]:
-    """`layout` with the limit lines and their labels."""
-    return {**layout, "shapes": [shape for shape, _ in lines], "annotations": [label for _, label in lines]}
 
 
 def key_traffic_histogram(data: pd.DataFrame, index: str,
