@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -26,11 +26,19 @@ from modeling.design.keys import KeyTemplate
 from modeling.design.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
 from modeling.design.planner import membership_share
 from modeling.design.plans import TABLE, Design, IndexChange, Operation, PatternPlan
-from modeling.design.sizing import SAMPLE_ITEMS_PER_ENTITY, SAMPLE_SEED, EntitySize, Sizes, design_sizes, sample_counts
+from modeling.design.sizing import (
+    SAMPLE_ITEMS_PER_ENTITY,
+    SAMPLE_SEED,
+    EntitySize,
+    Sizes,
+    SizingMemo,
+    design_sizes,
+    sample_counts,
+)
 from modeling.dynamodb_rules import index_write_units
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL
 from modeling.memo import ContentMemo, content_key
-from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
+from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex, TrafficProfile
 from modeling.traffic import HOURS_PER_DAY
 
 __all__ = ["SAMPLE_ITEMS_PER_ENTITY", "SAMPLE_SEED", "CapacityProfile", "EntitySize", "PatternCapacity",
@@ -128,21 +136,23 @@ _PROFILES: ContentMemo[CapacityProfile] = ContentMemo("capacity profiles", 64)
 
 def capacity_profile(model: Model, design: Design, seed: int = SAMPLE_SEED,
                      sample_items_per_entity: int = SAMPLE_ITEMS_PER_ENTITY,
-                     items: dict[str, list[dict[str, Any]]] | None = None) -> CapacityProfile:
+                     items: dict[str, list[dict[str, Any]]] | None = None,
+                     sizing_memo: SizingMemo | None = None) -> CapacityProfile:
     """Item sizes and every access pattern's units, for one design of the model.
 
     `items`: sample items already generated for the model (`generate_items`), so a search pricing many
-    designs of one model draws them once; they do not depend on the design.
+    designs of one model draws them once; they do not depend on the design. `sizing_memo`: kept with those
+    items, so an entity keyed the same way in many designs is measured once (`modeling.sizing.SizingMemo`).
     """
     if items is None:
         key = content_key(model.model_dump_json(), repr(design), str(seed), str(sample_items_per_entity))
         return _PROFILES.get(key, lambda: _profile(model, design, seed, sample_items_per_entity, None))
-    return _profile(model, design, seed, sample_items_per_entity, items)
+    return _profile(model, design, seed, sample_items_per_entity, items, sizing_memo)
 
 
 def _profile(model: Model, design: Design, seed: int, sample_items_per_entity: int,
-             items: dict[str, list[dict[str, Any]]] | None) -> CapacityProfile:
-    sizes = design_sizes(model, design.key_design, seed, sample_items_per_entity, items)
+             items: dict[str, list[dict[str, Any]]] | None, sizing_memo: SizingMemo | None = None) -> CapacityProfile:
+    sizes = design_sizes(model, design.key_design, seed, sample_items_per_entity, items, sizing_memo)
     patterns = {p.name: p for p in model.access_patterns}
     capacities = []
     for plan in design.plans:
@@ -255,9 +265,8 @@ def _resource(model: Model, profile: CapacityProfile, name: str, table: str, lsi
         read, write = capacity.charged(name, table, lsis)
         if not read and not write:
             continue
-        minutes = pattern_minute_rates(capacity.average_requests_per_second, capacity.peak_requests_per_second,
-                                       model.traffic_profile)
-        hours = np.asarray(billing_hourly_rates(minutes, capacity.average_requests_per_second))
+        minutes, hours = _pattern_curves(capacity.average_requests_per_second, capacity.peak_requests_per_second,
+                                         model.traffic_profile)
         curves.append(minutes)
         read_minutes += float(read) * minutes
         write_minutes += float(write) * minutes
@@ -267,6 +276,16 @@ def _resource(model: Model, profile: CapacityProfile, name: str, table: str, lsi
     return ResourceUsage(name, tuple(read_hours.tolist()), tuple(write_hours.tolist()), is_gsi, storage_bytes,
                          tuple(read_minutes.tolist()) if by_minute else (),
                          tuple(write_minutes.tolist()) if by_minute else ())
+
+
+@lru_cache(maxsize=4096)  # every resource of every design priced asks again for the same patterns' days
+def _pattern_curves(average: float, peak: float, profile: TrafficProfile) -> tuple[np.ndarray, np.ndarray]:
+    """One pattern's requests per minute and billed hourly rates (read-only: shared by every caller)."""
+    minutes = pattern_minute_rates(average, peak, profile)
+    hours = np.asarray(billing_hourly_rates(minutes, average))
+    minutes.setflags(write=False)
+    hours.setflags(write=False)
+    return minutes, hours
 
 
 def _table_storage(model: Model, profile: CapacityProfile) -> int:

@@ -27,7 +27,7 @@ from decimal import Decimal
 from typing import Any
 
 from costs.capacity import capacity_profile, table_usage
-from costs.monthly import estimate_monthly_cost
+from costs.monthly import option_estimate
 from costs.pricing import PriceItem, PriceSheet, load_price_sheet, price_sheet_for
 from costs.usage import CapacityOption, EstimateOptions
 from modeling.data.sample_data import generate_items
@@ -36,6 +36,7 @@ from modeling.design.design_space import OWN_PARTITION, LayoutChoice, Placement,
 from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design
 from modeling.design.keys import KeyTemplate
 from modeling.design.plans import Design, Operation
+from modeling.design.sizing import SizingMemo
 from modeling.memo import ContentMemo, content_key
 from modeling.model import Model, TableClass, parents_first
 
@@ -109,6 +110,7 @@ class _Pricer:
         self.options = EstimateOptions(capacity_options=(CapacityOption.ON_DEMAND,),
                                        table_classes=(model.table.table_class,))
         self.costed = 0
+        self.sizing = SizingMemo()  # for self.items: most entities are keyed alike in most layouts
         self._memo: dict[tuple[tuple[str, ...], str], tuple[Decimal, int]] = {}
 
     def price(self, model: Model, design: Design) -> Decimal:
@@ -116,10 +118,11 @@ class _Pricer:
         if key not in self._memo:
             self.costed += 1
             items = {e.name: self.items[e.name] for e in model.entities}
-            profile = capacity_profile(model, design, sample_items_per_entity=SEARCH_SAMPLE_ITEMS, items=items)
+            profile = capacity_profile(model, design, sample_items_per_entity=SEARCH_SAMPLE_ITEMS, items=items,
+                                       sizing_memo=self.sizing)
             usage = table_usage(model, design, profile)
-            option = estimate_monthly_cost(usage, self.sheet, self.options).option(
-                CapacityOption.ON_DEMAND, model.table.table_class)
+            option = option_estimate(usage, self.sheet, self.options, CapacityOption.ON_DEMAND,
+                                     model.table.table_class)
             self._memo[key] = (option.priced_subtotal_usd, max((s.average_bytes for s in profile.entity_sizes),
                                                               default=0))
         return self._memo[key][0]
@@ -190,6 +193,9 @@ def _search(canonical: Model, sheet: PriceSheet | None, max_candidates: int | No
     best = min(complete.values(), key=PricedCandidate.rank_key)
     pruned = 0
     budget_hit = False
+    # one sub-model per set of placed entities (every node at one depth has the same set): the plans and
+    # indexes remembered with it serve every partial layout of that depth
+    sub_models: dict[tuple[str, ...], Model] = {}
     for choice in _walk(canonical, order, options, exhaustive):
         if pricer.costed >= max_candidates and not exhaustive:
             budget_hit = True
@@ -200,7 +206,8 @@ def _search(canonical: Model, sheet: PriceSheet | None, max_candidates: int | No
             if candidate.rank_key() < best.rank_key():
                 best = candidate
             continue
-        partial = _sub_model(canonical, set(choice.names))
+        partial = sub_models.get(choice.names) or sub_models.setdefault(
+            choice.names, _sub_model(canonical, set(choice.names)))
         design = generate_design(partial, COLLECTIONS, choice.layout)
         scans = sum(p.operation is Operation.SCAN for p in design.plans)
         bound = (scans, pricer.price(partial, design))

@@ -172,6 +172,13 @@ def estimate_monthly_cost(usage: TableUsage, price_sheet: PriceSheet,
                         _assumptions(usage, options), quota_findings(usage, curves))
 
 
+def option_estimate(usage: TableUsage, price_sheet: PriceSheet, options: EstimateOptions, option: CapacityOption,
+                    table_class: TableClass) -> OptionEstimate:
+    """One option of `estimate_monthly_cost(usage, price_sheet, options)`, the same figures, without pricing the
+    others or the recommendation (the key-design search ranks thousands of layouts on on-demand alone)."""
+    return _option_estimate(usage, price_sheet, options, CapacityCurves(usage, options), option, table_class)
+
+
 def _assumptions(usage: TableUsage, options: EstimateOptions) -> tuple[str, ...]:
     extra = ()
     if usage.replica_regions:

@@ -174,10 +174,19 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return True if marks is not None and _deselects_all(markexpr, marks) else None
 
 
+# Soak variants (`@pytest.mark.soak`) repeat a test CI runs at a smaller size that meets every path, for
+# volume only; they run when DDS_SOAK=1 is set (CONTRIBUTING.md "Soak tests") and are skipped otherwise.
+SOAK = os.environ.get("DDS_SOAK") == "1"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if _tier_folder(item) in E2E_FOLDERS:
             item.add_marker(pytest.mark.e2e)
+        if item.get_closest_marker("soak"):
+            item.add_marker(pytest.mark.slow)
+            if not SOAK:
+                item.add_marker(pytest.mark.skip(reason="soak variant: set DDS_SOAK=1 to run it"))
         if item.get_closest_marker("e2e") or is_slow(item):
             item.add_marker(pytest.mark.slow)
 

@@ -261,6 +261,26 @@ def item_keys(design: KeyDesign, entity: str, item: Item) -> dict[str, str]:
     return key_renderer(design, entity)(item)
 
 
+def key_renderer_inputs(design: KeyDesign, entity: str) -> tuple[object, ...]:
+    """Everything `key_renderer(design, entity)` reads, as plain values: two designs that give equal inputs
+    render every item of the entity the same (a condition's value keeps its type: True is not 1)."""
+    keys = next((k for k in design.entities if k.entity == entity), None)
+    if keys is None:
+        return ()
+    indexes = {i.name: i for i in (*design.global_secondary_indexes, *design.local_secondary_indexes)}
+    local = {i.name for i in design.local_secondary_indexes}
+    sort = design.sort_key.name if design.sort_key is not None else None
+    parts = []
+    for name, templates in keys.indexes.items():
+        index = indexes.get(name)
+        if index is not None:
+            parts.append((name in local, index.partition_key.name, index.sort_key.name if index.sort_key else None,
+                          templates.partition_key, templates.sort_key,
+                          tuple((c.attribute, type(c.equals).__name__, c.equals) for c in templates.only_when)))
+    return (design.partition_key.name, sort, keys.table.partition_key,
+            keys.table.sort_key if sort is not None else None, tuple(parts))
+
+
 def key_renderer(design: KeyDesign, entity: str) -> Callable[[Item], dict[str, str]]:
     """`item_keys` for one entity, with the design looked up once (not once per item of every entity)."""
     keys = next((k for k in design.entities if k.entity == entity), None)

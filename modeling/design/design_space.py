@@ -31,13 +31,26 @@ def canonical_model(model: Model) -> Model:
 
     Identifiers, pattern inputs and filters keep their order: it is the order of the parts of a key.
     """
-    entities = tuple(sorted((e.model_copy(update={"attributes": tuple(sorted(e.attributes, key=lambda a: a.name))})
-                             for e in model.entities), key=lambda e: e.name))
-    return model.model_copy(update={
-        "entities": entities,
-        "relationships": tuple(sorted(model.relationships, key=lambda r: (r.name, r.parent, r.child))),
-        "access_patterns": tuple(sorted(model.access_patterns, key=lambda p: p.name)),
-    })
+    entities = tuple(sorted(map(_canonical_entity, model.entities), key=lambda e: e.name))
+    relationships = tuple(sorted(model.relationships, key=lambda r: (r.name, r.parent, r.child)))
+    patterns = tuple(sorted(model.access_patterns, key=lambda p: p.name))
+    if (_same_objects(entities, model.entities) and _same_objects(relationships, model.relationships)
+            and _same_objects(patterns, model.access_patterns)):
+        # already canonical: the model itself, so what is remembered with it (plans, indexes by name) is
+        # reused by every design generated from it instead of being rebuilt for an equal copy
+        return model
+    return model.model_copy(update={"entities": entities, "relationships": relationships,
+                                    "access_patterns": patterns})
+
+
+def _canonical_entity(entity: Entity) -> Entity:
+    attributes = tuple(sorted(entity.attributes, key=lambda a: a.name))
+    return entity if _same_objects(attributes, entity.attributes) else entity.model_copy(
+        update={"attributes": attributes})
+
+
+def _same_objects(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 @dataclass(frozen=True, order=True)

@@ -612,6 +612,26 @@ def generate_design(model: Model, strategy: str = COLLECTIONS, choice: LayoutCho
     draft = _Draft(canonical, strategy, choice)
     for entity in _parents_first(canonical):
         _table_keys(draft, entity)
+    # Everything after the table keys depends only on the model, the table keys and the GSI policy: many layouts
+    # of a search end with the same table keys (a sort order that changes nothing, a collection that falls back
+    # to an own partition), so the indexes are worked out once per model and table keys.
+    memo = derived_index(canonical, "generator_indexes", _INDEXED_FROM, lambda m: _IndexMemo({})).phases
+    key = (draft.choice is None or draft.choice.share_gsis,
+           tuple((name, keys.table.partition_key, keys.table.sort_key) for name, keys in draft.entity_keys.items()))
+    done = memo.get(key)
+    if done is None:
+        _indexes(draft)
+        if len(memo) >= _MAX_REMEMBERED_INDEXES:
+            memo.clear()
+        done = memo[key] = _IndexPhase.of(draft)
+    done.restore(draft)
+    default_name, default_summary = _STRATEGIES[strategy]
+    return _finish(draft, name or default_name, summary or default_summary, model)
+
+
+def _indexes(draft: _Draft) -> None:
+    """Indexes for the patterns the table keys do not serve, made terse where they can be, then projected."""
+    canonical = draft.model
     key_design = draft.key_design()  # rebuilt only when an index changed it: per pattern it was quadratic
     for pattern in canonical.access_patterns:
         if pattern.kind.is_read and _needs_index(plan_pattern(canonical, key_design, pattern)):
@@ -619,8 +639,38 @@ def generate_design(model: Model, strategy: str = COLLECTIONS, choice: LayoutCho
             key_design = draft.key_design()
     _terse_single_entity_gsis(draft)
     _with_projections(draft)
-    default_name, default_summary = _STRATEGIES[strategy]
-    return _finish(draft, name or default_name, summary or default_summary, model)
+
+
+_INDEXED_FROM = ("table", "traffic_profile", "entities", "relationships", "access_patterns")  # not key_design
+_MAX_REMEMBERED_INDEXES = 4_096  # per model
+
+
+@dataclass(frozen=True, eq=False)  # kept in the model's __dict__, which pydantic's == compares: by identity
+class _IndexMemo:
+    phases: dict[tuple[object, ...], _IndexPhase]
+
+
+@dataclass(frozen=True)
+class _IndexPhase:
+    """What `_indexes` leaves in a draft (entity reasons are the table keys' and stay the draft's own)."""
+
+    entity_keys: tuple[tuple[str, EntityKeys], ...]
+    gsis: tuple[SecondaryIndex, ...]
+    lsis: tuple[SecondaryIndex, ...]
+    index_patterns: tuple[tuple[str, tuple[str, ...]], ...]
+    index_reasons: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @classmethod
+    def of(cls, draft: _Draft) -> _IndexPhase:
+        return cls(tuple(draft.entity_keys.items()), tuple(draft.gsis), tuple(draft.lsis),
+                   tuple((k, tuple(v)) for k, v in draft.index_patterns.items()),
+                   tuple((k, tuple(v)) for k, v in draft.index_reasons.items()))
+
+    def restore(self, draft: _Draft) -> None:
+        draft.entity_keys = _EntityKeyMap(self.entity_keys)
+        draft.gsis, draft.lsis = list(self.gsis), list(self.lsis)
+        draft.index_patterns = {k: list(v) for k, v in self.index_patterns}
+        draft.index_reasons = {k: list(v) for k, v in self.index_reasons}
 
 
 def _parents_first(model: Model) -> list[Entity]:

@@ -40,7 +40,7 @@ from modeling.model import (
     SortOrder,
     derived_index,
 )
-from modeling.write_semantics import ITEM, WritePlan, write_plan
+from modeling.write_semantics import ITEM, WritePlan, has_write_semantics, write_plan
 
 _RANGE_SYNTAX = {
     RangeOperator.EQUALS: "{sk} = :{p}",
@@ -259,6 +259,116 @@ def plan_patterns(model: Model, design: KeyDesign) -> tuple[PatternPlan, ...]:
 
 
 def plan_pattern(model: Model, design: KeyDesign, pattern: AccessPattern) -> PatternPlan:
+    """The plan of one pattern, remembered with the model for the part of the design it depends on.
+
+    The generator plans every pattern again after each index it adds, and the key-design search builds
+    dozens of layouts that differ in one entity's keys: most plans repeat. A plan depends on the model and
+    only on `_plan_inputs(design, pattern)`, so it is planned once per model and those inputs."""
+    memo = derived_index(model, "plan_memo", _PLANNED_FROM, lambda m: _PlanMemo({}, {}))
+    key = (id(pattern), _plan_inputs(model, memo, design, pattern))
+    hit = memo.plans.get(key)
+    if hit is not None and hit[0] is pattern:  # the entry holds the pattern, so its id is not reused
+        return hit[1]
+    plan = _plan_uncached(model, design, pattern)
+    if len(memo.plans) >= _MAX_CACHED_PLANS:
+        memo.plans.clear()
+    memo.plans[key] = (pattern, plan)
+    return plan
+
+
+@dataclass(frozen=True, eq=False)  # kept in the model's __dict__, which pydantic's == compares: by identity
+class _PlanMemo:
+    """Plans of one model by what they were planned from, and which of its writes have semantics."""
+
+    plans: dict[tuple[object, ...], tuple[AccessPattern, PatternPlan]]
+    semantics: dict[str, bool]
+
+    def has_write_semantics(self, model: Model, pattern: str) -> bool:
+        if pattern not in self.semantics:
+            self.semantics[pattern] = has_write_semantics(model, pattern)
+        return self.semantics[pattern]
+
+
+# The model fields a plan reads (entities, relationships' cardinalities, patterns by name, the table's TTL
+# attribute for soft deletes): a model_copy that changes none of them (say, of key_design) shares the plans.
+_PLANNED_FROM = ("entities", "relationships", "access_patterns", "table")
+_MAX_CACHED_PLANS = 20_000  # per model: a long session's worth of designs, then it starts again
+
+
+def _plan_inputs(model: Model, memo: _PlanMemo, design: KeyDesign, pattern: AccessPattern) -> tuple[object, ...]:
+    """Everything in the design that `_plan_uncached` reads for this pattern, as plain values.
+
+    A read looks at every path in order: its key names, whether it is global, its projection, the pattern's
+    entities' templates there and, for the collection it reads, every entity keyed by the same partition
+    template (`AccessPath.by_partition`). A plain write reads its entities' index templates and those
+    indexes. A write with semantics (conditions, auxiliary items, members) may read any entity's keys: the
+    whole design. The parts are kept with the paths and the design, which the generator reuses."""
+    if pattern.kind in _WRITE_OPERATIONS:
+        lookup = _write_inputs(design)
+        if memo.has_write_semantics(model, pattern.name):
+            return (lookup.whole(),)
+        return tuple(map(lookup.entity, pattern.entities))
+    return tuple(_path_inputs(path, pattern.entities) for path in access_paths(design))
+
+
+def _path_inputs(path: AccessPath, entities: tuple[str, ...]) -> tuple[object, ...]:
+    """What a read of `entities` reads on one path, kept with the path (paths are immutable)."""
+    memo = path.__dict__.setdefault("_plan_inputs", {})
+    found = memo.get(entities)
+    if found is None:
+        parts = []
+        for name in entities:
+            templates = path.templates.get(name)
+            parts.append(None if templates is None else tuple(
+                (other, _templates_key(t)) for other, t in path.by_partition[templates.partition_key].items()))
+        found = memo[entities] = (path.name, path.partition_key, path.sort_key, path.is_global, path.projection,
+                                  path.non_key_attributes, tuple(parts))
+    return found
+
+
+@dataclass(eq=False)  # kept in the design's __dict__, which pydantic's == compares: by identity (never recursing)
+class _WriteInputs:
+    """What a write reads in one design, per entity, worked out once per design."""
+
+    design: KeyDesign
+    entities: dict[str, object]
+    json: str | None = None
+
+    def entity(self, name: str) -> object:
+        if name not in self.entities:
+            by_entity, indexes = _design_lookup(self.design)
+            keys = by_entity.get(name)
+            self.entities[name] = None if keys is None else tuple(
+                (index, _templates_key(t), indexes.get(index)) for index, t in keys.indexes.items())
+        return self.entities[name]
+
+    def whole(self) -> str:
+        if self.json is None:
+            self.json = self.design.model_dump_json()
+        return self.json
+
+
+def _write_inputs(design: KeyDesign) -> _WriteInputs:
+    """Kept with the design like `access_paths`' cache (checked against every field: model_copy copies it)."""
+    parts = (design.entities, design.global_secondary_indexes, design.local_secondary_indexes,
+             design.partition_key, design.sort_key)
+    cached = design.__dict__.get("_planner_write_inputs")
+    if cached is None or any(a is not b for a, b in zip(cached[0], parts, strict=True)):
+        cached = (parts, _WriteInputs(design, {}))
+        design.__dict__["_planner_write_inputs"] = cached
+    return cached[1]
+
+
+def _templates_key(templates: KeyTemplates) -> tuple[object, ...]:
+    """Templates as plain values; a condition's value keeps its type (True, 1 and 1.0 are equal in Python, and
+    `status = True` is not `status = 1` in DynamoDB)."""
+    if not templates.only_when:
+        return templates.partition_key, templates.sort_key
+    return (templates.partition_key, templates.sort_key,
+            tuple((c.attribute, type(c.equals).__name__, c.equals) for c in templates.only_when))
+
+
+def _plan_uncached(model: Model, design: KeyDesign, pattern: AccessPattern) -> PatternPlan:
     if pattern.kind in _WRITE_OPERATIONS:
         return _plan_write(model, design, pattern)
     matches = [m for path in access_paths(design) if (m := _match(model, path, pattern)) is not None]

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 from boto3.dynamodb.types import TypeSerializer
 
-from modeling.data.sample_data import generate_items, key_renderer
-from modeling.item_size import item_size_bytes, name_size_bytes, value_size_bytes
+from modeling.data.sample_data import generate_items, key_renderer, key_renderer_inputs
+from modeling.item_size import name_size_bytes, value_size_bytes
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
 from modeling.model import Entity, KeyDesign, Model, ProjectionType, SecondaryIndex
 
@@ -112,36 +112,46 @@ def _serialized(item: dict[str, Any]) -> dict[str, Any]:
     return {name: _SERIALIZER.serialize(value) for name, value in item.items()}
 
 
-def _attribute_bytes(entity: Entity, samples: list[dict[str, Any]]) -> dict[str, float]:
+def _measured(samples: list[dict[str, Any]]) -> list[dict[str, int]]:
+    """Bytes of every value of every sample item, by attribute name (each value measured once)."""
+    return [{name: value_size_bytes(value) for name, value in item.items()} for item in samples]
+
+
+def _attribute_bytes(entity: Entity, samples: list[dict[str, Any]],
+                     measured: list[dict[str, int]] | None = None) -> dict[str, float]:
     """Average bytes (name + value) each attribute adds, hints first, weighted by presence."""
+    measured = _measured(samples) if measured is None else measured
     result = {}
     for attribute in entity.attributes:
-        values = [value_size_bytes(item[attribute.name]) for item in samples if attribute.name in item]
-        presence = len(values) / len(samples) if samples else 1.0
+        values = [item[attribute.name] for item in measured if attribute.name in item]
+        presence = len(values) / len(measured) if measured else 1.0
         value = attribute.avg_size_bytes if attribute.avg_size_bytes is not None else (
             float(np.mean(values)) if values else 0.0)
         result[attribute.name] = presence * (name_size_bytes(attribute.name) + value)
     return result
 
 
-def _key_bytes(entity: Entity, samples: list[dict[str, Any]], names: set[str] | None = None) -> float:
+def _key_bytes(entity: Entity, samples: list[dict[str, Any]], names: set[str] | None = None,
+               measured: list[dict[str, int]] | None = None) -> float:
     """Average bytes of the key attributes the design adds (optionally only `names`)."""
     own = {a.name for a in entity.attributes}
     if not samples:
         return 0.0
-    return float(np.mean([sum(name_size_bytes(k) + value_size_bytes(v) for k, v in item.items()
-                              if k not in own and (names is None or k in names)) for item in samples]))
+    measured = _measured(samples) if measured is None else measured
+    return float(np.mean([sum(name_size_bytes(k) + size for k, size in item.items()
+                              if k not in own and (names is None or k in names)) for item in measured]))
 
 
 def entity_size(entity: Entity, samples: list[dict[str, Any]]) -> EntitySize:
-    sizes = [item_size_bytes(item) for item in samples] or [0]
+    measured = _measured(samples)
+    sizes = [sum(name_size_bytes(name) + size for name, size in item.items()) for item in measured] or [0]
     largest = 0.0
     for attribute in entity.attributes:
-        values = [value_size_bytes(item[attribute.name]) for item in samples if attribute.name in item]
+        values = [item[attribute.name] for item in measured if attribute.name in item]
         largest += name_size_bytes(attribute.name) + (attribute.max_size_bytes if attribute.max_size_bytes is not None
                                                       else max(values, default=0))
-    hinted = sum(_attribute_bytes(entity, samples).values())
-    keys = _key_bytes(entity, samples)
+    hinted = sum(_attribute_bytes(entity, samples, measured).values())
+    keys = _key_bytes(entity, samples, measured=measured)
     return EntitySize(entity.name, math.ceil(hinted + keys), math.ceil(float(np.mean(sizes))),
                       math.ceil(float(np.percentile(sizes, 95))), math.ceil(largest + keys))
 
@@ -163,15 +173,62 @@ def _entry_size(entity: Entity, samples: list[dict[str, Any]], design: KeyDesign
 
 def design_sizes(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
                  per_entity: int = SAMPLE_ITEMS_PER_ENTITY,
-                 items: dict[str, list[dict[str, Any]]] | None = None) -> Sizes:
+                 items: dict[str, list[dict[str, Any]]] | None = None,
+                 memo: SizingMemo | None = None) -> Sizes:
     """Item sizes of every entity and entry sizes on every index it is in, for one design.
 
     Without `items`, the answer depends only on the model, the design, the seed and the sample size, and
     is remembered for them (the checks and every page rerun size the same design again: about 0.1-0.4 s
-    each for the examples, most of it measuring two million sample values)."""
+    each for the examples, most of it measuring two million sample values).
+
+    `memo`: kept by a caller that sizes many designs of one model on the same `items` (the key-design
+    search): an entity whose keys render the same in two designs is measured once."""
     if items is None:
         return _remembered_sizes(_SizingInput(model, design, seed, per_entity))
+    if memo is not None:
+        return _memo_sizes(model, design, items, memo)
     return _design_sizes(model, design, seed, per_entity, items)
+
+
+class SizingMemo:
+    """Entity and entry sizes measured for one model's sample items, by the inputs of the entity's key rendering
+    (`key_renderer_inputs`): valid only for the items it was first used with."""
+
+    def __init__(self) -> None:
+        self.entities: dict[tuple[object, ...], tuple[Entity, list[dict[str, Any]], EntitySize]] = {}
+        self.entries: dict[tuple[object, ...], int] = {}
+
+
+def _memo_sizes(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]]],
+                memo: SizingMemo) -> Sizes:
+    """`_design_sizes` with every entity's samples and sizes looked up in `memo` (the same arithmetic)."""
+    samples: dict[str, list[dict[str, Any]]] = {}
+    sized: dict[str, EntitySize] = {}
+    inputs: dict[str, tuple[object, ...]] = {}
+    for entity in model.entities:
+        inputs[entity.name] = key = (entity.name, key_renderer_inputs(design, entity.name))
+        found = memo.entities.get(key)
+        if found is None or found[0] is not entity:
+            render = key_renderer(design, entity.name)
+            rendered = [_serialized({**item, **render(item)}) for item in items[entity.name]]
+            found = memo.entities[key] = (entity, rendered, entity_size(entity, rendered))
+        samples[entity.name], sized[entity.name] = found[1], found[2]
+    entities = tuple(sized[e.name] for e in model.entities)
+    average = {s.entity: s.average_bytes for s in entities}
+    entries = []
+    for index in (*design.global_secondary_indexes, *design.local_secondary_indexes):
+        local = index in design.local_secondary_indexes
+        for keys in design.entities:
+            holder = model.entity(keys.entity)
+            if holder is None or index.name not in keys.indexes or not samples.get(keys.entity):
+                continue
+            entry_key = (inputs[keys.entity], index, local, average[keys.entity])
+            size = memo.entries.get(entry_key)
+            if size is None:
+                size = memo.entries[entry_key] = _entry_size(holder, samples[keys.entity], design, index,
+                                                             average[keys.entity])
+            entries.append((index.name, keys.entity, size))
+    return Sizes(entities, tuple(entries))
 
 
 class _SizingInput:

@@ -17,6 +17,7 @@ from modeling.design.checks.context import build_context
 from modeling.design.plans import TABLE, Design
 from modeling.errors import ModelingError
 from modeling.hot_partitions import findings as rules
+from modeling.hot_partitions.columns import top_rows
 from modeling.hot_partitions.frames import (
     ALTERNATIVE_COLUMNS,
     HOURLY_COLUMNS,
@@ -35,6 +36,7 @@ from modeling.hot_partitions.partitions import (
     BurstLoad,
     Placement,
     bin_fractions,
+    extend,
     partition_count,
     partition_frame,
     place,
@@ -120,6 +122,14 @@ class _Populations:
     ctx: Any
     parts: list[Any]
     loads: dict[str, IndexLoad]
+    # placements of the loads above by (index, partitions, salt, anchor row), kept with them
+    placements: dict[tuple[str, int, int, int | None], Placement] = field(default_factory=dict)
+
+    def placement(self, index: str, partitions: int, salt: int, anchor: int | None) -> Placement:
+        key = (index, partitions, salt, anchor)
+        if key not in self.placements:
+            self.placements[key] = place(self.loads[index], partitions, salt, anchor)
+        return self.placements[key]
 
 
 # Keyed by the model's and design's content, the cap and the seed: a page rerun after a what-if or burst
@@ -174,13 +184,18 @@ def analyse_hot_partitions(request: HotPartitionRequest) -> HotPartitionReport:
     sharding = _sharding(request, cap, analysed, burst, hot_row, sweep, rng)
     loads[request.index] = shard(analysed, hot_row, request.shard_count)
     burst = shard_burst(burst, hot_row, request.shard_count)
-    placements = {i: place(load, partition_count(load, request.partition_count), _salt(request.seed, i),
-                           hot_row if i == request.index else None) for i, load in loads.items()}
-    labels = {i: _labels(p, request.top_keys) for i, p in placements.items()}
+    placements = {}
+    for i, load in loads.items():
+        # the partition count comes from storage and throughput, which sharding leaves as they are
+        base = populations.placement(i, partition_count(populations.loads[i], request.partition_count),
+                                     _salt(request.seed, i), hot_row if i == request.index else None)
+        placements[i] = base if load is populations.loads[i] else extend(base, load)
+    tops = {i: p.load.busiest_rows(request.top_keys) for i, p in placements.items()}
+    labels = {i: _labels(p, tops[i]) for i, p in placements.items()}
     timeline = _timeline(request, placements[request.index], burst)
     findings = _findings(request, placements, labels, timeline, burst, burst_row, hot_row)
     return HotPartitionReport(
-        keys=_concat([_key_frame(p, labels[i], request.top_keys) for i, p in placements.items()], KEY_COLUMNS),
+        keys=_concat([_key_frame(p, labels[i], tops[i]) for i, p in placements.items()], KEY_COLUMNS),
         key_profile=_concat([_profile(p.load) for p in placements.values()], KEY_PROFILE_COLUMNS),
         partitions=_concat([partition_frame(p) for p in placements.values()], PARTITION_COLUMNS),
         hourly=_hourly(request.model, placements), timeline=timeline,
@@ -231,7 +246,7 @@ def _burst(request: HotPartitionRequest, load: IndexLoad) -> tuple[BurstLoad | N
         segment = next(s for s in load.segments if s.template == part.template)
         rows = segment.layout_of(part.entity)
         window = slice(segment.start, segment.start + rows.rows)
-        utilisation[window] += part.shares(rows) * per_request * rate
+        utilisation[window] += load.share_vectors.get(part.share_key(rows), rows) * per_request * rate
     row = None
     if scenario.key_rank is not None and primary is not None:
         segment = next(s for s in load.segments if s.template == primary.template)
@@ -239,7 +254,7 @@ def _burst(request: HotPartitionRequest, load: IndexLoad) -> tuple[BurstLoad | N
         # only single key values (not grouped cold ranks) can be the burst's one key
         per_key = np.where(load.key_values[window] == 1, load.utilisation[window], -1.0)
         rank = min(scenario.key_rank, int((per_key >= 0).sum())) - 1
-        row = segment.start + int(np.argsort(-per_key, kind="stable")[max(rank, 0)])
+        row = segment.start + int(top_rows(per_key, max(rank, 0) + 1)[max(rank, 0)])
         total = utilisation[segment.start:segment.start + segment.rows].sum()
         utilisation[segment.start:segment.start + segment.rows] = 0.0
         utilisation[row] = total
@@ -260,11 +275,10 @@ def _timeline(request: HotPartitionRequest, placement: Placement, burst: BurstLo
     return build_timeline(placement, burst, resolution, window)
 
 
-def _labels(placement: Placement, top: int) -> dict[int, str]:
+def _labels(placement: Placement, top: np.ndarray) -> dict[int, str]:
     """Readable key values of the busiest rows (and the hot row of a sharded key)."""
     load = placement.load
-    per_key = load.per_key
-    rows = set(np.argsort(-per_key, kind="stable")[:top].tolist())
+    rows = set(top.tolist())
     hot_row = load.sharded[0]
     rows |= {hot_row} if hot_row >= 0 else set()
     return {row: _label(load, row) for row in sorted(rows)}
@@ -279,11 +293,10 @@ def _label(load: IndexLoad, row: int) -> str:
     return f"{text}#0" if row == hot_row and shards > 1 else text
 
 
-def _key_frame(placement: Placement, labels: dict[int, str], top: int) -> pd.DataFrame:
+def _key_frame(placement: Placement, labels: dict[int, str], rows: np.ndarray) -> pd.DataFrame:
     """KEY_COLUMNS for the busiest key values of one index (per key value, not per grouped row)."""
     load = placement.load
     per_key = load.per_key
-    rows = np.argsort(-per_key, kind="stable")[:top]
     kv = load.key_values[rows]
     total = float(load.utilisation.sum()) or 1.0
     return pd.DataFrame({
@@ -301,8 +314,7 @@ def _profile(load: IndexLoad, exact: int = 200, points: int = 100, sample: int =
     """KEY_PROFILE_COLUMNS: per-key load at the top ranks exactly, then at log-spaced ranks estimated from an
     evenly spaced sample of rows (ranks count rows; a grouped cold row counts once)."""
     per_key, count = load.per_key, len(load.key_values)
-    top = np.argpartition(-per_key, min(exact, count) - 1)[:exact]
-    top = top[np.argsort(-per_key[top], kind="stable")]
+    top = load.busiest_rows(exact)
     step = max(1, count // sample)
     sampled = np.arange(0, count, step)
     sampled = sampled[np.argsort(-per_key[sampled], kind="stable")]

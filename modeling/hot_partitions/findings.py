@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from modeling.design.checks.catalogue import ERROR, INFO, WARNING, FindingSeverity
+from modeling.hot_partitions.columns import ratio
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES
 from modeling.hot_partitions.load import IndexLoad
 from modeling.hot_partitions.partitions import Placement
@@ -107,7 +108,7 @@ def _partition_findings(load: IndexLoad, placement: Placement, per_key: np.ndarr
 
 
 def _collection_findings(load: IndexLoad, labels: dict[int, str]) -> list[HotPartitionFinding]:
-    per_key = load.collection_bytes / load.key_values
+    per_key = ratio(load.collection_bytes, load.key_values)  # no division when every row is one key value
     row = int(np.argmax(per_key)) if len(per_key) else 0
     if not len(per_key) or per_key[row] <= PARTITION_BYTES:
         return []

@@ -11,20 +11,21 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from modeling.design.checks.context import Context
 from modeling.design.checks.estimates import entry_bytes, lsi_entry_bytes, read_units_per_request
-from modeling.design.planner import AccessPath
+from modeling.design.planner import AccessPath, membership_share
 from modeling.design.plans import TABLE, Operation, PatternPlan
-from modeling.hot_partitions.columns import Accumulator, constant, constant_value, ratio, scaled
+from modeling.hot_partitions.columns import Accumulator, constant, constant_value, ratio, scaled, top_rows
 from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES
 from modeling.hot_partitions.population import Layout, layout, row_items, row_shares
 from modeling.model import AccessPattern, KeyTemplates, PatternKind
 
+BUSIEST_ROWS = 1000  # busiest rows remembered per index: the key table, the profile, the skew and Gini read them
 _NEW_ITEM_KINDS = frozenset({PatternKind.WRITE, PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE})
 
 
@@ -42,9 +43,9 @@ class Contribution:
     new_items: bool = False  # writes new items: time-bucketed keys take them on the newest bucket
     fixed: tuple[tuple[str, str], ...] = ()  # attribute values pinned by filters or a sparse index
 
-    def shares(self, rows: Layout) -> np.ndarray:
-        """Share of this contribution per row of the entity's layout (sums to 1)."""
-        return row_shares(rows, dict(self.fixed), self.new_items)
+    def share_key(self, rows: Layout) -> ShareKey:
+        """What its share vector depends on: two contributions with the same key share one vector."""
+        return share_key(rows, self.entity, self.fixed, self.new_items)
 
     @property
     def utilisation(self) -> float:
@@ -125,6 +126,30 @@ def index_templates(ctx: Context) -> dict[str, dict[str, str]]:
 
 # --- the load of one index -------------------------------------------------------------------------
 
+# (template, entity, pinned values, writes to the newest time bucket): a share vector's identity
+ShareKey = tuple[str, str, tuple[tuple[str, str], ...], bool]
+
+
+def share_key(rows: Layout, entity: str, fixed: tuple[tuple[str, str], ...], new_items: bool) -> ShareKey:
+    return rows.template, entity, fixed, new_items and any(d.is_time for d in rows.dims)  # only buckets care
+
+
+class ShareVectors:
+    """Share vectors of one index by `ShareKey`, each computed once (a zipf over 10 million rows is one of the
+    costliest steps) and read-only, as the build, the spread, the item draw and later lookups all read them."""
+
+    def __init__(self) -> None:
+        self._vectors: dict[ShareKey, np.ndarray] = {}
+
+    def get(self, key: ShareKey, rows: Layout) -> np.ndarray:
+        vector = self._vectors.get(key)
+        if vector is None:
+            _, _, fixed, newest = key
+            vector = row_shares(rows, dict(fixed), newest)
+            vector.flags.writeable = False
+            self._vectors[key] = vector
+        return vector
+
 
 @dataclass(frozen=True)
 class Segment:
@@ -137,6 +162,43 @@ class Segment:
 
     def layout_of(self, entity: str) -> Layout:
         return dict(self.layouts).get(entity, self.layouts[0][1])
+
+
+@dataclass(frozen=True, eq=False)
+class Factored:
+    """How an index's columns were built: sums of read-only vectors over row windows. A per-partition sum of
+    any of these columns is then a weighted sum of a few per-partition sums of the vectors (one share vector
+    gives the reads, writes and utilisation; one item draw gives the items and bytes), instead of one pass
+    over every row per column. Only valid for the very column objects it names (a replaced column is not)."""
+
+    read: np.ndarray
+    write: np.ndarray
+    utilisation: np.ndarray
+    unit_terms: tuple[tuple[int, np.ndarray, float, float], ...] | None  # (first row, share vector, RCU/s,
+    # WCU/s); None: only the utilisation is known to go with these reads and writes (a what-if's copy)
+    items: np.ndarray | None = None
+    collection_bytes: np.ndarray | None = None
+    item_terms: tuple[tuple[int, np.ndarray, float], ...] = ()  # (first row, items per row, bytes per item)
+
+    def terms_of(self, column: np.ndarray) -> list[tuple[int, np.ndarray, float]] | None:
+        """(first row, vector, weight) terms whose weighted sum is `column`, if this record built it."""
+        if self.unit_terms is None:
+            return None
+        if column is self.read or column is self.write or column is self.utilisation:
+            return [(start, vector, _weight(column, self, read, write)) for start, vector, read, write
+                    in self.unit_terms]
+        if self.item_terms and (column is self.items or column is self.collection_bytes):
+            return [(start, vector, 1.0 if column is self.items else entry) for start, vector, entry
+                    in self.item_terms]
+        return None
+
+
+def _weight(column: np.ndarray, factored: Factored, read: float, write: float) -> float:
+    if column is factored.read:
+        return read
+    if column is factored.write:
+        return write
+    return read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,6 +215,9 @@ class IndexLoad:
     parts: tuple[Contribution, ...]
     has_lsi: bool = False
     sharded: tuple[int, int] = (-1, 1)  # (row split by write sharding, shard count); extra shards are appended
+    share_vectors: ShareVectors = field(default_factory=ShareVectors, repr=False)
+    factored: Factored | None = field(default=None, repr=False)
+    busiest_hint: np.ndarray | None = field(default=None, repr=False)  # the busiest rows, when known already
 
     @property
     def base_rows(self) -> int:
@@ -161,6 +226,9 @@ class IndexLoad:
     @cached_property
     def utilisation(self) -> np.ndarray:
         """Share of one partition per row: RCU/3,000 + WCU/1,000, a linear mix (dynamodb-facts §7.1)."""
+        built = self.factored
+        if built is not None and built.read is self.read_units and built.write is self.write_units:
+            return built.utilisation  # summed with the units, one pass
         read, write = constant_value(self.read_units), constant_value(self.write_units)
         if read is not None and write is not None:
             return constant(read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS, len(self.read_units))
@@ -174,6 +242,24 @@ class IndexLoad:
         if constant_value(self.key_values) is None and bool(np.all(self.key_values == 1)):
             return self.utilisation
         return ratio(self.utilisation, self.key_values)
+
+    @cached_property
+    def ranked(self) -> bool:
+        """Per-key load never rises with the row (one zipf, uniform or hot-value dimension): the busiest
+        rows are the first ones."""
+        per_key = self.per_key
+        return constant_value(per_key) is not None or bool(np.all(per_key[1:] <= per_key[:-1]))
+
+    @cached_property
+    def _busiest(self) -> np.ndarray:
+        if self.busiest_hint is not None:
+            return self.busiest_hint
+        rows = len(self.key_values)
+        return np.arange(min(rows, BUSIEST_ROWS)) if self.ranked else top_rows(self.per_key, BUSIEST_ROWS)
+
+    def busiest_rows(self, count: int) -> np.ndarray:
+        """Rows of the `count` busiest key values, busiest first, ties by row (`columns.top_rows`)."""
+        return self._busiest[:count] if count <= BUSIEST_ROWS else top_rows(self.per_key, count)
 
     def segment_at(self, row: int) -> Segment:
         return next(s for s in self.segments if s.start <= row < s.start + s.rows)
@@ -189,7 +275,8 @@ class IndexLoad:
             inside = (origin >= segment.start) & (origin < segment.start + segment.rows)
             if part.template != segment.template or not inside.any():
                 continue
-            shares = part.shares(segment.layout_of(part.entity))
+            rows_of = segment.layout_of(part.entity)
+            shares = self.share_vectors.get(part.share_key(rows_of), rows_of)
             local = origin[inside] - segment.start
             result[inside] = np.where(local < len(shares), shares[np.minimum(local, len(shares) - 1)], 0.0)
         return result * part.utilisation / np.where(is_shard, shards, 1)
@@ -212,56 +299,75 @@ def build_index_load(ctx: Context, index: str, templates: dict[str, str], parts:
         segments.append(Segment(template, start, rows, layouts))
         start += rows
     arrays = Accumulator(start)  # columns constant over all rows (an even one-key-per-item population) stay lazy
-    # Share vectors by (segment start, entity, fixed values, newest bucket): the items' draw and the unfixed
-    # traffic use the same one, computed once (a zipf over 10 million rows is one of the costliest steps).
-    shares: dict[tuple, np.ndarray] = {}
+    shares = ShareVectors()  # the items' draw and the unfixed traffic read the same vector
+    item_terms: list[tuple[int, np.ndarray, float]] = []
     for segment in segments:
-        _fill_population(ctx, index, segment, arrays, seed, shares)
+        item_terms += _fill_population(ctx, index, segment, arrays, seed, shares)
     mine = tuple(p for p in parts if p.index == index and templates.get(p.entity) == p.template)
-    _spread(mine, segments, arrays, shares)
+    unit_terms = _spread(mine, segments, arrays, shares)
     has_lsi = index == TABLE and bool(ctx.design.key_design.local_secondary_indexes)
-    return IndexLoad(index, tuple(segments), *(arrays.column(n) for n in ("key_values", "items", "bytes", "read",
-                                                                              "write")), mine, has_lsi)
+    key_values, items, collection_bytes, read, write = (arrays.column(n) for n in (
+        "key_values", "items", "bytes", "read", "write"))
+    factored = Factored(read, write, arrays.column("utilisation"), tuple(unit_terms), items, collection_bytes,
+                        tuple(item_terms))
+    return IndexLoad(index, tuple(segments), key_values, items, collection_bytes, read, write, mine, has_lsi,
+                     share_vectors=shares, factored=factored)
 
 
 def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: Accumulator,
-            known: dict[tuple, np.ndarray]) -> None:
-    """Add each contribution's units to the rows, computing each distinct share vector once (in place: the
-    arrays can hold 10 million rows, and every temporary costs as much as the arithmetic)."""
-    totals: dict[tuple, list[float]] = {}
+            shares: ShareVectors) -> list[tuple[int, np.ndarray, float, float]]:
+    """Add each contribution's units to the rows, with one product per distinct share vector and unit kind
+    (the arrays can hold 10 million rows: every pass over them costs as much as the arithmetic)."""
+    totals: dict[tuple[int, ShareKey], list[float]] = {}
     for part in parts:
         segment = next(s for s in segments if s.template == part.template)
-        rows = segment.layout_of(part.entity)
-        newest = part.new_items and any(d.is_time for d in rows.dims)  # only time buckets care
-        entry = totals.setdefault((segment.start, part.entity, part.fixed, newest), [0.0, 0.0])
+        entry = totals.setdefault((segment.start, part.share_key(segment.layout_of(part.entity))), [0.0, 0.0])
         entry[0] += part.read_units_per_second
         entry[1] += part.write_units_per_second
-    for (start, entity, fixed, newest), (read, write) in totals.items():
+    terms = []
+    for (start, key), (read, write) in totals.items():
         segment = next(s for s in segments if s.start == start)
-        rows = segment.layout_of(entity)
-        shares = known.pop((start, entity, fixed, newest), None)  # popped: scaled() below may write into it
-        if shares is None:
-            shares = row_shares(rows, dict(fixed), newest)
+        rows = segment.layout_of(key[1])
+        vector = shares.get(key, rows)
         window = slice(start, start + rows.rows)
-        for name, units in (("read", read), ("write", write)):
+        utilisation = read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS  # dynamodb-facts §7.1
+        for name, units in (("read", read), ("write", write), ("utilisation", utilisation)):
             if units:
-                arrays.add(name, window, scaled(shares, units, reuse=name == "write"))
+                arrays.add(name, window, scaled(vector, units), owned=True)
+        terms.append((start, vector, read, write))
+    return terms
 
 
 def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumulator, seed: int,
-                     shares: dict[tuple, np.ndarray]) -> None:
-    """Items and item-collection bytes per row of one template, summed over its entities."""
+                     shares: ShareVectors) -> list[tuple[int, np.ndarray, float]]:
+    """Items and item-collection bytes per row of one template, summed over its entities; returns each
+    entity's (first row, items per row, bytes per item)."""
+    terms = []
     widest = max((lay for _, lay in segment.layouts), key=lambda lay: lay.rows)
     arrays.add("key_values", slice(segment.start, segment.start + widest.rows), widest.key_values)
     for name, rows in segment.layouts:
         entity = ctx.entity(name)
+        # a sparse GSI holds only the items that meet its conditions (only_when), on the key values they pin
+        conditions = _only_when(ctx, index, name)
+        fixed = tuple(dict.fromkeys((c.attribute, str(c.equals)) for c in conditions))
+        count = float(entity.item_count) * (membership_share(entity, conditions) if conditions else 1.0)
         drawn = None
-        if not (len(rows.dims) == 1 and rows.dims[0].per_item):  # row_items draws over the unfixed shares
-            drawn = shares.setdefault((segment.start, name, (), False), row_shares(rows, {}, new_items=False))
-        items = row_items(rows, float(entity.item_count), seeded_rng(seed, index, segment.template, name), drawn)
+        if not (len(rows.dims) == 1 and rows.dims[0].per_item):  # row_items draws over the (pinned) shares
+            drawn = shares.get(share_key(rows, name, fixed, False), rows)
+        items = row_items(rows, count, seeded_rng(seed, index, segment.template, name), drawn)
         window = slice(segment.start, segment.start + rows.rows)
-        arrays.add("items", window, items)
-        arrays.add("bytes", window, scaled(items, _entry_bytes(ctx, index, name), reuse=True))
+        entry = _entry_bytes(ctx, index, name)
+        arrays.add("bytes", window, scaled(items, entry), owned=True)
+        terms.append((segment.start, items, entry))
+        arrays.add("items", window, items, owned=True)
+    return terms
+
+
+def _only_when(ctx: Context, index: str, entity: str) -> tuple:
+    """The conditions an entity's items meet to be in a GSI (none on the table)."""
+    path = ctx.paths.get(index) if index != TABLE else None
+    templates = path.templates.get(entity) if path is not None else None
+    return tuple(templates.only_when) if templates is not None else ()
 
 
 def _entry_bytes(ctx: Context, index: str, name: str) -> float:

@@ -5,9 +5,11 @@ Rows may group several cold key values (`IndexLoad.key_values`); every metric is
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from modeling.hot_partitions.columns import constant_value, largest, ratio, total
+from modeling.hot_partitions.columns import constant_value, largest, ratio, top_rows, total
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES
 from modeling.hot_partitions.partitions import Placement
 
@@ -16,18 +18,16 @@ _GINI_SAMPLE_ROWS = 200_000  # beyond this, Gini is estimated on a seeded sample
 HEALTHY, SKEWED, HOT, THROTTLES, TOO_LARGE = "healthy", "skewed but fits", "hot", "throttles", "collection over 10 GB"
 
 
-def top_shares(row_totals: np.ndarray, key_values: np.ndarray, keys: tuple[int, ...] = (1, 10)) -> tuple[float, ...]:
-    """Shares of the total held by the 1, 10 ... busiest key values (rows ranked by their per-key value)."""
+def top_shares(row_totals: np.ndarray, key_values: np.ndarray, keys: tuple[int, ...] = (1, 10),
+               busiest: np.ndarray | None = None) -> tuple[float, ...]:
+    """Shares of the total held by the 1, 10 ... busiest key values (rows ranked by their per-key value);
+    `busiest`: those rows, busiest first, when the caller knows them."""
     whole = total(row_totals)
     if whole <= 0 or not len(row_totals):
         return tuple(0.0 for _ in keys)
     per_key = ratio(row_totals, key_values)
     count = min(max(keys), len(per_key))
-    if constant_value(per_key) is not None and constant_value(key_values) is not None:
-        top = np.arange(count)  # every row alike: any `count` rows are the busiest
-    else:
-        top = np.argpartition(-per_key, count - 1)[:count]
-        top = top[np.argsort(-per_key[top], kind="stable")]
+    top = busiest[:count] if busiest is not None else top_rows(per_key, count)
     before = np.cumsum(key_values[top]) - key_values[top]
     return tuple(float((per_key[top] * np.minimum(key_values[top], np.clip(n - before, 0, None))).sum() / whole)
                  for n in keys)
@@ -38,7 +38,8 @@ def top_share(row_totals: np.ndarray, key_values: np.ndarray, keys: int) -> floa
     return top_shares(row_totals, key_values, (keys,))[0]
 
 
-def gini(row_totals: np.ndarray, key_values: np.ndarray, rng: np.random.Generator) -> float:
+def gini(row_totals: np.ndarray, key_values: np.ndarray, rng: np.random.Generator,
+         busiest: np.ndarray | None = None) -> float:
     """Gini coefficient of the per-key values (0 = every key equal, towards 1 = one key has everything).
 
     Above `_GINI_SAMPLE_ROWS` rows the busiest 1,000 rows are kept exactly and the rest estimated from a
@@ -47,28 +48,63 @@ def gini(row_totals: np.ndarray, key_values: np.ndarray, rng: np.random.Generato
     per_key = ratio(row_totals, key_values)
     if len(per_key) < 2 or constant_value(per_key) is not None or total(per_key) <= 0 or np.ptp(per_key) == 0:
         return 0.0
-    weights = key_values
-    if len(per_key) > _GINI_SAMPLE_ROWS:
-        per_key, weights = _sampled(per_key, key_values, rng)
-    ranked = bool(np.all(per_key[1:] <= per_key[:-1]))  # already ranked (one zipf dimension): no sort needed
-    order = np.arange(len(per_key))[::-1] if ranked else np.argsort(per_key, kind="stable")
-    x, w = per_key[order], weights[order]
-    population = np.concatenate([[0.0], np.cumsum(w) / w.sum()])
-    lorenz = np.concatenate([[0.0], np.cumsum(x * w) / (x * w).sum()])
-    return float(np.clip(1 - np.sum(np.diff(population) * (lorenz[1:] + lorenz[:-1])), 0.0, 1.0))
+    return GiniSample.of(per_key, key_values, rng, busiest=busiest).gini()
 
 
-def _sampled(per_key: np.ndarray, key_values: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The 1,000 busiest rows exactly, plus a reweighted sample of the others."""
-    top = np.argpartition(-per_key, 999)[:1000]
-    rest = np.ones(len(per_key), dtype=bool)
-    rest[top] = False
-    others = np.flatnonzero(rest)
-    chosen = np.sort(others[rng.integers(0, len(others), _GINI_SAMPLE_ROWS)])
-    scale = key_values[others].sum() / key_values[chosen].sum()
-    rows = np.concatenate([np.sort(top), chosen])
-    weights = np.concatenate([key_values[np.sort(top)], key_values[chosen] * scale])
-    return per_key[rows], weights
+@dataclass(frozen=True, eq=False)
+class GiniSample:
+    """The rows a Gini estimate reads: every row up to `_GINI_SAMPLE_ROWS`, else the 1,000 busiest (and a
+    `keep` row) exactly plus a seeded uniform sample of the others, reweighted to the key values they stand
+    for. A what-if that changes one kept row (write sharding) reuses the sample instead of drawing again."""
+
+    values: np.ndarray  # per-key value of each sampled row
+    weights: np.ndarray  # key values each sampled row stands for
+    rows: np.ndarray  # the sampled rows
+
+    @classmethod
+    def of(cls, per_key: np.ndarray, key_values: np.ndarray, rng: np.random.Generator,
+           keep: int | None = None, busiest: np.ndarray | None = None) -> GiniSample:
+        """`busiest`: the 1,000 busiest rows when the caller knows them."""
+        count = len(per_key)
+        if count <= _GINI_SAMPLE_ROWS:
+            rows = np.arange(count)
+            return cls(np.asarray(per_key[rows], dtype=float), np.asarray(key_values[rows], dtype=float), rows)
+        if busiest is not None and len(busiest) >= 1000:
+            exact = busiest[:1000]
+        elif constant_value(per_key) is not None:
+            exact = np.arange(1000)
+        else:
+            exact = np.argpartition(per_key, count - 1000)[count - 1000:]
+        exact = np.unique(np.concatenate([exact, [keep] if keep is not None else []]).astype(np.int64))
+        # the j-th row outside `exact` is j plus the number of exact rows at or before it
+        drawn = rng.integers(0, count - len(exact), _GINI_SAMPLE_ROWS)
+        chosen = np.sort(drawn + np.searchsorted(exact - np.arange(len(exact)), drawn, side="right"))
+        scale = (total(key_values) - float(key_values[exact].sum())) / float(key_values[chosen].sum())
+        rows = np.concatenate([exact, chosen])
+        weights = np.concatenate([key_values[exact], key_values[chosen] * scale])
+        return cls(per_key[rows], weights, rows)
+
+    def sharded(self, row: int, shards: int) -> GiniSample:
+        """The sample with `row`'s key split into `shards` keys of 1/shards of its load each."""
+        if shards <= 1:
+            return self
+        at = int(np.flatnonzero(self.rows == row)[0])
+        others = np.ones(len(self.rows), dtype=bool)
+        others[at] = False
+        return GiniSample(np.concatenate([self.values[others], np.full(shards, self.values[at] / shards)]),
+                          np.concatenate([self.weights[others], np.full(shards, self.weights[at])]),
+                          np.concatenate([self.rows[others], np.full(shards, row)]))
+
+    def gini(self) -> float:
+        x, w = self.values, self.weights
+        if len(x) < 2 or float((x * w).sum()) <= 0 or np.ptp(x) == 0:
+            return 0.0
+        ranked = bool(np.all(x[1:] <= x[:-1]))  # already ranked (one zipf dimension): no sort needed
+        order = np.arange(len(x))[::-1] if ranked else np.argsort(x, kind="stable")
+        x, w = x[order], w[order]
+        population = np.concatenate([[0.0], np.cumsum(w) / w.sum()])
+        lorenz = np.concatenate([[0.0], np.cumsum(x * w) / (x * w).sum()])
+        return float(np.clip(1 - np.sum(np.diff(population) * (lorenz[1:] + lorenz[:-1])), 0.0, 1.0))
 
 
 def skew_row(placement: Placement, rng: np.random.Generator) -> dict[str, object]:
@@ -76,17 +112,18 @@ def skew_row(placement: Placement, rng: np.random.Generator) -> dict[str, object
     load = placement.load
     utilisation = load.utilisation
     partition_load = placement.sums(utilisation)
-    busiest = largest(ratio(utilisation, load.key_values)) if len(utilisation) else 0.0
+    busiest = largest(load.per_key) if len(utilisation) else 0.0
     biggest = largest(ratio(load.collection_bytes, load.key_values)) if len(utilisation) else 0.0
     mean = float(partition_load.mean())
-    traffic, items = top_shares(utilisation, load.key_values), top_shares(load.items, load.key_values)
+    traffic = top_shares(utilisation, load.key_values, busiest=load.busiest_rows(10))
+    items = top_shares(load.items, load.key_values)
     return {
         "index": load.index, "key_values": total(load.key_values), "items": total(load.items),
         "partitions": placement.partitions,
         "top1_traffic_share": traffic[0], "top10_traffic_share": traffic[1],
         "top1_item_share": items[0], "top10_item_share": items[1],
         "max_to_mean_partition": float(partition_load.max() / mean) if mean > 0 else 1.0,
-        "gini": gini(utilisation, load.key_values, rng),
+        "gini": gini(utilisation, load.key_values, rng, load.busiest_rows(1000)),
         "largest_collection_bytes": biggest, "largest_collection_share_of_10gb": biggest / PARTITION_BYTES,
         "busiest_key_utilisation": busiest,
         "verdict": verdict(busiest, float(partition_load.max()), biggest),

@@ -11,12 +11,13 @@ can be relieved by splitting (reported separately).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
-from modeling.hot_partitions.columns import constant_value, total
+from modeling.hot_partitions.columns import constant_value, largest, top_rows, total
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES, PARTITION_COLUMNS, TIMELINE_COLUMNS
 from modeling.hot_partitions.load import IndexLoad
 from modeling.limits import MAX_SIMULATED_PARTITIONS, MAX_TIMELINE_CELLS
@@ -24,6 +25,7 @@ from modeling.limits import MAX_SIMULATED_PARTITIONS, MAX_TIMELINE_CELLS
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
 _MIX = (np.uint64(30), np.uint64(0xBF58476D1CE4E5B9), np.uint64(27), np.uint64(0x94D049BB133111EB), np.uint64(31))
+_COLUMNS = ("key_values", "items", "collection_bytes", "read_units", "write_units", "utilisation")
 _CHUNK = 1 << 15  # rows hashed per step: the working arrays stay in the CPU cache
 
 
@@ -119,6 +121,11 @@ class Placement:
     simulated: int = 0  # partitions simulated (0: all of them)
     first: int = 0  # real number of simulated partition 0
     salt: int = 0  # the hash salt, to number rows outside the sample
+    # per-partition sums of the load's own columns, by column: the frames, findings, skew and hourly
+    # figures all ask for the utilisation's, and each is a pass over every row
+    _sums: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    _vector_sums: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    origin: Placement | None = field(default=None, repr=False)  # the unsharded placement this one extends
 
     @property
     def shown(self) -> int:
@@ -143,25 +150,108 @@ class Placement:
 
     def sums(self, values: np.ndarray) -> np.ndarray:
         """Per-partition sums of a per-row quantity (they add up to the index total when nothing is sampled)."""
+        known = self._sums.get(id(values))
+        if known is not None and known[0] is values:
+            return known[1].copy()
+        terms = self.load.factored.terms_of(values) if self.load.factored is not None else None
+        patched = self._patched_sums(values) if self.origin is not None else None
+        if patched is not None:
+            result = patched
+        elif terms is not None and len(values) == len(self.partition):
+            result = np.zeros(self.shown)
+            for start, vector, weight in terms:
+                result += self._window_sums(start, vector) * weight
+        else:
+            result = self._sums_of(values)
+        load = self.load
+        if any(values is c for c in (load.key_values, load.items, load.collection_bytes, load.read_units,
+                                     load.write_units, load.utilisation)):  # not a caller's temporary
+            self._sums[id(values)] = (values, result.copy())
+        return result
+
+    def _patched_sums(self, values: np.ndarray) -> np.ndarray | None:
+        """A sharded column's sums from its unsharded one's: the split row's change and the appended shards."""
+        load, origin = self.load, self.origin
+        row = load.sharded[0]
+        name = next((n for n in _COLUMNS if getattr(load, n) is values), None)
+        if origin is None or name is None or row < 0:
+            return None
+        before = getattr(origin.load, name)
+        rows = len(before)
+        change = np.zeros(self.shown + 1)
+        change[self.partition[row]] += values[row] - before[row]
+        np.add.at(change, self.partition[rows:].astype(np.int64), values[rows:])
+        return origin.sums(before) + change[:self.shown]
+
+    def _window_sums(self, start: int, vector: np.ndarray) -> np.ndarray:
+        """Per-partition sums of `vector` laid on the rows from `start` on (remembered per vector)."""
+        known = self._vector_sums.get((start, id(vector)))
+        if known is None or known[0] is not vector:
+            known = (vector, self._sums_of(vector, start))
+            self._vector_sums[(start, id(vector))] = known
+        return known[1]
+
+    def _sums_of(self, values: np.ndarray, offset: int = 0) -> np.ndarray:
+        """Per-partition sums of `values` laid on the rows offset .. offset + len(values) - 1."""
         value = constant_value(values)
-        if value is not None:  # the same on every row: rows per partition x the value
-            return self.counts * value
         shown = self.shown
+        if value is not None and offset == 0 and len(values) == len(self.partition):
+            return self.counts * value  # the same on every row: rows per partition x the value
         result = np.zeros(shown + 1)
         for start in range(0, len(values), _CHUNK * 32):  # converting ids to intp a chunk at a time
             window = slice(start, start + _CHUNK * 32)
-            result += np.bincount(self.partition[window], weights=values[window], minlength=shown + 1)[:shown + 1]
+            ids = self.partition[offset + start:offset + min(len(values), start + _CHUNK * 32)]
+            weights = None if value is not None else values[window]
+            counted = np.bincount(ids, weights=weights, minlength=shown + 1)[:shown + 1]
+            result += counted * value if value is not None else counted
         return result[:shown]
 
     def busiest_key(self) -> np.ndarray:
         """Per partition, the utilisation of its busiest single key value."""
+        return self._busiest_key.copy()
+
+    @cached_property
+    def _busiest_key(self) -> np.ndarray:
+        if self.origin is not None and self.load.sharded[0] >= 0:
+            return self._patched_busiest_key(self.origin)
         per_key = self.load.per_key
         value = constant_value(per_key)
         if value is not None:
             return np.where(self.counts > 0, max(value, 0.0), 0.0)
+        if self.load.ranked:
+            return self._first_of_each(per_key)
         result = np.zeros(self.shown + 1)
         np.maximum.at(result, self.partition, per_key)
         return result[:self.shown]
+
+    def _patched_busiest_key(self, origin: Placement) -> np.ndarray:
+        """The unsharded placement's busiest keys, with the split key's partition looked at again."""
+        row, per_key, before = self.load.sharded[0], self.load.per_key, origin.load.per_key
+        result = np.append(origin.busiest_key(), 0.0)
+        where = int(self.partition[row])
+        if where < self.shown and before[row] >= result[where]:  # it was its partition's busiest: the next one
+            mask = origin.partition == where
+            mask[row] = False
+            result[where] = max(float(before[mask].max(initial=0.0)), 0.0)
+        rows = len(before)
+        changed = np.concatenate([[row], np.arange(rows, len(per_key))])
+        np.maximum.at(result, self.partition[changed].astype(np.int64), np.maximum(per_key[changed], 0.0))
+        return result[:self.shown]
+
+    def _first_of_each(self, per_key: np.ndarray) -> np.ndarray:
+        """Per partition, the per-key load of its first row: its busiest when the load never rises with the
+        row. Reads rows until every non-empty partition is met (a few thousand rows, not every one)."""
+        shown = self.shown
+        result, seen = np.zeros(shown + 1), np.zeros(shown + 1, dtype=bool)
+        wanted = np.append(self.counts > 0, False)  # the sink (rows outside a sample) is never shown
+        for start in range(0, len(self.partition), _CHUNK):
+            ids, first = np.unique(self.partition[start:start + _CHUNK], return_index=True)
+            new = ~seen[ids]
+            result[ids[new]] = np.maximum(per_key[start + first[new]], 0.0)
+            seen[ids] = True
+            if not (wanted & ~seen).any():
+                break
+        return result[:shown]
 
 
 def place(load: IndexLoad, partitions: int, salt: int, anchor_row: int | None = None,
@@ -179,6 +269,21 @@ def place(load: IndexLoad, partitions: int, salt: int, anchor_row: int | None = 
         ids[start:start + len(chunk)] = np.minimum(shifted, max_simulated)
     counts = np.bincount(ids, minlength=max_simulated + 1)[:max_simulated]
     return Placement(load, partitions, ids, counts, max_simulated, first, salt)
+
+
+def extend(placement: Placement, load: IndexLoad) -> Placement:
+    """The placement of `load`, which is `placement.load` with rows appended (write shards): the rows it had
+    keep their partitions (the hash is of the row), so only the new rows are hashed (as `place` would)."""
+    rows = len(placement.partition)
+    extra = np.arange(rows, len(load.key_values), dtype=np.uint64)
+    ids = partition_of(extra, placement.partitions, placement.salt)
+    if placement.sampled:
+        ids = np.minimum((ids - placement.first) % placement.partitions, placement.simulated)
+    shown = placement.shown
+    counts = placement.counts + np.bincount(ids, minlength=shown + 1)[:shown]
+    partition = np.concatenate([placement.partition, ids.astype(placement.partition.dtype)])
+    return Placement(load, placement.partitions, partition, counts, placement.simulated, placement.first,
+                     placement.salt, origin=placement)
 
 
 def partition_frame(placement: Placement) -> pd.DataFrame:
@@ -225,7 +330,9 @@ def timeline_frame(placement: Placement, burst: BurstLoad | None, resolution_sec
     load, bins = placement.load, max(1, math.ceil(window_seconds / resolution_seconds - 1e-9))
     per_key = load.per_key
     base = placement.sums(load.utilisation)
-    base_excess = placement.sums(np.clip(per_key - 1, 0, None) * load.key_values)
+    over = largest(per_key) > 1 if len(per_key) else False
+    base_excess = placement.sums(np.clip(per_key - 1, 0, None) * load.key_values) if over else np.zeros(
+        placement.shown)
     fractions = bin_fractions(burst, resolution_seconds, bins) if burst is not None else np.zeros(bins)
     burst_sums = placement.sums(burst.utilisation) if burst is not None else np.zeros(placement.shown)
     kept = _busiest_partitions(base + burst_sums * float(fractions.max(initial=0.0)), bins)
@@ -235,7 +342,7 @@ def timeline_frame(placement: Placement, burst: BurstLoad | None, resolution_sec
     if burst is not None:
         position = np.full(placement.shown + 1, -1, dtype=np.int64)
         position[kept] = np.arange(len(kept))
-        watched = np.argsort(-burst.utilisation, kind="stable")[:watched_rows]
+        watched = top_rows(burst.utilisation, watched_rows)
         watched = watched[burst.utilisation[watched] > 0]
         kv = load.key_values[watched][:, None]
         during = (load.utilisation[watched][:, None] + np.outer(burst.utilisation[watched], fractions)) / kv

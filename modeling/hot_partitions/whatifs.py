@@ -15,8 +15,9 @@ import numpy as np
 from modeling.design.checks.context import Context
 from modeling.design.generator import label
 from modeling.design.plans import TABLE
-from modeling.hot_partitions.load import Contribution, IndexLoad, build_index_load
-from modeling.hot_partitions.metrics import gini, top_share, top_shares, verdict
+from modeling.hot_partitions.columns import largest, total
+from modeling.hot_partitions.load import BUSIEST_ROWS, Contribution, Factored, IndexLoad, build_index_load
+from modeling.hot_partitions.metrics import GiniSample, gini, top_share, top_shares, verdict
 from modeling.hot_partitions.partitions import BurstLoad, partition_count, place
 from modeling.model import EnumGenerator, TimestampRangeGenerator
 
@@ -34,7 +35,19 @@ def shard(load: IndexLoad, row: int, shards: int) -> IndexLoad:
         values[base:] = values[row]
         arrays[name] = values
     key_values = np.concatenate([load.key_values, np.full(shards - 1, load.key_values[row])])
-    return replace(load, key_values=key_values, sharded=(row, shards), **arrays)
+    # the utilisation and the busiest rows follow from the index's own (no pass over the copies)
+    utilisation = np.concatenate([load.utilisation, np.empty(shards - 1)])
+    utilisation[row] /= shards
+    utilisation[base:] = utilisation[row]
+    per_key = load.per_key
+    others = load.busiest_rows(BUSIEST_ROWS)
+    candidates = np.concatenate([others[others != row], [row], np.arange(base, base + shards - 1)])
+    values = np.where(candidates == row, per_key[row] / shards, per_key[np.minimum(candidates, base - 1)])
+    values[candidates >= base] = per_key[row] / shards
+    busiest = candidates[np.lexsort((candidates, -values))][:BUSIEST_ROWS]
+    known = Factored(arrays["read_units"], arrays["write_units"], utilisation, None)
+    return replace(load, key_values=key_values, sharded=(row, shards), factored=known, busiest_hint=busiest,
+                   **arrays)
 
 
 def shard_burst(burst: BurstLoad | None, row: int, shards: int) -> BurstLoad | None:
@@ -55,18 +68,26 @@ def read_request_multiplier(load: IndexLoad, row: int, shards: int) -> float:
 
 def sharding_rows(load: IndexLoad, burst: BurstLoad | None, row: int, counts: tuple[int, ...],
                   rng: np.random.Generator) -> list[dict[str, object]]:
-    """SHARDING_COLUMNS rows: the analysed index with its hot key split into each shard count."""
+    """SHARDING_COLUMNS rows: the analysed index with its hot key split into each shard count.
+
+    Sharding changes one key value only, so each variant's figures come from the index's own: the busiest
+    of the other keys (found once), the split key's 1/N, the same total, and one Gini sample with the
+    split key replaced (no variant's 10-million-row columns are built)."""
+    per_key = load.per_key
+    hot = float(per_key[row])
+    before, after = per_key[:row], per_key[row + 1:]
+    others = max(largest(before) if len(before) else -np.inf, largest(after) if len(after) else -np.inf)
+    whole = max(total(load.utilisation), 1e-300)
+    sample = GiniSample.of(per_key, load.key_values, rng, keep=row, busiest=load.busiest_rows(1000))
+    reads = read_request_multiplier(load, row, 2) > 1
     rows = []
     for count in counts:
-        variant = shard(load, row, count)
-        per_key = variant.per_key
-        burst_key = float(per_key[row] + (burst.utilisation[row] / count if burst is not None else 0.0))
-        busiest = float(per_key.max())
+        burst_key = hot / count + (float(burst.utilisation[row]) / count if burst is not None else 0.0)
+        busiest = max(others, hot / count)
         rows.append({
             "shard_count": count, "busiest_key_utilisation": busiest, "burst_key_utilisation": burst_key,
-            "top1_traffic_share": busiest / max(float(variant.utilisation.sum()), 1e-300),
-            "gini": gini(variant.utilisation, variant.key_values, rng),
-            "read_request_multiplier": read_request_multiplier(load, row, count),
+            "top1_traffic_share": busiest / whole, "gini": sample.sharded(row, count).gini(),
+            "read_request_multiplier": float(count) if reads and count > 1 else 1.0,
             "verdict": verdict(max(busiest, burst_key), 0.0, 0.0)})
     return rows
 

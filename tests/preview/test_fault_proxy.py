@@ -32,6 +32,7 @@ FAULTS = {"throttle": 0.04, "error500": 0.03, "partial": 0.08, "reset_before": 0
 # average 25) made moto's count scans outlast PROXY_TIMEOUTS' 3 s read timeout four times in a row: a
 # false failure. Running them at once needs a longer read timeout and `late_seconds` (not yet measured).
 LOADS_AT_ONCE = 1
+SOAK_EXAMPLES = ("student_platform", "chat_messages", "iot_telemetry", "ecommerce_orders")
 
 
 def _patient(client: Any) -> Any:
@@ -149,17 +150,20 @@ def test_a_lost_answer_to_create_table_or_delete_table_is_recognised(make_setup,
 
 
 def test_seeded_loads_through_faults_hold_exactly_the_generated_items(make_setup, endpoint, client) -> None:
-    figures = seeded_loads(make_setup, endpoint, client, loads=3, items=1000,
-                           examples=("student_platform", "chat_messages", "iot_telemetry"))
-    assert figures["expected"] == figures["counted"]
-    assert sum(figures["faults"].values()) >= 20, figures  # the faults really happened
+    # CI's run of the soak below: one 1,000-item load of each of the four examples (seeds 0-3) still meets
+    # every fault kind of FAULTS (asserted), so every retry path of a load runs: botocore's retries of
+    # throttling, 500s, resets and late answers (late and reset_after: written, then sent again), and the
+    # retry helper's re-sends of unprocessed items. What the soak adds is volume (100,000 items, 20 seeds),
+    # not a path: exactness by key does not depend on the table's size.
+    figures = seeded_loads(make_setup, endpoint, client, loads=4, items=1000, examples=SOAK_EXAMPLES)
+    assert figures["loads"] == 4 and figures["expected"] == figures["counted"] >= 0.98 * 4 * 1000, figures
+    assert set(figures["faults"]) == set(FAULTS), figures  # every kind in the mix really happened
     print(f"\nfault-proxy loads: {figures}")
 
 
-@pytest.mark.slow
+@pytest.mark.soak
 def test_twenty_seeded_loads_of_five_thousand_items_through_faults(make_setup, endpoint, client) -> None:
-    figures = seeded_loads(make_setup, endpoint, client, loads=20, items=5000,
-                           examples=("student_platform", "chat_messages", "iot_telemetry", "ecommerce_orders"))
+    figures = seeded_loads(make_setup, endpoint, client, loads=20, items=5000, examples=SOAK_EXAMPLES)
     # generated items whose primary key repeats an earlier one's are left out (DynamoDB would keep one):
     # 809 of the 100,000 in these seeds, so "expected" is what the product generated and kept, by key
     assert figures["loads"] == 20 and figures["expected"] == figures["counted"] >= 0.98 * 20 * 5000, figures
