@@ -20,6 +20,7 @@ domain imports plotly.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -191,16 +192,25 @@ def load_reviewed_model(path: Path) -> tuple[Model, ModelSource]:
 # --- building -----------------------------------------------------------------------------------------
 
 
-def build_review_report(request: ReviewRequest) -> ReviewReport:
-    """Run the estimate, the checks and the hot-partition analysis for one model; assemble the report."""
+def build_review_report(request: ReviewRequest,
+                        progress: Callable[[float, str], None] | None = None) -> ReviewReport:
+    """Run the estimate, the checks and the hot-partition analysis for one model; assemble the report.
+
+    `progress(fraction done, what comes next)` is told before each engine runs (the page's progress bar)."""
+    say = progress or (lambda _fraction, _step: None)
     model = request.estimate.model
+    say(0.0, "Estimating capacity and cost of every option and design")
     result = estimate_model(request.estimate)  # UnknownDesignError for a design the model does not have
+    say(0.4, "Checking the design")
     findings = check_design(model, result.design)
+    say(0.5, "Simulating the hot partitions")
     hot = analyse_hot_partitions(HotPartitionRequest(model=model, design=result.design,
                                                      max_key_values=request.hot_key_values, seed=request.seed))
+    say(0.9, "Writing the sections")
     sections = (_summary(result, findings, hot), _purpose(request, result), _key_design(result.design),
                 _checks(findings), _hot_partitions(request, hot), _capacity(result), _cost(request, result),
                 _designs(result), _prices(result), _sign_off(request, model))
+    say(1.0, "Done")
     return ReviewReport(f"Cost review: {model.name}", model.name, request.source, request.generated_at,
                         _header(request, result), sections, result)
 

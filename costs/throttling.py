@@ -51,14 +51,19 @@ def throttling_risk(scaling: DimensionScaling, burst_seconds: int = BURST_SECOND
     """
     capacity, consumed = scaling.capacity_units, scaling.consumed_units
     excess = np.maximum(consumed - capacity, 0.0)
+    if not excess.any():  # never over capacity: nothing to absorb (most curves; the walk below is ~2 ms)
+        return ThrottlingRisk(0, 0.0, 0.0, 0.0, 0)
     bucket, throttled = 0.0, np.zeros(len(capacity))
+    minutes = list(zip(capacity.tolist(), consumed.tolist(), strict=True))
     for pass_number in (0, 1):
-        for m, (cap, used) in enumerate(zip(capacity.tolist(), consumed.tolist(), strict=True)):
+        # the same arithmetic as min(), written out: this walk is most of a target change's estimate
+        for m, (cap, used) in enumerate(minutes):
             if used <= cap:
-                bucket = min(bucket + (cap - used) * SECONDS_PER_MINUTE, cap * burst_seconds)
+                filled, limit = bucket + (cap - used) * SECONDS_PER_MINUTE, cap * burst_seconds
+                bucket = filled if filled <= limit else limit
                 continue
             short = (used - cap) * SECONDS_PER_MINUTE
-            spent = min(bucket, short)
+            spent = bucket if bucket <= short else short
             bucket -= spent
             if pass_number:
                 throttled[m] = short - spent

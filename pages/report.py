@@ -2,8 +2,6 @@
 
 import streamlit as st
 
-from costs.errors import CostError
-from modeling.errors import ModelingError
 from ui import report_views, session
 from ui.frame import page_frame
 from ui.text import plain
@@ -18,12 +16,9 @@ st.caption("One document a reviewer can sign off without opening the app: the de
 
 chosen = report_views.settings(model)
 model_file = report_views.model_file(document, session.current_slug())
-try:
-    report = report_views.cached_report(model.model_dump_json(), model_file, chosen)
-except (CostError, ModelingError) as exc:
-    st.error(f"The report could not be made: {plain(exc)}", icon="⛔")
+report = report_views.report_on_request(model.model_dump_json(), model_file, chosen)
+if report is None:
     st.stop()
-
 if report.estimate.region_message:
     st.warning(report.estimate.region_message, icon="⚠️")
 report_views.downloads(report, model_file)

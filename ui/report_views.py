@@ -1,4 +1,9 @@
-"""Widgets of the Report page: the estimate's inputs, the cached report, the downloads and the preview.
+"""Widgets of the Report page: the estimate's inputs, building the report, the downloads and the preview.
+
+Building the report is an explicit action (a button): it takes seconds, so a settings change never
+rebuilds it on its own. A built report is kept for the exact inputs it was built from (the model's
+content, the file, every setting), and shown only while the inputs are those: after an edit or a
+settings change the page says the report is out of date instead of showing old numbers.
 
 The inputs default to the Capacity & cost page's choices when that page set them in this session, and
 negotiated prices and backup/stream inputs are shared with it, so both pages price the same way.
@@ -15,13 +20,17 @@ import streamlit as st
 
 from costs import charts
 from costs.capacity import UsageExtras
+from costs.errors import CostError
 from costs.estimate import EstimateRequest
 from costs.pricing import PriceItem
 from costs.review_render import block_markdown, review_html, review_markdown
 from costs.review_report import Chart, ModelSource, ReviewReport, ReviewRequest, build_review_report
+from modeling.errors import ModelingError
+from modeling.memo import content_key
 from modeling.model import Model, TableClass
 from modeling.model_file import FileFormat, dump_document
 from ui import cost_views
+from ui.text import plain
 
 
 @dataclass(frozen=True)
@@ -52,14 +61,63 @@ def settings(model: Model) -> ReportSettings:
     return ReportSettings(region, design, target, free_tier, cost_views.price_overrides(), cost_views.usage_extras())
 
 
-@st.cache_data(show_spinner="Building the cost-review report…", max_entries=8, ttl=600)
-def cached_report(model_json: str, file: ModelFile, chosen: ReportSettings) -> ReviewReport:
-    """The report, stamped with the time it was built (cached ten minutes at most, so the stamp stays true)."""
+_BUILT_KEY = "report.built"  # this session's built reports, by report_key
+_BUILT_KEEP = 4  # the last few settings a reviewer flips between
+
+
+def report_key(model_json: str, file: ModelFile, chosen: ReportSettings) -> str:
+    """Everything the report's bytes depend on but the time it is built: the model, the file it names and
+    every setting (repr of frozen dataclasses, so a new setting field is in the key without a change here)."""
+    return content_key(model_json, file.name, file.text, repr(chosen))
+
+
+def built_report(key: str) -> ReviewReport | None:
+    """The report this session built for exactly these inputs, if it did (never one for other inputs)."""
+    held = st.session_state.get(_BUILT_KEY)
+    return held.get(key) if isinstance(held, dict) else None
+
+
+def build_report(key: str, model_json: str, file: ModelFile, chosen: ReportSettings) -> ReviewReport:
+    """Build the report (seconds: the estimate of every design, the checks, a hot-partition simulation)
+    with a progress bar, stamped with the time it was built, and keep it for these inputs."""
+    bar = st.progress(0.0, text="Building the cost-review report…")
     overrides = tuple((PriceItem(i), TableClass(c) if c else None, Decimal(v)) for i, c, v in chosen.overrides)
     request = EstimateRequest(Model.model_validate_json(model_json), chosen.design, chosen.region,
                               chosen.target_utilization, chosen.free_tier, overrides, extras=chosen.extras)
     source = ModelSource.of_bytes(file.name, file.text.encode("utf-8"))
-    return build_review_report(ReviewRequest(request, source, datetime.now(UTC)))
+
+    def progress(done: float, step: str) -> None:
+        bar.progress(done, text=f"{step}…")
+    try:
+        report = build_review_report(ReviewRequest(request, source, datetime.now(UTC)), progress)
+    finally:
+        bar.empty()
+    held = st.session_state.get(_BUILT_KEY)
+    kept = {k: v for k, v in held.items() if k != key} if isinstance(held, dict) else {}
+    st.session_state[_BUILT_KEY] = dict([*list(kept.items())[-(_BUILT_KEEP - 1):], (key, report)])
+    return report
+
+
+def report_on_request(model_json: str, file: ModelFile, chosen: ReportSettings) -> ReviewReport | None:
+    """The report for these inputs: the one built for them, else built when the button is pressed (None
+    until then, with the reason shown when the inputs moved on from a report built before)."""
+    key = report_key(model_json, file, chosen)
+    report = built_report(key)
+    if report is not None:
+        return report
+    stale = bool(st.session_state.get(_BUILT_KEY))
+    if stale:
+        st.info("The model or the settings changed since the report was built: build it again to see the report "
+                "for these.", icon="🔄")
+    if not st.button("Build the report again" if stale else "Build the report", key="report.build", type="primary",
+                     icon="📄", help="Takes a few seconds: every design is priced and checked, and its partitions "
+                                     "simulated"):
+        return None
+    try:
+        return build_report(key, model_json, file, chosen)
+    except (CostError, ModelingError) as exc:
+        st.error(f"The report could not be made: {plain(exc)}", icon="⛔")
+        return None
 
 
 def downloads(report: ReviewReport, file: ModelFile) -> None:

@@ -229,6 +229,31 @@ def dynamodb_client(endpoint: Endpoint, *, timeouts: Timeouts | None = None) -> 
                           with_deadlines=endpoint.kind is not EndpointKind.EMBEDDED)
 
 
+_SHARED_CLIENTS: dict[tuple[Endpoint, Timeouts], Any] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_dynamodb_client(endpoint: Endpoint, *, timeouts: Timeouts | None = None) -> Any:
+    """`dynamodb_client`, built once per endpoint and timeouts in this process and then reused.
+
+    For the questions a page asks on every rerun (is the sample loaded? which tables are there?): building
+    a boto3 client costs 100-300 ms of CPU (it parses the service model), the call itself a few ms, and
+    boto3's clients are thread-safe. Code that stubs or closes its client asks `dynamodb_client` for its own.
+    """
+    key = (endpoint, timeouts or endpoint.timeouts)
+    with _SHARED_LOCK:
+        client = _SHARED_CLIENTS.get(key)
+        if client is None:
+            client = _SHARED_CLIENTS[key] = dynamodb_client(endpoint, timeouts=timeouts)
+        return client
+
+
+def forget_shared_clients() -> None:
+    """Build the shared clients again at next use (tests that restart an endpoint on the same address)."""
+    with _SHARED_LOCK:
+        _SHARED_CLIENTS.clear()
+
+
 def _boto3_client(endpoint: Endpoint, config: Config) -> Any:
     try:
         if endpoint.kind is EndpointKind.AWS:
@@ -313,7 +338,7 @@ def _check_json(response: Any, operation: str) -> None:
 def check_endpoint(endpoint: Endpoint) -> EndpointStatus:
     """Ask the endpoint for its tables (one request, short timeouts); never raises."""
     try:
-        client = dynamodb_client(endpoint, timeouts=endpoint.probe_timeouts)
+        client = shared_dynamodb_client(endpoint, timeouts=endpoint.probe_timeouts)  # asked every 15 s per page
         answer = client.list_tables(Limit=100)
         names = answer.get("TableNames")
         if not isinstance(names, list):

@@ -18,7 +18,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, NoRegionError
 
-from modeling.endpoint.adapter import Endpoint, NotDynamoDB, Timeouts, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, NotDynamoDB, Timeouts, dynamodb_client, shared_dynamodb_client
 from modeling.errors import EndpointError
 from modeling.interop.live_inference import TableFacts, infer_model
 from modeling.model import KeyAttribute, Projection, SecondaryIndex
@@ -63,8 +63,9 @@ class LiveImport:
 
 
 def list_table_names(endpoint: Endpoint, client: Any = None, limit: int = 100) -> list[str]:
-    """The endpoint's table names (one ListTables page of at most `limit`)."""
-    client = client or _client(endpoint)
+    """The endpoint's table names (one ListTables page of at most `limit`); the Import tab asks on every
+    rerun, so it reuses one client per endpoint."""
+    client = client or shared_dynamodb_client(endpoint, timeouts=_IMPORT_TIMEOUTS)
     response = _call(endpoint, "list the tables", lambda: client.list_tables(Limit=limit))
     return list(response.get("TableNames", []))
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from modeling.design.plans import Design
-from modeling.endpoint.adapter import Endpoint, EndpointKind, dynamodb_client
+from modeling.endpoint.adapter import Endpoint, EndpointKind, dynamodb_client, shared_dynamodb_client
 from modeling.errors import ModelingError
 from modeling.model import Model
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, PreviewData, build_preview_data, preview_counts
@@ -114,7 +114,7 @@ def check_preview_table(setup: PreviewSetup, client: object | None = None) -> No
 
 def already_loaded(setup: PreviewSetup) -> PreviewData | None:
     """The data, when the table holds exactly this setup's data from an earlier session (or a refresh)."""
-    probe = dynamodb_client(setup.endpoint, timeouts=setup.endpoint.probe_timeouts)  # on opening the page
+    probe = shared_dynamodb_client(setup.endpoint, timeouts=setup.endpoint.probe_timeouts)  # every rerun
     if loaded_fingerprint(probe, setup.table.name, setup.owner) != setup.fingerprint:
         return None
     return preview_data(setup)

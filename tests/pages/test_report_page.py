@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from decimal import Decimal
 from pathlib import Path
@@ -30,7 +31,21 @@ def _report_page() -> AppTest:
     at.run()
     at.switch_page("pages/report.py").run()
     assert not at.exception, at.exception
+    return _build(at)
+
+
+def _build(at: AppTest) -> AppTest:
+    """Building the report is an explicit action (issue 14, speed): nothing is built before the click."""
+    assert not [s for s in at.subheader if s.value == "Sign-off"], "a report was shown before it was built"
+    at.button(key="report.build").click().run()
+    assert not at.exception, at.exception
     return at
+
+
+def _monthly_cost(document: dict, **choices: object) -> Decimal:
+    best = estimate_model(EstimateRequest(Model.model_validate(document), **choices)).cost.recommendation
+    assert best is not None
+    return best.monthly_cost_usd
 
 
 def _open_document(workspace_dir: Path) -> dict:
@@ -61,6 +76,11 @@ def test_changing_the_region_reprices_the_report(workspace_dir: Path) -> None:
     at = _report_page()
     at.selectbox(key="report.region").select("eu-west-1").run()
     assert not at.exception, at.exception
+    # the report built for us-east-1 is not shown for eu-west-1: the page says it is out of date
+    assert "us-east-1 (prices effective" not in _markdown(at)
+    assert any("changed since the report was built" in i.value for i in at.info)
+    at.button(key="report.build").click().run()
+    assert not at.exception, at.exception
     model = Model.model_validate(_open_document(workspace_dir))
     best = estimate_model(EstimateRequest(model, region="eu-west-1")).cost.recommendation
     text = _markdown(at)
@@ -83,8 +103,7 @@ def test_negotiated_prices_from_capacity_and_cost_are_used(workspace_dir: Path) 
     at = AppTest.from_file(str(ROOT / "pages" / "report.py"), default_timeout=90)
     # stored as the Capacity & cost page stores it
     at.session_state["cost.overrides"] = [("reserved_3y_rcu_upfront", "STANDARD", "1.0")]
-    at.run()
-    assert not at.exception, at.exception
+    _build(at.run())
     model = Model.model_validate(_open_document(workspace_dir))
     override = ((PriceItem.RESERVED_3Y_RCU_UPFRONT, TableClass.STANDARD, Decimal("1.0")),)
     best = estimate_model(EstimateRequest(model, price_overrides=override)).cost.recommendation
@@ -100,8 +119,39 @@ def test_a_region_without_a_price_sheet_is_said_on_the_report_page(workspace_dir
     document = example_document("student_platform")
     document["table"]["region"] = "af-south-1"
     Workspace(workspace_dir).create(document)
-    at = AppTest.from_file(str(ROOT / "pages" / "report.py"), default_timeout=90).run()
-    assert not at.exception, at.exception
+    at = _build(AppTest.from_file(str(ROOT / "pages" / "report.py"), default_timeout=90).run())
     assert any("No price sheet ships for af-south-1" in w.value for w in at.warning)
     assert "No price sheet ships for af\\-south\\-1" in _markdown(at) or "No price sheet ships for af-south-1" in \
         _markdown(at)
+
+
+def test_an_edit_after_a_built_report_is_never_shown_with_the_old_numbers(workspace_dir: Path) -> None:
+    # A report kept for its inputs must not survive an edit of the model (another tab saves it here):
+    # doubling every pattern's traffic moves the recommended monthly cost, so a key without the model's
+    # content would show the old figure.
+    at = _report_page()
+    space = Workspace(workspace_dir)
+    slug = space.most_recent()
+    before = space.load(slug)
+    old_cost = _monthly_cost(before)
+    assert f"**Monthly cost (USD)**: {old_cost:,f}" in _markdown(at)
+
+    edited = copy.deepcopy(before)
+    for pattern in edited["access_patterns"]:
+        for field in ("peak_requests_per_second", "average_requests_per_second"):
+            pattern["traffic"][field] *= 2
+    space.save(slug, edited, expected_version=space.version(slug))
+    new_cost = _monthly_cost(edited)
+    assert new_cost != old_cost
+    at.run()
+    assert not at.exception, at.exception
+    assert f"{old_cost:,f}" not in _markdown(at)
+    assert any("changed since the report was built" in i.value for i in at.info)
+    at.button(key="report.build").click().run()
+    assert f"**Monthly cost (USD)**: {new_cost:,f}" in _markdown(at)
+
+    # a setting changed and changed back shows the report built for it at once, without a click
+    at.slider(key="report.target").set_value(0.5).run()
+    assert not [s for s in at.subheader if s.value == "Sign-off"]
+    at.slider(key="report.target").set_value(0.7).run()
+    assert f"**Monthly cost (USD)**: {new_cost:,f}" in _markdown(at)
