@@ -206,8 +206,9 @@ def _search(canonical: Model, sheet: PriceSheet | None, max_candidates: int | No
             if candidate.rank_key() < best.rank_key():
                 best = candidate
             continue
-        partial = sub_models.get(choice.names) or sub_models.setdefault(
-            choice.names, _sub_model(canonical, set(choice.names)))
+        if choice.names not in sub_models:
+            sub_models[choice.names] = _sub_model(canonical, set(choice.names))
+        partial = sub_models[choice.names]
         design = generate_design(partial, COLLECTIONS, choice.layout)
         scans = sum(p.operation is Operation.SCAN for p in design.plans)
         bound = (scans, pricer.price(partial, design))

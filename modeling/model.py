@@ -748,6 +748,12 @@ class KeyTemplates(_Frozen):
         default=(), description="The item has these index keys only when every condition holds "
                                 "(a sparse index). Only for index templates.")
 
+    def memo_key(self) -> tuple[object, ...]:
+        """The templates as plain values, for memo keys: a condition's value keeps its type (True, 1 and 1.0
+        are equal in Python, and `status = True` is not `status = 1` in DynamoDB)."""
+        return (self.partition_key, self.sort_key,
+                tuple((c.attribute, type(c.equals).__name__, c.equals) for c in self.only_when))
+
 
 class EntityKeys(_Frozen):
     entity: Name

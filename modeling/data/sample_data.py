@@ -263,7 +263,7 @@ def item_keys(design: KeyDesign, entity: str, item: Item) -> dict[str, str]:
 
 def key_renderer_inputs(design: KeyDesign, entity: str) -> tuple[object, ...]:
     """Everything `key_renderer(design, entity)` reads, as plain values: two designs that give equal inputs
-    render every item of the entity the same (a condition's value keeps its type: True is not 1)."""
+    render every item of the entity the same (`KeyTemplates.memo_key`: True is not 1)."""
     keys = next((k for k in design.entities if k.entity == entity), None)
     if keys is None:
         return ()
@@ -275,8 +275,7 @@ def key_renderer_inputs(design: KeyDesign, entity: str) -> tuple[object, ...]:
         index = indexes.get(name)
         if index is not None:
             parts.append((name in local, index.partition_key.name, index.sort_key.name if index.sort_key else None,
-                          templates.partition_key, templates.sort_key,
-                          tuple((c.attribute, type(c.equals).__name__, c.equals) for c in templates.only_when)))
+                          templates.memo_key()))
     return (design.partition_key.name, sort, keys.table.partition_key,
             keys.table.sort_key if sort is not None else None, tuple(parts))
 

@@ -320,7 +320,7 @@ def _path_inputs(path: AccessPath, entities: tuple[str, ...]) -> tuple[object, .
         for name in entities:
             templates = path.templates.get(name)
             parts.append(None if templates is None else tuple(
-                (other, _templates_key(t)) for other, t in path.by_partition[templates.partition_key].items()))
+                (other, t.memo_key()) for other, t in path.by_partition[templates.partition_key].items()))
         found = memo[entities] = (path.name, path.partition_key, path.sort_key, path.is_global, path.projection,
                                   path.non_key_attributes, tuple(parts))
     return found
@@ -339,7 +339,7 @@ class _WriteInputs:
             by_entity, indexes = _design_lookup(self.design)
             keys = by_entity.get(name)
             self.entities[name] = None if keys is None else tuple(
-                (index, _templates_key(t), indexes.get(index)) for index, t in keys.indexes.items())
+                (index, t.memo_key(), indexes.get(index)) for index, t in keys.indexes.items())
         return self.entities[name]
 
     def whole(self) -> str:
@@ -357,15 +357,6 @@ def _write_inputs(design: KeyDesign) -> _WriteInputs:
         cached = (parts, _WriteInputs(design, {}))
         design.__dict__["_planner_write_inputs"] = cached
     return cached[1]
-
-
-def _templates_key(templates: KeyTemplates) -> tuple[object, ...]:
-    """Templates as plain values; a condition's value keeps its type (True, 1 and 1.0 are equal in Python, and
-    `status = True` is not `status = 1` in DynamoDB)."""
-    if not templates.only_when:
-        return templates.partition_key, templates.sort_key
-    return (templates.partition_key, templates.sort_key,
-            tuple((c.attribute, type(c.equals).__name__, c.equals) for c in templates.only_when))
 
 
 def _plan_uncached(model: Model, design: KeyDesign, pattern: AccessPattern) -> PatternPlan:

@@ -102,10 +102,15 @@ def sample_items(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
     """Seeded sample items with the design's key attributes, in DynamoDB JSON (values drawn once per model,
     or `items` already drawn for it)."""
     if items is None:
-        content = model.model_copy(update={"key_design": None, "access_patterns": ()}).model_dump_json()
-        items = _cached_items(content, min(sample_counts(model, per_entity).values(), default=per_entity), seed)
+        items = _drawn_items(model, seed, per_entity)
     return {entity: [_serialized({**item, **keys(item)}) for item in entity_items]
             for entity, entity_items in items.items() for keys in (key_renderer(design, entity),)}
+
+
+def _drawn_items(model: Model, seed: int, per_entity: int) -> dict[str, list[dict[str, Any]]]:
+    """The model's seeded sample items without keys (drawn once per model content, seed and size)."""
+    content = model.model_copy(update={"key_design": None, "access_patterns": ()}).model_dump_json()
+    return _cached_items(content, min(sample_counts(model, per_entity).values(), default=per_entity), seed)
 
 
 def _serialized(item: dict[str, Any]) -> dict[str, Any]:
@@ -185,9 +190,7 @@ def design_sizes(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
     search): an entity whose keys render the same in two designs is measured once."""
     if items is None:
         return _remembered_sizes(_SizingInput(model, design, seed, per_entity))
-    if memo is not None:
-        return _memo_sizes(model, design, items, memo)
-    return _design_sizes(model, design, seed, per_entity, items)
+    return _memo_sizes(model, design, items, SizingMemo() if memo is None else memo)
 
 
 class SizingMemo:
@@ -201,7 +204,7 @@ class SizingMemo:
 
 def _memo_sizes(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]]],
                 memo: SizingMemo) -> Sizes:
-    """`_design_sizes` with every entity's samples and sizes looked up in `memo` (the same arithmetic)."""
+    """Sizes of every entity and index entry of `design` on `items`, each looked up in `memo` first."""
     samples: dict[str, list[dict[str, Any]]] = {}
     sized: dict[str, EntitySize] = {}
     inputs: dict[str, tuple[object, ...]] = {}
@@ -247,23 +250,8 @@ class _SizingInput:
 
 @lru_cache(maxsize=64)
 def _remembered_sizes(given: _SizingInput) -> Sizes:
-    return _design_sizes(given.model, given.design, given.seed, given.per_entity, None)
-
-
-def _design_sizes(model: Model, design: KeyDesign, seed: int, per_entity: int,
-                  items: dict[str, list[dict[str, Any]]] | None) -> Sizes:
-    samples = sample_items(model, design, seed, per_entity, items)
-    entities = tuple(entity_size(e, samples[e.name]) for e in model.entities)
-    average = {s.entity: s.average_bytes for s in entities}
-    entries = []
-    for index in (*design.global_secondary_indexes, *design.local_secondary_indexes):
-        for keys in design.entities:
-            entity = model.entity(keys.entity)
-            if entity is None or index.name not in keys.indexes or not samples.get(keys.entity):
-                continue
-            entries.append((index.name, keys.entity, _entry_size(entity, samples[keys.entity], design, index,
-                                                                 average[keys.entity])))
-    return Sizes(entities, tuple(entries))
+    return _memo_sizes(given.model, given.design, _drawn_items(given.model, given.seed, given.per_entity),
+                       SizingMemo())
 
 
 def mean_bytes(sizes: Mapping[str, float], weights: Sequence[tuple[str, float]]) -> int:
