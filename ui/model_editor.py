@@ -1,8 +1,9 @@
 """Widgets of the Model page: one function per tab. Edits go through `editing` and autosave.
 
-Tables use `st.data_editor`. Each table's key carries a version number: when a table reports edits,
-they are applied to the document and saved before anything renders, and the version moves on, so
-the next editor starts from the saved document and an edit is never applied twice.
+Tables use `ui.grid`, an editable grid that reports its edits as st.data_editor does. Each table's key
+carries a version number: when a table reports edits, they are applied to the document and saved before
+anything renders, and the version moves on, so the next editor starts from the saved document and an
+edit is never applied twice.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
 import editing
@@ -32,7 +32,7 @@ from modeling.model import (
     TimestampFormat,
     TrafficShape,
 )
-from ui import session
+from ui import grid, session
 from ui.problems import show_problems
 
 Edit = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
@@ -114,9 +114,9 @@ def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, A
             st.session_state[f"model.{name}.version"] = st.session_state.get(f"model.{name}.version", 0) + 1
             snapshot = _Snapshot(held.document, held)
     st.session_state[_snapshot_key(name)] = snapshot
-    frame = pd.DataFrame(editing.rows_for_text_cells(rows_of(snapshot.drawn)), columns=list(columns))
-    st.data_editor(frame, key=editor_key(name), column_config=column_config, num_rows="dynamic",
-                   hide_index=True, width="stretch")
+    key = editor_key(name)
+    grid.editable_grid(editing.rows_for_text_cells(rows_of(snapshot.drawn)), columns, column_config, key,
+                       st.session_state.get(key))
 
 
 def _can_rebase(snapshot: _Snapshot, document: dict[str, Any],
