@@ -4,6 +4,7 @@ query log import, the raw YAML editor and deletion."""
 from __future__ import annotations
 
 import difflib
+import hashlib
 from typing import Any
 
 import streamlit as st
@@ -167,8 +168,14 @@ def _raw_editor(document: dict[str, Any], slug: str) -> None:
     if st.session_state.pop(reset_key, False):
         st.session_state.pop(key, None)
     shown, typed = st.session_state.get(shown_key), st.session_state.get(key)
-    if typed is None or typed == shown:  # nothing of the user's in the box: show the model as it is now
+    given_key = f"model.raw_given.{slug}"
+    given = st.session_state.get(given_key, ())
+    # nothing of the user's in the box: show the model as it is now. A text the box was given earlier
+    # counts as the model's, not as typed: a run interrupted by the next edit's rerun (fast typing in a
+    # grid) can leave the browser holding an older text of ours than the last one shown
+    if typed is None or typed == shown or _digest(typed) in given:
         st.session_state[key] = st.session_state[shown_key] = shown = typed = current
+        st.session_state[given_key] = (*given, _digest(current))[-_TEXTS_REMEMBERED:]
     stale = shown != current
     if stale:
         st.warning("The model changed after you started editing this YAML (an edit elsewhere on this page, "
@@ -184,6 +191,13 @@ def _raw_editor(document: dict[str, Any], slug: str) -> None:
     if typed != current and right.button("Discard my YAML and show the model", key="model.raw_discard"):
         st.session_state[reset_key] = True
         st.rerun()
+
+
+_TEXTS_REMEMBERED = 32
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _apply_raw(text: str, current: str, reset_key: str) -> None:

@@ -253,7 +253,7 @@ def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
         "type": st.column_config.SelectboxColumn("Type", options=_values(AttributeType),
                                                  default=editing.ATTRIBUTE_TYPE_DEFAULT),
         "identifier": st.column_config.CheckboxColumn("Identifier", help="Part of what identifies an item"),
-        "required": st.column_config.CheckboxColumn("Required"),
+        "required": st.column_config.CheckboxColumn("Required", default=True),  # as an attribute without it
         "unique": st.column_config.CheckboxColumn("Unique"),
         "avg_size_bytes": _number_column("Avg bytes"),
         "max_size_bytes": _number_column("Max bytes"),

@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FrameLocator, Locator, Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -128,3 +128,28 @@ def open_page(page: Page, url: str, heading: str) -> None:
     """Go to a page and wait for its title (the first script run has finished drawing it)."""
     page.goto(url)
     expect(page.get_by_role("heading", level=1)).to_have_text(heading, timeout=30_000)
+
+
+GRID_FRAME = 'iframe[title="ui.grid.editable_grid"]'
+
+
+def grid(page: Page, index: int = 0) -> FrameLocator:
+    """The page's index-th editable grid (ui/grid.py), once drawn: its cells are inputs labelled
+    "<column label>, row <n>" (n from 1)."""
+    frame = page.frame_locator(GRID_FRAME).nth(index)
+    expect(frame.locator("tbody tr").first).to_be_visible(timeout=60_000)
+    return frame
+
+
+def cell(frame: FrameLocator, column_label: str, row: int) -> Locator:
+    return frame.get_by_label(f"{column_label}, row {row}", exact=True)
+
+
+def type_into_cell(page: Page, frame: FrameLocator, column_label: str, row: int, text: str,
+                   delay_ms: float = 20) -> None:
+    """Select a cell, open it (Enter), replace its text and commit (Enter), as a keyboard user would."""
+    cell(frame, column_label, row).click()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text, delay=delay_ms)
+    page.keyboard.press("Enter")

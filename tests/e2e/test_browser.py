@@ -12,7 +12,16 @@ from playwright.sync_api import Page, expect
 from costs.design_ranking import ranked_designs
 from modeling.examples import load_example
 from modeling.workspace.folder import Workspace
-from tests.e2e.conftest import Server, assert_no_exception, eventually, open_page, wait_until_idle
+from tests.e2e.conftest import (
+    Server,
+    assert_no_exception,
+    cell,
+    eventually,
+    grid,
+    open_page,
+    type_into_cell,
+    wait_until_idle,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -69,15 +78,14 @@ def test_an_edit_in_the_entities_table_is_saved(page: Page, server: Server, tmp_
     open_page(page, f"{server.url}/model", "Model · Student platform")
     wait_until_idle(page)
     page.get_by_role("tab", name="Entities & attributes").click()
-    grid = page.locator('[data-testid="stDataFrame"]').first
-    expect(grid).to_contain_text("Tenant")
-    page.wait_for_timeout(1000)  # the canvas grid takes input once drawn
-    _edit_grid_cell(page, 0, 0, 2, "1234567")  # row 0, the "Items" column
+    entities = grid(page, 0)
+    expect(cell(entities, "Entity", 1)).to_have_value("Tenant")
+    type_into_cell(page, entities, "Items", 1, "1234567")
     saved = Workspace(tmp_path / "browser-workspace")
     assert eventually(lambda: saved.load(saved.most_recent())["entities"][0]["item_count"] == 1234567)
     page.reload()
     page.get_by_role("tab", name="Entities & attributes").click()
-    expect(page.locator('[data-testid="stDataFrame"]').first).to_contain_text("1,234,567", timeout=30_000)
+    expect(cell(grid(page, 0), "Items", 1)).to_have_value("1,234,567", timeout=30_000)
     assert_no_exception(page)
     assert external_requests == []
 
@@ -113,42 +121,18 @@ def _click_tab(page: Page, name: str) -> None:
     tab.click()
 
 
-def _edit_grid_cell(page: Page, grid_index: int, row: int, column: int, text: str) -> None:
-    """Type into a cell of a canvas data grid (header and rows are 35 px; column 0 is the first data column)."""
-    grid = page.locator('[data-testid="stDataFrame"]').nth(grid_index)
-    box = grid.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + 70, box["y"] + 35 + 35 * row + 17)
-    page.wait_for_timeout(200)
-    for _ in range(column):  # unhurried: a busy machine drops key presses sent back to back
-        page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(100)
-    page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
-    page.keyboard.press("Control+A")
-    page.keyboard.type(text, delay=20)
-    page.keyboard.press("Enter")
-
-
 def _saved_table_partition_key(workspace: Workspace) -> str:
     table = workspace.load(workspace.most_recent())["key_design"]["entities"][0].get("table", {})
     return str(table.get("partition_key", ""))
 
 
 def _override_template(page: Page, workspace: Workspace, text: str) -> None:
-    """Type a partition-key template into the first overrides row, retrying if the busy grid dropped it."""
-    for _ in range(3):
-        wait_until_idle(page)
-        grids = page.locator('[data-testid="stDataFrame"]')
-        expect(grids.filter(has_text="Partition key template").last).to_be_visible(timeout=30_000)
-        page.wait_for_timeout(800)  # the canvas grid takes input once drawn
-        texts = grids.all_text_contents()
-        index = max(i for i, t in enumerate(texts) if "Partition key template" in t)
-        _edit_grid_cell(page, index, 0, 2, text)
-        if eventually(lambda: _saved_table_partition_key(workspace) == text, 10):
-            wait_until_idle(page)
-            return
-    raise AssertionError(f"the template edit {text!r} was not saved")
+    """Type a partition-key template into the first overrides row (the key templates grid)."""
+    wait_until_idle(page)
+    templates = grid(page, 0)
+    type_into_cell(page, templates, "Partition key template", 1, text)
+    assert eventually(lambda: _saved_table_partition_key(workspace) == text, 30), _saved_table_partition_key(workspace)
+    wait_until_idle(page)
 
 
 def test_layout_index_view_adopt_and_override_with_a_problem_that_comes_and_goes(

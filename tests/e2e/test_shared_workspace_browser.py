@@ -14,11 +14,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FrameLocator, Page, expect
 
 from modeling.endpoint.adapter import Endpoint, EndpointKind, configured_endpoint, dynamodb_client
 from modeling.workspace.table import TableWorkspace, forget_checked_tables, open_table_workspace
-from tests.e2e.conftest import Server, assert_no_exception, eventually, start_server, wait_until_idle
+from tests.e2e.conftest import (
+    Server,
+    assert_no_exception,
+    cell,
+    eventually,
+    grid,
+    start_server,
+    type_into_cell,
+    wait_until_idle,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -49,37 +58,11 @@ def two_servers(shared_table: tuple[Endpoint, str], tmp_path: Path) -> Iterator[
         server.stop()
 
 
-def _entities_grid(page: Page):
+def _entities_grid(page: Page) -> FrameLocator:
     page.get_by_role("tab", name="Entities & attributes").click()
-    grid = page.locator('[data-testid="stDataFrame"]').first
-    expect(grid).to_contain_text("Tenant")
-    wait_until_idle(page)
-    page.wait_for_timeout(4000)  # the canvas grid takes input once drawn (slow on a busy machine)
-    return grid
-
-
-def _type_items_until(page: Page, grid, row: int, text: str, done) -> None:
-    """Type into the row's Items cell until `done()`: a busy machine may drop the very first keys before
-    the canvas grid has focus (as in test_fast_typing_browser.py)."""
-    for _ in range(3):
-        _type_items(page, grid, row, text)
-        if eventually(done, 20):
-            return
-        wait_until_idle(page)
-
-
-def _type_items(page: Page, grid, row: int, text: str) -> None:
-    box = grid.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + 70, box["y"] + 35 + 17 + 35 * row)  # the row's first column
-    page.wait_for_timeout(300)
-    for _ in range(2):  # to the "Items" column
-        page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(150)
-    page.keyboard.press("Enter")
-    page.keyboard.press("Control+A")
-    page.keyboard.type(text, delay=80)
-    page.keyboard.press("Enter")
+    entities = grid(page, 0)
+    expect(cell(entities, "Entity", 1)).to_have_value("Tenant", timeout=30_000)
+    return entities
 
 
 def test_a_browser_on_each_of_two_servers_edits_one_model_and_the_conflict_keeps_both(
@@ -102,11 +85,11 @@ def test_a_browser_on_each_of_two_servers_edits_one_model_and_the_conflict_keeps
         return [e.get("item_count") for e in space.load(slug)["entities"][:2]]
 
     before = counts()
-    _type_items_until(page_a, grid_a, 0, "1500", lambda: counts()[0] == 1500)
-    assert counts()[0] == 1500, counts()
+    type_into_cell(page_a, grid_a, "Items", 1, "1500")
+    assert eventually(lambda: counts()[0] == 1500, 30), counts()
     # B's grid was drawn from the model before A's save: its edit of another row must not overwrite A's
     conflict = page_b.get_by_text("saved in another tab or by someone else")
-    _type_items_until(page_b, grid_b, 1, "2500", lambda: conflict.count() > 0)
+    type_into_cell(page_b, grid_b, "Items", 2, "2500")
     expect(conflict).to_be_visible(timeout=30_000)
     assert counts() == [1500, before[1]]  # A's edit stands; B's is held in B's tab, not written
     page_b.get_by_role("button", name="Merge both").click()
