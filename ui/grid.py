@@ -35,9 +35,14 @@ def column_spec(name: str, config: dict[str, Any] | None) -> dict[str, Any]:
     kind = _KINDS.get(str(type_config.get("type")), "number" if name in editing.NUMBER_COLUMNS else "text")
     width_px = 260 if name in _WIDE_COLUMNS else 100 if kind in ("number", "checkbox") else 150
     return {"name": name, "label": str(config.get("label") or name), "kind": kind,
-            "options": [str(option) for option in type_config.get("options") or []],
+            "options": [_option_value(option) for option in type_config.get("options") or []],
             "default": config.get("default"), "disabled": bool(config.get("disabled")),
             "help": str(config.get("help") or ""), "width_px": width_px}
+
+
+def _option_value(option: Any) -> str:
+    """A select's option is its value; a multiselect's is {"value": ..., "label": ...}."""
+    return str(option.get("value") if isinstance(option, dict) else option)
 
 
 def _cell(value: Any) -> Any:
