@@ -118,10 +118,12 @@ def _drawn_items_key(model: Model, seed: int, per_entity: int) -> tuple[str, int
     return content, min(sample_counts(model, per_entity).values(), default=per_entity), seed
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=2)
 def _items_sizing_memo(content: str, per_entity: int, seed: int) -> SizingMemo:
     """One SizingMemo per drawn items (`_cached_items`' key): the ranking sizes several designs of one model,
-    most entities keyed alike in them, and each such entity is then measured once."""
+    most entities keyed alike in them, and each such entity is then measured once. Kept for the last two
+    models only: it holds every sample item rendered and measured (up to MAX_SAMPLE_ITEMS_PER_MODEL items a
+    keying), and the sizes themselves are remembered apart (`_remembered_sizes`)."""
     return SizingMemo()
 
 
