@@ -21,7 +21,6 @@ import numpy as np
 
 from costs.traffic_curves import MINUTES_PER_DAY, billing_hourly_rates, needs_minutes, pattern_minute_rates
 from costs.usage import ResourceUsage, TableUsage, index_storage_bytes, table_storage_bytes
-from modeling.data.sample_data import generate_items
 from modeling.design.keys import KeyTemplate
 from modeling.design.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
 from modeling.design.planner import membership_share
@@ -120,17 +119,8 @@ class CapacityProfile:
 
 # --- sizes and units: one estimator, in modeling (modeling.design.sizing, modeling.design.plan_units) -----------------
 
-
-def sample_items(model: Model, seed: int = SAMPLE_SEED,
-                 per_entity: int = SAMPLE_ITEMS_PER_ENTITY) -> dict[str, list[dict[str, Any]]]:
-    """The seeded sample items that size a model's entities (the same for every design: draw them once),
-    within the model-wide budget (modeling.design.sizing.sample_counts)."""
-    return generate_items(model, sample_counts(model, per_entity), seed)
-
-
-
 # Profiles sized on the model's own seeded samples (no `items` given), by the model's and design's content:
-# the pages, the ranking and the exports ask for the same ones on every rerun.
+# the ranking, the estimate, the pages and the exports ask for the same ones (the ranking sizes them first).
 _PROFILES: ContentMemo[CapacityProfile] = ContentMemo("capacity profiles", 64)
 
 

@@ -6,6 +6,8 @@ the model's own design if it has one. Each is priced by the same engine on the s
 on-demand and under the recommended capacity option, with the reason it lost in money and in index
 writes ("+$821.00/month on-demand: GSI2 adds 1 index write to every like_post"). The Layout page, the
 Capacity & cost page, the report and the other pages list designs in this order, so they agree.
+`ranked_designs(model)` gives the same designs in the pickers' order without pricing them (the order comes
+from the search alone): a page that only lists them does not size and price every one.
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from costs.capacity import capacity_profile, table_usage
+from costs.design_cost import priced_design
 from costs.design_search import PricedCandidate, SearchResult, search_layouts
-from costs.monthly import CostEstimate, estimate_monthly_cost
+from costs.monthly import CostEstimate
 from costs.pricing import price_sheet_for
 from costs.usage import CapacityOption, label
 from modeling.design.generator import explicit_design
@@ -53,26 +55,49 @@ class DesignRanking:
     @property
     def designs(self) -> tuple[Design, ...]:
         """Designs for pickers: the model's own first (what the user typed stays the default), then the ranking."""
-        own = [r.design for r in self.ranked if r.design.name == YOUR_DESIGN]
-        return (*own, *(r.design for r in self.ranked if r.design.name != YOUR_DESIGN))
+        return _picker_order(tuple(r.design for r in self.ranked))
 
 
+@dataclass(frozen=True)
+class _Finalists:
+    """The designs the ranking prices, in its order, before any of them is priced."""
+
+    designs: tuple[Design, ...]
+    search: SearchResult
+
+
+_FINALISTS: ContentMemo[_Finalists] = ContentMemo("design finalists", max_entries=16)
 _RANKINGS: ContentMemo[DesignRanking] = ContentMemo("design_ranking", max_entries=16)
 
 
 def rank_designs(model: Model) -> DesignRanking:
-    """The search's winner and runners-up for a model (memoised per model: the pages rerun on every click).
+    """The search's winner and runners-up for a model, each priced (memoised per model: the pages rerun on
+    every click).
 
     Keyed by the model as typed, not its canonical form: the user's own design and names are shown as typed."""
     model_json = model.model_dump_json()
-    return _RANKINGS.get(content_key(model_json), lambda: _ranking(model_json))
+    key = content_key(model_json)
+    return _RANKINGS.get(key, lambda: _ranking(model_json, _finalists(key, model_json)))
 
 
 def ranked_designs(model: Model) -> tuple[Design, ...]:
-    return rank_designs(model).designs
+    """The ranking's designs for pickers (`DesignRanking.designs`' order), without pricing them: the order
+    comes from the search alone, so a page that lists the designs does not size and price each one."""
+    model_json = model.model_dump_json()
+    return _picker_order(_finalists(content_key(model_json), model_json).designs)
 
 
-def _ranking(model_json: str) -> DesignRanking:
+def _picker_order(designs: tuple[Design, ...]) -> tuple[Design, ...]:
+    """The model's own first (what the user typed stays the default), then the ranking."""
+    own = [d for d in designs if d.name == YOUR_DESIGN]
+    return (*own, *(d for d in designs if d.name != YOUR_DESIGN))
+
+
+def _finalists(key: str, model_json: str) -> _Finalists:
+    return _FINALISTS.get(key, lambda: _search_finalists(model_json))
+
+
+def _search_finalists(model_json: str) -> _Finalists:
     model = Model.model_validate_json(model_json)
     search = search_layouts(model)
     picks: list[tuple[str, PricedCandidate]] = [(PROPOSED, search.best)]
@@ -89,14 +114,19 @@ def _ranking(model_json: str) -> DesignRanking:
         designs = [own if i == (same[0] if same else -1) else d for i, d in enumerate(designs) if i not in same[1:]]
         if not same:
             designs.append(own)
-    designs = [_replanned(model, d) for d in designs]
+    return _Finalists(tuple(_replanned(model, d) for d in designs), search)
+
+
+def _ranking(model_json: str, finalists: _Finalists) -> DesignRanking:
+    model = Model.model_validate_json(model_json)
+    designs = finalists.designs
     sheet = price_sheet_for(model.table.region)  # never another Region's prices (an unpriced sheet says so)
     estimates = [_estimate(model, d, sheet) for d in designs]
     winner, winner_cost = designs[0], estimates[0]
     ranked = tuple(RankedDesign(d, _on_demand(e), *_recommended(e),
                                 "" if i == 0 else lost_because(model, winner, winner_cost, d, e))
                    for i, (d, e) in enumerate(zip(designs, estimates, strict=True)))
-    return DesignRanking(ranked, search.unservable, search)
+    return DesignRanking(ranked, finalists.search.unservable, finalists.search)
 
 
 def _same_layout(a: Design, b: Design) -> bool:
@@ -129,8 +159,7 @@ def _replanned(model: Model, design: Design) -> Design:
 
 
 def _estimate(model: Model, design: Design, sheet: Any) -> CostEstimate:
-    profile = capacity_profile(model, design)
-    return estimate_monthly_cost(table_usage(model, design, profile), sheet)
+    return priced_design(model, design, sheet)[2]  # the default settings; the estimate reuses it
 
 
 def _on_demand(estimate: CostEstimate) -> Decimal | None:

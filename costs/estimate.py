@@ -14,10 +14,11 @@ from decimal import Decimal
 from typing import Any
 
 from costs.autoscaling import ScalingPolicy
-from costs.capacity import CapacityProfile, UsageExtras, capacity_profile, sample_items, table_usage
-from costs.design_ranking import rank_designs
+from costs.capacity import CapacityProfile, UsageExtras
+from costs.design_cost import priced_design
+from costs.design_ranking import rank_designs, ranked_designs
 from costs.errors import CostError, UnknownDesignError
-from costs.monthly import CostEstimate, OptionEstimate, estimate_monthly_cost
+from costs.monthly import CostEstimate, OptionEstimate
 from costs.pricing import (
     HOURS_PER_MONTH,
     SECONDS_PER_HOUR,
@@ -33,7 +34,6 @@ from costs.pricing import (
 )
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions, TableUsage, label, monthly_units
 from modeling.design.plans import Design
-from modeling.memo import ContentMemo, content_key
 from modeling.model import Model, TableClass
 
 REGION_NAME = re.compile(r"^[a-z]{2}(-gov)?-[a-z]+-\d$")
@@ -92,19 +92,18 @@ def region_message(sheet: PriceSheet) -> str:
 def estimate_model(request: EstimateRequest) -> ModelEstimate:
     """Capacity and monthly cost of a model's design, with the other candidates side by side."""
     sheet = _price_sheet(request)
-    ranking = rank_designs(request.model)
-    designs = ranking.designs
+    designs = ranked_designs(request.model)  # the ranking's own prices are needed only for the comparison
     design = next((d for d in designs if d.name == request.design_name), designs[0] if request.design_name is None
                   else None)
     if design is None:  # never price another design than the one asked for without saying so
         raise UnknownDesignError("no design of that name", "design", request.design_name,
                                  f"choose one of: {', '.join(d.name for d in designs)}")
-    model_json = request.model.model_dump_json()
-    profile, usage, cost = _priced(request, design, sheet, model_json)
+    profile, usage, cost = _priced(request, design, sheet)
     comparison, deltas = ((), ())
     if request.compare_designs and len(designs) > 1:
-        others = {d.name: _priced(request, d, sheet, model_json)[2] for d in designs if d.name != design.name}
-        lost = {r.design.name: r.lost_because or "cheapest (the search's winner)" for r in ranking.ranked}
+        others = {d.name: _priced(request, d, sheet)[2] for d in designs if d.name != design.name}
+        lost = {r.design.name: r.lost_because or "cheapest (the search's winner)"
+                for r in rank_designs(request.model).ranked}
         comparison = tuple({**row, "why it lost": lost.get(row["design"], "")}
                            for row in _comparison_rows(design.name, cost, others))
         deltas = tuple(_line_deltas(design.name, cost, others))
@@ -126,28 +125,16 @@ def _price_sheet(request: EstimateRequest) -> PriceSheet:
     return sheet
 
 
-# The capacity of a design does not depend on the Region, the prices, the target or the free tier, so a
-# rerun after one of those changes prices the same profiles again (keyed by the model's and design's content).
-_SAMPLES: ContentMemo[dict[str, list[dict[str, Any]]]] = ContentMemo("estimate samples", 16)
-_PROFILES: ContentMemo[CapacityProfile] = ContentMemo("estimate profiles", 64)
-
-
-def _profile(model: Model, model_json: str, design: Design) -> CapacityProfile:
-    """The design's capacity on the model's sample items (drawn once per model: they do not depend on it)."""
-    def compute() -> CapacityProfile:
-        items = _SAMPLES.get(content_key(model_json), lambda: sample_items(model))
-        return capacity_profile(model, design, items=items)
-    return _PROFILES.get(content_key(model_json, repr(design)), compute)
-
-
-def _priced(request: EstimateRequest, design: Design, sheet: PriceSheet,
-            model_json: str) -> tuple[CapacityProfile, TableUsage, CostEstimate]:
-    profile = _profile(request.model, model_json, design)
-    usage = table_usage(request.model, design, profile, request.free_tier, request.extras)
+def _priced(request: EstimateRequest, design: Design,
+            sheet: PriceSheet) -> tuple[CapacityProfile, TableUsage, CostEstimate]:
+    """The design priced with the request's settings. The capacity does not depend on the Region, the prices,
+    the target or the free tier, and the ranking priced the same designs with the default settings already:
+    `priced_design` remembers both by content, so neither a rerun nor the first estimate after the ranking
+    sizes or prices a design twice."""
     replicas = {r: price_sheet_for(r) for r in request.model.table.replica_regions}
     options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=request.target_utilization),
                               replica_price_sheets=replicas)
-    return profile, usage, estimate_monthly_cost(usage, sheet, options)
+    return priced_design(request.model, design, sheet, options, request.free_tier, request.extras)
 
 
 # --- per access pattern and per index --------------------------------------------------------------

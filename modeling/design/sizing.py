@@ -109,8 +109,22 @@ def sample_items(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
 
 def _drawn_items(model: Model, seed: int, per_entity: int) -> dict[str, list[dict[str, Any]]]:
     """The model's seeded sample items without keys (drawn once per model content, seed and size)."""
+    return _cached_items(*_drawn_items_key(model, seed, per_entity))
+
+
+def _drawn_items_key(model: Model, seed: int, per_entity: int) -> tuple[str, int, int]:
+    """What the drawn items depend on: the entities (not the key design or the patterns), the size, the seed."""
     content = model.model_copy(update={"key_design": None, "access_patterns": ()}).model_dump_json()
-    return _cached_items(content, min(sample_counts(model, per_entity).values(), default=per_entity), seed)
+    return content, min(sample_counts(model, per_entity).values(), default=per_entity), seed
+
+
+@lru_cache(maxsize=2)
+def _items_sizing_memo(content: str, per_entity: int, seed: int) -> SizingMemo:
+    """One SizingMemo per drawn items (`_cached_items`' key): the ranking sizes several designs of one model,
+    most entities keyed alike in them, and each such entity is then measured once. Kept for the last two
+    models only: it holds every sample item rendered and measured (up to MAX_SAMPLE_ITEMS_PER_MODEL items a
+    keying), and the sizes themselves are remembered apart (`_remembered_sizes`)."""
+    return SizingMemo()
 
 
 def _serialized(item: dict[str, Any]) -> dict[str, Any]:
@@ -147,8 +161,9 @@ def _key_bytes(entity: Entity, samples: list[dict[str, Any]], names: set[str] | 
                               if k not in own and (names is None or k in names)) for item in measured]))
 
 
-def entity_size(entity: Entity, samples: list[dict[str, Any]]) -> EntitySize:
-    measured = _measured(samples)
+def entity_size(entity: Entity, samples: list[dict[str, Any]],
+                measured: list[dict[str, int]] | None = None) -> EntitySize:
+    measured = _measured(samples) if measured is None else measured
     sizes = [sum(name_size_bytes(name) + size for name, size in item.items()) for item in measured] or [0]
     largest = 0.0
     for attribute in entity.attributes:
@@ -162,18 +177,22 @@ def entity_size(entity: Entity, samples: list[dict[str, Any]]) -> EntitySize:
 
 
 def _entry_size(entity: Entity, samples: list[dict[str, Any]], design: KeyDesign, index: SecondaryIndex,
-                item_bytes: int) -> int:
-    """An index entry: the whole item (ALL), else the table and index keys plus INCLUDE attributes (§4.1)."""
+                item_bytes: int, measured: list[dict[str, int]] | None = None) -> int:
+    """An index entry: the whole item (ALL), else the table and index keys plus INCLUDE attributes (§4.1).
+
+    `measured`: `_measured(samples)` when the caller has it (each value is then measured once)."""
     if index.projection.type is ProjectionType.ALL:
         return item_bytes
+    measured = _measured(samples) if measured is None else measured
     keys = {design.partition_key.name, index.partition_key.name}
     keys |= {k.name for k in (design.sort_key, index.sort_key) if k is not None}
     local = index in design.local_secondary_indexes
-    members = [i for i in samples if index.partition_key.name in i  # a sparse index holds only its members
-               or (local and index.sort_key is not None and index.sort_key.name in i)] or samples
-    attributes = _attribute_bytes(entity, members)
+    held = [n for n, i in enumerate(samples) if index.partition_key.name in i  # a sparse index holds only its
+            or (local and index.sort_key is not None and index.sort_key.name in i)]  # members
+    members, member_sizes = ([samples[n] for n in held], [measured[n] for n in held]) if held else (samples, measured)
+    attributes = _attribute_bytes(entity, members, member_sizes)
     own = sum(attributes.get(n, 0.0) for n in keys | set(index.projection.non_key_attributes))
-    return math.ceil(own + _key_bytes(entity, members, keys))
+    return math.ceil(own + _key_bytes(entity, members, keys, member_sizes))
 
 
 def design_sizes(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
@@ -198,24 +217,43 @@ class SizingMemo:
     (`key_renderer_inputs`): valid only for the items it was first used with."""
 
     def __init__(self) -> None:
-        self.entities: dict[tuple[object, ...], tuple[Entity, list[dict[str, Any]], EntitySize]] = {}
+        self.entities: dict[tuple[object, ...], tuple[Entity, list[dict[str, Any]], EntitySize,
+                                                      list[dict[str, int]]]] = {}
         self.entries: dict[tuple[object, ...], int] = {}
+        # entity -> (its items, the items in DynamoDB JSON, their values' bytes): the same in every design
+        self.bases: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, int]]]] = {}
+
+
+def _rendered(entity: str, entity_items: list[dict[str, Any]], render: Any,
+              memo: SizingMemo) -> tuple[list[dict[str, Any]], list[dict[str, int]]]:
+    """The items with the design's keys, in DynamoDB JSON, and every value's bytes: the attributes' values are
+    serialized and measured once per items (`memo.bases`), only the rendered keys once per design. Equal to
+    `_serialized({**item, **render(item)})` and `_measured` of it: values are serialized one by one, and a
+    rendered key overrides an attribute of the same name in place, as the merge does."""
+    base = memo.bases.get(entity)
+    if base is None or base[0] is not entity_items:
+        serialized = [_serialized(item) for item in entity_items]
+        base = memo.bases[entity] = (entity_items, serialized, _measured(serialized))
+    _, serialized, measured = base
+    keys = [_serialized(render(item)) for item in entity_items]
+    return ([{**values, **rendered} for values, rendered in zip(serialized, keys, strict=True)],
+            [{**sizes, **key_sizes} for sizes, key_sizes in zip(measured, _measured(keys), strict=True)])
 
 
 def _memo_sizes(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]]],
                 memo: SizingMemo) -> Sizes:
     """Sizes of every entity and index entry of `design` on `items`, each looked up in `memo` first."""
     samples: dict[str, list[dict[str, Any]]] = {}
+    measured: dict[str, list[dict[str, int]]] = {}
     sized: dict[str, EntitySize] = {}
     inputs: dict[str, tuple[object, ...]] = {}
     for entity in model.entities:
         inputs[entity.name] = key = (entity.name, key_renderer_inputs(design, entity.name))
         found = memo.entities.get(key)
         if found is None or found[0] is not entity:
-            render = key_renderer(design, entity.name)
-            rendered = [_serialized({**item, **render(item)}) for item in items[entity.name]]
-            found = memo.entities[key] = (entity, rendered, entity_size(entity, rendered))
-        samples[entity.name], sized[entity.name] = found[1], found[2]
+            rendered, sizes = _rendered(entity.name, items[entity.name], key_renderer(design, entity.name), memo)
+            found = memo.entities[key] = (entity, rendered, entity_size(entity, rendered, sizes), sizes)
+        samples[entity.name], sized[entity.name], measured[entity.name] = found[1], found[2], found[3]
     entities = tuple(sized[e.name] for e in model.entities)
     average = {s.entity: s.average_bytes for s in entities}
     entries = []
@@ -229,7 +267,7 @@ def _memo_sizes(model: Model, design: KeyDesign, items: dict[str, list[dict[str,
             size = memo.entries.get(entry_key)
             if size is None:
                 size = memo.entries[entry_key] = _entry_size(holder, samples[keys.entity], design, index,
-                                                             average[keys.entity])
+                                                             average[keys.entity], measured[keys.entity])
             entries.append((index.name, keys.entity, size))
     return Sizes(entities, tuple(entries))
 
@@ -250,8 +288,8 @@ class _SizingInput:
 
 @lru_cache(maxsize=64)
 def _remembered_sizes(given: _SizingInput) -> Sizes:
-    return _memo_sizes(given.model, given.design, _drawn_items(given.model, given.seed, given.per_entity),
-                       SizingMemo())
+    key = _drawn_items_key(given.model, given.seed, given.per_entity)
+    return _memo_sizes(given.model, given.design, _cached_items(*key), _items_sizing_memo(*key))
 
 
 def mean_bytes(sizes: Mapping[str, float], weights: Sequence[tuple[str, float]]) -> int:

@@ -31,13 +31,13 @@ from modeling.design.plans import Design, Operation
 from modeling.errors import ModelingError
 from modeling.model import Model, PatternKind
 from modeling.preview.dataset import PreviewData
+from modeling.preview.oracle import input_candidates, inputs_from
 from modeling.preview.requests import RequestBuildError, build_read_request, is_read, read_shape, typed_params
 from modeling.preview.runner import (
     MAX_WRITE_ITEMS,
     RunContext,
     delete_request,
     put_request,
-    read_inputs,
     update_request,
 )
 from modeling.preview.write_runner import WriteContext, semantic_write_request
@@ -127,9 +127,10 @@ def _requests(context: RunContext, name: str, count: int, seed: int) -> list[tup
     try:
         if is_read(pattern):
             shape = read_shape(model, design.key_design, plan)
-            for i in range(count):
-                request = build_read_request(shape, context.table_name, read_inputs(
-                    RunContext(model, design, context.data, context.table_name, seed + i), shape))
+            candidates = input_candidates(model, shape, context.data)  # one scan of the items, not one a request
+            for i in range(count):  # the inputs a preview run with seed + i chooses (`choose_inputs`)
+                request = build_read_request(shape, context.table_name,
+                                             inputs_from(candidates, shape, context.data, seed + i))
                 built.append((request.operation, typed_params(request)))
         elif plan.write is not None and plan.operation is not Operation.BATCH_WRITE_ITEM:
             # conditions, per-attribute updates, soft deletes, uniqueness and auxiliary items: the preview's own

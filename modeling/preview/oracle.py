@@ -41,15 +41,26 @@ class Comparison:
 
 def choose_inputs(model: Model, shape: ReadShape, data: PreviewData, seed: int) -> list[dict[str, Any]]:
     """Realistic inputs taken from the loaded items: an item that has the answer's attributes."""
+    return inputs_from(input_candidates(model, shape, data), shape, data, seed)
+
+
+def input_candidates(model: Model, shape: ReadShape, data: PreviewData) -> list[StoredItem]:
+    """The loaded items `choose_inputs` picks from (they do not depend on the seed: a caller choosing inputs
+    for many seeds, as the load test does, finds them once)."""
     pattern = shape.pattern
-    rng = random.Random(f"{seed}/{pattern.name}")  # noqa: S311 - sample choice, not security
     constants = filter_values(model, pattern)
     needed = [*pattern.inputs, *([shape.range_attribute] if shape.range_attribute else [])]
     items = [item for entity in pattern.entities for item in data.of(entity)]
     candidates = [item for item in items
                   if all(item.attributes.get(n) is not None for n in needed)
                   and all(item.attributes.get(a) == v for a, v in constants.items())]
-    candidates = candidates or [i for i in items if all(i.attributes.get(n) is not None for n in pattern.inputs)]
+    return candidates or [i for i in items if all(i.attributes.get(n) is not None for n in pattern.inputs)]
+
+
+def inputs_from(candidates: list[StoredItem], shape: ReadShape, data: PreviewData, seed: int) -> list[dict[str, Any]]:
+    """`choose_inputs` given its candidates (`input_candidates`)."""
+    pattern = shape.pattern
+    rng = random.Random(f"{seed}/{pattern.name}")  # noqa: S311 - sample choice, not security
     if not candidates:
         return [{}]
     if shape.plan.operation in (Operation.BATCH_GET_ITEM, Operation.TRANSACT_GET_ITEMS):

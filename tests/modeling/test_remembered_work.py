@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from modeling.data.sample_data import generate_items
+from modeling.data.sample_data import generate_items, key_renderer
 from modeling.design.design_space import OWN_PARTITION, LayoutChoice, canonical_model, placement_options
 from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design
 from modeling.design.planner import _plan_uncached, plan_pattern
 from modeling.design.plans import Operation
-from modeling.design.sizing import SizingMemo, design_sizes
+from modeling.design.sizing import SizingMemo, _entry_size, _serialized, design_sizes, entity_size
 from modeling.examples import list_examples, load_example
 from modeling.model import AccessPattern, KeyDesign, Model
 
@@ -111,3 +111,31 @@ def test_sizes_measured_through_the_memo_equal_fresh_sizes(slug: str) -> None:
         assert design_sizes(model, design, per_entity=12, items=items, memo=memo) == design_sizes(
             model, design, per_entity=12, items=items)
     assert memo.entities  # it was used
+
+
+@pytest.mark.parametrize("slug", ["student_platform", "crm_single_table"])
+def test_sizes_of_values_measured_once_equal_sizes_of_the_merged_items(slug: str) -> None:
+    """The sizing serializes and measures the attribute values once per sample and only the rendered keys per
+    design; the oracle sizes each item merged with its keys (`{**item, **keys}`), as it was done before. A
+    rendered key with an attribute's name (the Student platform's GSI1 is keyed on tenantId itself) replaces
+    that attribute's value in both."""
+    model = canonical_model(load_example(slug)).model_copy(update={"key_design": None})
+    items = generate_items(model, 30)
+    memo, overridden = SizingMemo(), False
+    for choice in _layouts(model):
+        design = generate_design(model, COLLECTIONS, choice).key_design
+        sizes = design_sizes(model, design, per_entity=30, items=items, memo=memo)
+        entries = {(index, entity): size for index, entity, size in sizes.entries}
+        for entity in model.entities:
+            render = key_renderer(design, entity.name)
+            merged = [_serialized({**item, **render(item)}) for item in items[entity.name]]
+            overridden |= any(set(render(item)) & set(item) for item in items[entity.name])
+            expected = entity_size(entity, merged)
+            assert sizes.entities[model.entities.index(entity)] == expected, entity.name
+            keys = next((k for k in design.entities if k.entity == entity.name), None)
+            for index in (*design.global_secondary_indexes, *design.local_secondary_indexes):
+                if keys is not None and index.name in keys.indexes and merged:
+                    assert entries[(index.name, entity.name)] == _entry_size(
+                        entity, merged, design, index, expected.average_bytes), (entity.name, index.name)
+    if slug == "student_platform":
+        assert overridden  # the override case was exercised
