@@ -4,7 +4,6 @@ figures as materialised ones while taking no memory."""
 from __future__ import annotations
 
 import tracemalloc
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -43,7 +42,7 @@ def _table_load(keys: int) -> IndexLoad:
 
 def _materialised(load: IndexLoad) -> IndexLoad:
     names = ("key_values", "items", "collection_bytes", "read_units", "write_units")
-    return replace(load, **{n: np.array(getattr(load, n)) for n in names})
+    return load.with_columns({n: np.array(getattr(load, n)) for n in names})
 
 
 @pytest.mark.parametrize("rows", [1, 5, 100_003])
