@@ -288,8 +288,33 @@ class IndexLoad:
     def ranked(self) -> bool:
         """Per-key load never rises with the row (one zipf, uniform or hot-value dimension): the busiest
         rows are the first ones."""
-        per_key = self.per_key
-        return constant_value(per_key) is not None or bool(np.all(per_key[1:] <= per_key[:-1]))
+        single = self._single_share()
+        if single is not None and _non_increasing(single[0]):  # x weight > 0 keeps the order (rounding is monotone)
+            return True
+        return _non_increasing(self.per_key)
+
+    def _single_share(self) -> tuple[np.ndarray, float] | None:
+        """(share vector, weight) when the per-key load is, bit for bit, one share vector times a positive
+        weight (one key value per row, one vector over every row, the column not built yet): the build's
+        per-key questions are then answered from the vector, and the 10-million-row column is not made."""
+        terms = self.factored.terms_of("utilisation") if self.factored is not None else None
+        if terms is None or len(terms) != 1 or "per_key" in self.__dict__ or constant_value(self.key_values) != 1.0:
+            return None
+        start, vector, weight = terms[0]
+        return (vector, weight) if start == 0 and len(vector) == self.columns.rows and weight > 0 else None
+
+    def constant_per_key(self) -> float | None:
+        """The per-key load when it is the same on every row, else None."""
+        single = self._single_share()
+        if single is None:
+            return constant_value(self.per_key)
+        value = constant_value(single[0])
+        return None if value is None else value * single[1]
+
+    def per_key_at(self, rows: np.ndarray) -> np.ndarray:
+        """`per_key[rows]` (from the share vector while the column is not built)."""
+        single = self._single_share()
+        return self.per_key[rows] if single is None else single[0][rows] * single[1]
 
     @cached_property
     def _busiest(self) -> np.ndarray:
@@ -321,6 +346,10 @@ class IndexLoad:
             local = origin[inside] - segment.start
             result[inside] = np.where(local < len(shares), shares[np.minimum(local, len(shares) - 1)], 0.0)
         return result * part.utilisation / np.where(is_shard, shards, 1)
+
+
+def _non_increasing(values: np.ndarray) -> bool:
+    return constant_value(values) is not None or bool(np.all(values[1:] <= values[:-1]))
 
 
 def seeded_rng(seed: int, *parts: str) -> np.random.Generator:

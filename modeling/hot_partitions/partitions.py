@@ -34,21 +34,22 @@ def partition_count(load: IndexLoad, override: int | None = None) -> int:
     (§7.2)."""
     if override:
         return int(override)
-    storage = _storage_partitions(load)
-    throughput = math.ceil(total(load.utilisation) / HOT_UTILISATION - 1e-9)
+    storage = _ceiling_of_total(load, "collection_bytes", PARTITION_BYTES)
+    throughput = _ceiling_of_total(load, "utilisation", HOT_UTILISATION, slack=1e-9)
     return max(1, storage, throughput)
 
 
-def _storage_partitions(load: IndexLoad) -> int:
-    """ceil(bytes / 10 GB), the bytes' total from the item draws (no pass over a bytes column, which then need
-    not be built), unless it lies so near a multiple of 10 GB that the order of the additions could decide the
-    ceiling (the two totals differ by a few units in the last place): then the column's own total, as before."""
-    estimate = load.term_total("collection_bytes")
+def _ceiling_of_total(load: IndexLoad, name: str, unit: float, slack: float = 0.0) -> int:
+    """ceil(total / unit - slack) of a column, the total from the vectors it is a sum of (no pass over the
+    column, which then need not be built), unless it lies so near a whole number that the order of the
+    additions could decide the ceiling (the two totals differ by a few units in the last place): then the
+    column's own total, as before."""
+    estimate = load.term_total(name)
     if estimate is not None:
-        partitions = estimate / PARTITION_BYTES
-        if estimate == 0.0 or abs(partitions - round(partitions)) > 1e-9 * max(1.0, partitions):
-            return math.ceil(partitions)
-    return math.ceil(total(load.collection_bytes) / PARTITION_BYTES)
+        ratio = estimate / unit - slack
+        if estimate == 0.0 or abs(ratio - round(ratio)) > 1e-9 * max(1.0, abs(ratio)):  # columns are >= 0
+            return math.ceil(ratio)
+    return math.ceil(total(load.column(name)) / unit - slack)
 
 
 def hash_rows(rows: np.ndarray, salt: int, in_place: bool = False) -> np.ndarray:
@@ -225,14 +226,14 @@ class Placement:
     def _busiest_key(self) -> np.ndarray:
         if self.origin is not None and self.load.sharded[0] >= 0:
             return self._patched_busiest_key(self.origin)
-        per_key = self.load.per_key
-        value = constant_value(per_key)
+        load = self.load
+        value = load.constant_per_key()
         if value is not None:
             return np.where(self.counts > 0, max(value, 0.0), 0.0)
-        if self.load.ranked:
-            return self._first_of_each(per_key)
+        if load.ranked:
+            return self._first_of_each(load)
         result = np.zeros(self.shown + 1)
-        np.maximum.at(result, self.partition, per_key)
+        np.maximum.at(result, self.partition, load.per_key)
         return result[:self.shown]
 
     def _patched_busiest_key(self, origin: Placement) -> np.ndarray:
@@ -249,7 +250,7 @@ class Placement:
         np.maximum.at(result, self.partition[changed].astype(np.int64), np.maximum(per_key[changed], 0.0))
         return result[:self.shown]
 
-    def _first_of_each(self, per_key: np.ndarray) -> np.ndarray:
+    def _first_of_each(self, load: IndexLoad) -> np.ndarray:
         """Per partition, the per-key load of its first row: its busiest when the load never rises with the
         row. Reads rows until every non-empty partition is met (a few thousand rows, not every one)."""
         shown = self.shown
@@ -258,7 +259,7 @@ class Placement:
         for start in range(0, len(self.partition), _CHUNK):
             ids, first = np.unique(self.partition[start:start + _CHUNK], return_index=True)
             new = ~seen[ids]
-            result[ids[new]] = np.maximum(per_key[start + first[new]], 0.0)
+            result[ids[new]] = np.maximum(load.per_key_at(start + first[new]), 0.0)
             seen[ids] = True
             if not (wanted & ~seen).any():
                 break
