@@ -13,7 +13,10 @@ their own. Each ratio is printed twice: wall clock, and CPU time of this process
 work is single-threaded, so on an idle machine both agree, while on a shared one the CPU ratio stays steady
 when the wall clock swings with the other processes).
 The default population (unique ids, spread evenly) keeps its per-key columns as lazy constants; `--skewed`
-(zipf keys) materialises every column, to show the general path.
+(zipf keys) makes every column vary, to show the general path: the zipf share vector and the item draw are
+computed over every key, while the per-row read, write, byte and utilisation columns are built only when a
+reader needs their rows (the build's per-partition sums come from the two vectors; the whole analysis
+builds them), see `columns.LazyColumns`.
 Not a test: timings depend on the machine, so nothing here fails the suite.
 """
 

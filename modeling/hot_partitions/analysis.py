@@ -142,10 +142,7 @@ def _populations(request: HotPartitionRequest, cap: int) -> _Populations:
         ctx = build_context(request.model, request.design)
         parts = contributions(ctx)
         loads = {i: build_index_load(ctx, i, t, parts, cap, request.seed) for i, t in index_templates(ctx).items()}
-        for load in loads.values():
-            for column in (load.key_values, load.items, load.collection_bytes, load.read_units, load.write_units):
-                column.flags.writeable = False
-        return _Populations(ctx, parts, loads)
+        return _Populations(ctx, parts, loads)  # the loads' columns are read-only once built (LazyColumns)
     return _POPULATIONS.get(populations_key(request, cap), build)
 
 

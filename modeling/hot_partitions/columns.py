@@ -109,3 +109,53 @@ class Accumulator:
     def column(self, name: str) -> np.ndarray:
         current = self._columns.get(name, 0.0)
         return constant(current, self.rows) if isinstance(current, float) else current
+
+
+class LazyColumns:
+    """Named columns built like `Accumulator`'s (the same additions in the same order, so the same bytes), but
+    each only when it is first read. Per-partition sums and totals come from the few vectors the columns are
+    sums of (`load.Factored`), so at 10 million rows a column nobody reads row by row (bytes, read and write
+    units on the build's path) never costs its passes or its 80 MB. A built column is read-only: it is shared
+    by every later reader."""
+
+    def __init__(self, rows: int) -> None:
+        self.rows = rows
+        # per column, its additions in order: (window, vector, factor or None: the vector as it is, owned)
+        self._additions: dict[str, list[tuple[slice, np.ndarray, float | None, bool]]] = {}
+        self._built: dict[str, np.ndarray] = {}
+
+    def replaced(self, columns: dict[str, np.ndarray], drop: tuple[str, ...] = ()) -> LazyColumns:
+        """A copy with the given columns (built already) in place of these, and the `drop` ones left out;
+        the other columns keep their additions (built again if both copies read them)."""
+        rows = len(next(iter(columns.values()))) if columns else self.rows
+        result = LazyColumns(rows)
+        gone = {*columns, *drop}
+        result._additions = {n: a for n, a in self._additions.items() if n not in gone}
+        result._built = {**{n: c for n, c in self._built.items() if n not in gone}, **columns}
+        return result
+
+    def add(self, name: str, window: slice, values: np.ndarray, owned: bool = False) -> None:
+        """As `Accumulator.add`, when the column is built."""
+        self._additions.setdefault(name, []).append((window, values, None, owned))
+
+    def add_scaled(self, name: str, window: slice, vector: np.ndarray, factor: float) -> None:
+        """Add `scaled(vector, factor)` over `window` (computed, as a fresh array, when the column is built)."""
+        self._additions.setdefault(name, []).append((window, vector, factor, True))
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._built or name in self._additions
+
+    def built(self, name: str) -> np.ndarray | None:
+        """The column if it is built already (never builds it)."""
+        return self._built.get(name)
+
+    def column(self, name: str) -> np.ndarray:
+        built = self._built.get(name)
+        if built is None:
+            accumulator = Accumulator(self.rows)
+            for window, vector, factor, owned in self._additions.get(name, ()):
+                accumulator.add(name, window, vector if factor is None else scaled(vector, factor), owned)
+            built = accumulator.column(name)
+            built.flags.writeable = False
+            self._built[name] = built
+        return built

@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from modeling.design.checks.context import Context
 from modeling.design.checks.estimates import entry_bytes, lsi_entry_bytes, read_units_per_request
 from modeling.design.planner import AccessPath, membership_share
 from modeling.design.plans import TABLE, Operation, PatternPlan
-from modeling.hot_partitions.columns import Accumulator, constant, constant_value, ratio, scaled, top_rows
+from modeling.hot_partitions.columns import LazyColumns, constant, constant_value, ratio, top_rows, total
 from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES
 from modeling.hot_partitions.population import Layout, layout, row_items, row_shares
 from modeling.model import AccessPattern, KeyTemplates, PatternKind
@@ -164,54 +165,48 @@ class Segment:
         return dict(self.layouts).get(entity, self.layouts[0][1])
 
 
+# the columns of an index's load, by their attribute names on IndexLoad
+COLUMN_NAMES = ("key_values", "items", "collection_bytes", "read_units", "write_units", "utilisation")
+_UNIT_COLUMNS = ("read_units", "write_units", "utilisation")
+
+
 @dataclass(frozen=True, eq=False)
 class Factored:
-    """How an index's columns were built: sums of read-only vectors over row windows. A per-partition sum of
-    any of these columns is then a weighted sum of a few per-partition sums of the vectors (one share vector
-    gives the reads, writes and utilisation; one item draw gives the items and bytes), instead of one pass
-    over every row per column. Only valid for the very column objects it names (a replaced column is not)."""
+    """How a built index's columns are sums of read-only vectors over row windows. A per-partition sum or a
+    total of any of these columns is then a weighted sum of a few per-partition sums of the vectors (one share
+    vector gives the reads, writes and utilisation; one item draw gives the items and bytes), instead of one
+    pass over every row per column, and the column itself need never be built (`LazyColumns`)."""
 
-    read: np.ndarray
-    write: np.ndarray
-    utilisation: np.ndarray
-    unit_terms: tuple[tuple[int, np.ndarray, float, float], ...] | None  # (first row, share vector, RCU/s,
-    # WCU/s); None: only the utilisation is known to go with these reads and writes (a what-if's copy)
-    items: np.ndarray | None = None
-    collection_bytes: np.ndarray | None = None
+    unit_terms: tuple[tuple[int, np.ndarray, float, float], ...]  # (first row, share vector, RCU/s, WCU/s)
     item_terms: tuple[tuple[int, np.ndarray, float], ...] = ()  # (first row, items per row, bytes per item)
 
-    def terms_of(self, column: np.ndarray) -> list[tuple[int, np.ndarray, float]] | None:
-        """(first row, vector, weight) terms whose weighted sum is `column`, if this record built it."""
-        if self.unit_terms is None:
-            return None
-        if column is self.read or column is self.write or column is self.utilisation:
-            return [(start, vector, _weight(column, self, read, write)) for start, vector, read, write
-                    in self.unit_terms]
-        if self.item_terms and (column is self.items or column is self.collection_bytes):
-            return [(start, vector, 1.0 if column is self.items else entry) for start, vector, entry
-                    in self.item_terms]
+    def terms_of(self, name: str) -> list[tuple[int, np.ndarray, float]] | None:
+        """(first row, vector, weight) terms whose weighted sum is the column `name`, if they are known."""
+        if name in _UNIT_COLUMNS:
+            return [(start, vector, _weight(name, read, write)) for start, vector, read, write in self.unit_terms]
+        if self.item_terms and name in ("items", "collection_bytes"):
+            return [(start, vector, 1.0 if name == "items" else entry) for start, vector, entry in self.item_terms]
         return None
 
 
-def _weight(column: np.ndarray, factored: Factored, read: float, write: float) -> float:
-    if column is factored.read:
+def _weight(name: str, read: float, write: float) -> float:
+    if name == "read_units":
         return read
-    if column is factored.write:
+    if name == "write_units":
         return write
-    return read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS
+    return read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS  # dynamodb-facts §7.1
 
 
 @dataclass(frozen=True, eq=False)
 class IndexLoad:
-    """Per key-value row of one physical index: key values, items, bytes and peak units per second."""
+    """Per key-value row of one physical index: key values, items, bytes and peak units per second.
+
+    The columns (`COLUMN_NAMES`) live in `columns` and are built when first read; `with_columns` gives a
+    variant with some of them replaced."""
 
     index: str
     segments: tuple[Segment, ...]
-    key_values: np.ndarray
-    items: np.ndarray
-    collection_bytes: np.ndarray
-    read_units: np.ndarray  # RCU/s at peak, summed over the row's key values
-    write_units: np.ndarray  # WCU/s at peak
+    columns: LazyColumns = field(repr=False)
     parts: tuple[Contribution, ...]
     has_lsi: bool = False
     sharded: tuple[int, int] = (-1, 1)  # (row split by write sharding, shard count); extra shards are appended
@@ -220,15 +215,61 @@ class IndexLoad:
     busiest_hint: np.ndarray | None = field(default=None, repr=False)  # the busiest rows, when known already
 
     @property
+    def key_values(self) -> np.ndarray:
+        return self.columns.column("key_values")
+
+    @property
+    def items(self) -> np.ndarray:
+        return self.columns.column("items")
+
+    @property
+    def collection_bytes(self) -> np.ndarray:
+        return self.columns.column("collection_bytes")
+
+    @property
+    def read_units(self) -> np.ndarray:
+        """RCU/s at peak, summed over the row's key values."""
+        return self.columns.column("read_units")
+
+    @property
+    def write_units(self) -> np.ndarray:
+        """WCU/s at peak."""
+        return self.columns.column("write_units")
+
+    def column(self, name: str) -> np.ndarray:
+        """One of `COLUMN_NAMES` (built if it is not yet)."""
+        return self.utilisation if name == "utilisation" else self.columns.column(name)
+
+    def column_name(self, values: np.ndarray) -> str | None:
+        """Which of this load's built columns `values` is, if any (builds none)."""
+        for name in COLUMN_NAMES:
+            built = self.__dict__.get(name) if name == "utilisation" else self.columns.built(name)
+            if built is values:
+                return name
+        return None
+
+    def term_total(self, name: str) -> float | None:
+        """The column's total from its terms (no pass over the column), if they are known. Equal to
+        `total(column)` up to the rounding of the additions' order."""
+        terms = self.factored.terms_of(name) if self.factored is not None else None
+        return None if terms is None else sum(total(vector) * weight for _, vector, weight in terms)
+
+    def with_columns(self, columns: dict[str, np.ndarray], **changes: Any) -> IndexLoad:
+        """This load with the given columns replaced (and any `changes` to its other fields). The terms no
+        longer describe the columns, so they are dropped; the utilisation follows new read or write units
+        unless it is given too."""
+        stale = ("utilisation",) if {"read_units", "write_units"} & columns.keys() else ()
+        return replace(self, columns=self.columns.replaced(columns, drop=stale), factored=None, **changes)
+
+    @property
     def base_rows(self) -> int:
         return sum(s.rows for s in self.segments)
 
     @cached_property
     def utilisation(self) -> np.ndarray:
         """Share of one partition per row: RCU/3,000 + WCU/1,000, a linear mix (dynamodb-facts §7.1)."""
-        built = self.factored
-        if built is not None and built.read is self.read_units and built.write is self.write_units:
-            return built.utilisation  # summed with the units, one pass
+        if "utilisation" in self.columns:
+            return self.columns.column("utilisation")  # summed with the units, one pass
         read, write = constant_value(self.read_units), constant_value(self.write_units)
         if read is not None and write is not None:
             return constant(read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS, len(self.read_units))
@@ -247,8 +288,33 @@ class IndexLoad:
     def ranked(self) -> bool:
         """Per-key load never rises with the row (one zipf, uniform or hot-value dimension): the busiest
         rows are the first ones."""
-        per_key = self.per_key
-        return constant_value(per_key) is not None or bool(np.all(per_key[1:] <= per_key[:-1]))
+        single = self._single_share()
+        if single is not None and _non_increasing(single[0]):  # x weight > 0 keeps the order (rounding is monotone)
+            return True
+        return _non_increasing(self.per_key)
+
+    def _single_share(self) -> tuple[np.ndarray, float] | None:
+        """(share vector, weight) when the per-key load is, bit for bit, one share vector times a positive
+        weight (one key value per row, one vector over every row, the column not built yet): the build's
+        per-key questions are then answered from the vector, and the 10-million-row column is not made."""
+        terms = self.factored.terms_of("utilisation") if self.factored is not None else None
+        if terms is None or len(terms) != 1 or "per_key" in self.__dict__ or constant_value(self.key_values) != 1.0:
+            return None
+        start, vector, weight = terms[0]
+        return (vector, weight) if start == 0 and len(vector) == self.columns.rows and weight > 0 else None
+
+    def constant_per_key(self) -> float | None:
+        """The per-key load when it is the same on every row, else None."""
+        single = self._single_share()
+        if single is None:
+            return constant_value(self.per_key)
+        value = constant_value(single[0])
+        return None if value is None else value * single[1]
+
+    def per_key_at(self, rows: np.ndarray) -> np.ndarray:
+        """`per_key[rows]` (from the share vector while the column is not built)."""
+        single = self._single_share()
+        return self.per_key[rows] if single is None else single[0][rows] * single[1]
 
     @cached_property
     def _busiest(self) -> np.ndarray:
@@ -282,6 +348,10 @@ class IndexLoad:
         return result * part.utilisation / np.where(is_shard, shards, 1)
 
 
+def _non_increasing(values: np.ndarray) -> bool:
+    return constant_value(values) is not None or bool(np.all(values[1:] <= values[:-1]))
+
+
 def seeded_rng(seed: int, *parts: str) -> np.random.Generator:
     """A generator per (seed, index, template, entity); Python's hash() is salted, so sha256."""
     digest = hashlib.sha256("/".join((str(seed), *parts)).encode()).digest()
@@ -298,7 +368,7 @@ def build_index_load(ctx: Context, index: str, templates: dict[str, str], parts:
         rows = max(lay.rows for _, lay in layouts)
         segments.append(Segment(template, start, rows, layouts))
         start += rows
-    arrays = Accumulator(start)  # columns constant over all rows (an even one-key-per-item population) stay lazy
+    arrays = LazyColumns(start)  # built when read; columns constant over all rows stay zero-stride
     shares = ShareVectors()  # the items' draw and the unfixed traffic read the same vector
     item_terms: list[tuple[int, np.ndarray, float]] = []
     for segment in segments:
@@ -306,15 +376,11 @@ def build_index_load(ctx: Context, index: str, templates: dict[str, str], parts:
     mine = tuple(p for p in parts if p.index == index and templates.get(p.entity) == p.template)
     unit_terms = _spread(mine, segments, arrays, shares)
     has_lsi = index == TABLE and bool(ctx.design.key_design.local_secondary_indexes)
-    key_values, items, collection_bytes, read, write = (arrays.column(n) for n in (
-        "key_values", "items", "bytes", "read", "write"))
-    factored = Factored(read, write, arrays.column("utilisation"), tuple(unit_terms), items, collection_bytes,
-                        tuple(item_terms))
-    return IndexLoad(index, tuple(segments), key_values, items, collection_bytes, read, write, mine, has_lsi,
-                     share_vectors=shares, factored=factored)
+    factored = Factored(tuple(unit_terms), tuple(item_terms))
+    return IndexLoad(index, tuple(segments), arrays, mine, has_lsi, share_vectors=shares, factored=factored)
 
 
-def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: Accumulator,
+def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: LazyColumns,
             shares: ShareVectors) -> list[tuple[int, np.ndarray, float, float]]:
     """Add each contribution's units to the rows, with one product per distinct share vector and unit kind
     (the arrays can hold 10 million rows: every pass over them costs as much as the arithmetic)."""
@@ -331,14 +397,14 @@ def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: Ac
         vector = shares.get(key, rows)
         window = slice(start, start + rows.rows)
         utilisation = read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS  # dynamodb-facts §7.1
-        for name, units in (("read", read), ("write", write), ("utilisation", utilisation)):
+        for name, units in (("read_units", read), ("write_units", write), ("utilisation", utilisation)):
             if units:
-                arrays.add(name, window, scaled(vector, units), owned=True)
+                arrays.add_scaled(name, window, vector, units)
         terms.append((start, vector, read, write))
     return terms
 
 
-def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumulator, seed: int,
+def _fill_population(ctx: Context, index: str, segment: Segment, arrays: LazyColumns, seed: int,
                      shares: ShareVectors) -> list[tuple[int, np.ndarray, float]]:
     """Items and item-collection bytes per row of one template, summed over its entities; returns each
     entity's (first row, items per row, bytes per item)."""
@@ -357,7 +423,7 @@ def _fill_population(ctx: Context, index: str, segment: Segment, arrays: Accumul
         items = row_items(rows, count, seeded_rng(seed, index, segment.template, name), drawn)
         window = slice(segment.start, segment.start + rows.rows)
         entry = _entry_bytes(ctx, index, name)
-        arrays.add("bytes", window, scaled(items, entry), owned=True)
+        arrays.add_scaled("collection_bytes", window, items, entry)
         terms.append((segment.start, items, entry))
         arrays.add("items", window, items, owned=True)
     return terms

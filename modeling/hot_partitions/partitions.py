@@ -25,7 +25,6 @@ from modeling.limits import MAX_SIMULATED_PARTITIONS, MAX_TIMELINE_CELLS
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
 _MIX = (np.uint64(30), np.uint64(0xBF58476D1CE4E5B9), np.uint64(27), np.uint64(0x94D049BB133111EB), np.uint64(31))
-_COLUMNS = ("key_values", "items", "collection_bytes", "read_units", "write_units", "utilisation")
 _CHUNK = 1 << 15  # rows hashed per step: the working arrays stay in the CPU cache
 
 
@@ -35,9 +34,22 @@ def partition_count(load: IndexLoad, override: int | None = None) -> int:
     (§7.2)."""
     if override:
         return int(override)
-    storage = math.ceil(total(load.collection_bytes) / PARTITION_BYTES)
-    throughput = math.ceil(total(load.utilisation) / HOT_UTILISATION - 1e-9)
+    storage = _ceiling_of_total(load, "collection_bytes", PARTITION_BYTES)
+    throughput = _ceiling_of_total(load, "utilisation", HOT_UTILISATION, slack=1e-9)
     return max(1, storage, throughput)
+
+
+def _ceiling_of_total(load: IndexLoad, name: str, unit: float, slack: float = 0.0) -> int:
+    """ceil(total / unit - slack) of a column, the total from the vectors it is a sum of (no pass over the
+    column, which then need not be built), unless it lies so near a whole number that the order of the
+    additions could decide the ceiling (the two totals differ by a few units in the last place): then the
+    column's own total, as before."""
+    estimate = load.term_total(name)
+    if estimate is not None:
+        ratio = estimate / unit - slack
+        if estimate == 0.0 or abs(ratio - round(ratio)) > 1e-9 * max(1.0, abs(ratio)):  # columns are >= 0
+            return math.ceil(ratio)
+    return math.ceil(total(load.column(name)) / unit - slack)
 
 
 def hash_rows(rows: np.ndarray, salt: int, in_place: bool = False) -> np.ndarray:
@@ -123,7 +135,7 @@ class Placement:
     salt: int = 0  # the hash salt, to number rows outside the sample
     # per-partition sums of the load's own columns, by column: the frames, findings, skew and hourly
     # figures all ask for the utilisation's, and each is a pass over every row
-    _sums: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+    _sums: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _vector_sums: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
     origin: Placement | None = field(default=None, repr=False)  # the unsharded placement this one extends
 
@@ -150,38 +162,38 @@ class Placement:
 
     def sums(self, values: np.ndarray) -> np.ndarray:
         """Per-partition sums of a per-row quantity (they add up to the index total when nothing is sampled)."""
-        known = self._sums.get(id(values))
-        if known is not None and known[0] is values:
-            return known[1].copy()
-        terms = self.load.factored.terms_of(values) if self.load.factored is not None else None
-        patched = self._patched_sums(values) if self.origin is not None else None
-        if patched is not None:
-            result = patched
-        elif terms is not None and len(values) == len(self.partition):
-            result = np.zeros(self.shown)
-            for start, vector, weight in terms:
-                result += self._window_sums(start, vector) * weight
-        else:
-            result = self._sums_of(values)
+        name = self.load.column_name(values)
+        return self.column_sums(name) if name is not None else self._sums_of(values)
+
+    def column_sums(self, name: str) -> np.ndarray:
+        """Per-partition sums of one of the load's columns (`COLUMN_NAMES`), remembered: from the vectors it is
+        a sum of when they are known, so the column itself need not be built."""
+        known = self._sums.get(name)
+        if known is None:
+            known = self._sums[name] = self._column_sums(name)
+        return known.copy()
+
+    def _column_sums(self, name: str) -> np.ndarray:
         load = self.load
-        if any(values is c for c in (load.key_values, load.items, load.collection_bytes, load.read_units,
-                                     load.write_units, load.utilisation)):  # not a caller's temporary
-            self._sums[id(values)] = (values, result.copy())
+        if self.origin is not None and load.sharded[0] >= 0:
+            return self._patched_sums(self.origin, name)
+        terms = load.factored.terms_of(name) if load.factored is not None else None
+        if terms is None or load.columns.rows != len(self.partition):
+            return self._sums_of(load.column(name))
+        result = np.zeros(self.shown)
+        for start, vector, weight in terms:
+            result += self._window_sums(start, vector) * weight
         return result
 
-    def _patched_sums(self, values: np.ndarray) -> np.ndarray | None:
+    def _patched_sums(self, origin: Placement, name: str) -> np.ndarray:
         """A sharded column's sums from its unsharded one's: the split row's change and the appended shards."""
-        load, origin = self.load, self.origin
-        row = load.sharded[0]
-        name = next((n for n in _COLUMNS if getattr(load, n) is values), None)
-        if origin is None or name is None or row < 0:
-            return None
-        before = getattr(origin.load, name)
+        row = self.load.sharded[0]
+        values, before = self.load.column(name), origin.load.column(name)
         rows = len(before)
         change = np.zeros(self.shown + 1)
         change[self.partition[row]] += values[row] - before[row]
         np.add.at(change, self.partition[rows:].astype(np.int64), values[rows:])
-        return origin.sums(before) + change[:self.shown]
+        return origin.column_sums(name) + change[:self.shown]
 
     def _window_sums(self, start: int, vector: np.ndarray) -> np.ndarray:
         """Per-partition sums of `vector` laid on the rows from `start` on (remembered per vector)."""
@@ -214,14 +226,14 @@ class Placement:
     def _busiest_key(self) -> np.ndarray:
         if self.origin is not None and self.load.sharded[0] >= 0:
             return self._patched_busiest_key(self.origin)
-        per_key = self.load.per_key
-        value = constant_value(per_key)
+        load = self.load
+        value = load.constant_per_key()
         if value is not None:
             return np.where(self.counts > 0, max(value, 0.0), 0.0)
-        if self.load.ranked:
-            return self._first_of_each(per_key)
+        if load.ranked:
+            return self._first_of_each(load)
         result = np.zeros(self.shown + 1)
-        np.maximum.at(result, self.partition, per_key)
+        np.maximum.at(result, self.partition, load.per_key)
         return result[:self.shown]
 
     def _patched_busiest_key(self, origin: Placement) -> np.ndarray:
@@ -238,7 +250,7 @@ class Placement:
         np.maximum.at(result, self.partition[changed].astype(np.int64), np.maximum(per_key[changed], 0.0))
         return result[:self.shown]
 
-    def _first_of_each(self, per_key: np.ndarray) -> np.ndarray:
+    def _first_of_each(self, load: IndexLoad) -> np.ndarray:
         """Per partition, the per-key load of its first row: its busiest when the load never rises with the
         row. Reads rows until every non-empty partition is met (a few thousand rows, not every one)."""
         shown = self.shown
@@ -247,7 +259,7 @@ class Placement:
         for start in range(0, len(self.partition), _CHUNK):
             ids, first = np.unique(self.partition[start:start + _CHUNK], return_index=True)
             new = ~seen[ids]
-            result[ids[new]] = np.maximum(per_key[start + first[new]], 0.0)
+            result[ids[new]] = np.maximum(load.per_key_at(start + first[new]), 0.0)
             seen[ids] = True
             if not (wanted & ~seen).any():
                 break
@@ -289,13 +301,12 @@ def extend(placement: Placement, load: IndexLoad) -> Placement:
 def partition_frame(placement: Placement) -> pd.DataFrame:
     """PARTITION_COLUMNS for one index: one row per partition."""
     load = placement.load
+    sums = placement.column_sums  # by name: a column summed from its vectors is never built
     frame = pd.DataFrame({
         "index": load.index, "partition": placement.numbers(np.arange(placement.shown)),
-        "key_values": placement.sums(load.key_values), "items": placement.sums(load.items),
-        "bytes": placement.sums(load.collection_bytes),
-        "read_units_per_second": placement.sums(load.read_units),
-        "write_units_per_second": placement.sums(load.write_units),
-        "utilisation": placement.sums(load.utilisation), "busiest_key_utilisation": placement.busiest_key()})
+        "key_values": sums("key_values"), "items": sums("items"), "bytes": sums("collection_bytes"),
+        "read_units_per_second": sums("read_units"), "write_units_per_second": sums("write_units"),
+        "utilisation": sums("utilisation"), "busiest_key_utilisation": placement.busiest_key()})
     return frame[list(PARTITION_COLUMNS)]
 
 

@@ -16,7 +16,7 @@ from modeling.design.checks.context import Context
 from modeling.design.generator import label
 from modeling.design.plans import TABLE
 from modeling.hot_partitions.columns import largest, total
-from modeling.hot_partitions.load import BUSIEST_ROWS, Contribution, Factored, IndexLoad, build_index_load
+from modeling.hot_partitions.load import BUSIEST_ROWS, Contribution, IndexLoad, build_index_load
 from modeling.hot_partitions.metrics import GiniSample, gini, top_share, top_shares, verdict
 from modeling.hot_partitions.partitions import BurstLoad, partition_count, place
 from modeling.model import EnumGenerator, TimestampRangeGenerator
@@ -45,9 +45,8 @@ def shard(load: IndexLoad, row: int, shards: int) -> IndexLoad:
     values = np.where(candidates == row, per_key[row] / shards, per_key[np.minimum(candidates, base - 1)])
     values[candidates >= base] = per_key[row] / shards
     busiest = candidates[np.lexsort((candidates, -values))][:BUSIEST_ROWS]
-    known = Factored(arrays["read_units"], arrays["write_units"], utilisation, None)
-    return replace(load, key_values=key_values, sharded=(row, shards), factored=known, busiest_hint=busiest,
-                   **arrays)
+    return load.with_columns({**arrays, "key_values": key_values, "utilisation": utilisation},
+                             sharded=(row, shards), busiest_hint=busiest)
 
 
 def shard_burst(burst: BurstLoad | None, row: int, shards: int) -> BurstLoad | None:

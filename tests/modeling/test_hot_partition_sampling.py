@@ -8,7 +8,6 @@ import math
 import subprocess
 import sys
 import tracemalloc
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -48,9 +47,9 @@ def _skewed(load: IndexLoad, seed: int = 7) -> IndexLoad:
     """The same rows with varied (materialised) per-row traffic and items, so sums differ by partition."""
     rng = np.random.default_rng(seed)
     rows = len(load.key_values)
-    return replace(load, key_values=np.ones(rows), items=rng.integers(1, 50, rows).astype(float),
-                   collection_bytes=rng.integers(100, 5000, rows).astype(float),
-                   read_units=rng.pareto(1.5, rows), write_units=np.zeros(rows))
+    return load.with_columns({"key_values": np.ones(rows), "items": rng.integers(1, 50, rows).astype(float),
+                              "collection_bytes": rng.integers(100, 5000, rows).astype(float),
+                              "read_units": rng.pareto(1.5, rows), "write_units": np.zeros(rows)})
 
 
 def test_each_sampled_partition_has_exactly_the_figures_of_the_full_placement() -> None:

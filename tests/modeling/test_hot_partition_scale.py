@@ -3,8 +3,8 @@ figures as materialised ones while taking no memory."""
 
 from __future__ import annotations
 
+import math
 import tracemalloc
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -12,10 +12,11 @@ import pytest
 
 from modeling.design.checks.context import build_context
 from modeling.design.generator import explicit_design
-from modeling.hot_partitions.columns import Accumulator, constant, constant_value
+from modeling.hot_partitions.columns import Accumulator, LazyColumns, constant, constant_value
+from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES
 from modeling.hot_partitions.load import IndexLoad, build_index_load, contributions, index_templates
 from modeling.hot_partitions.metrics import skew_row
-from modeling.hot_partitions.partitions import partition_frame, partition_ids, partition_of, place
+from modeling.hot_partitions.partitions import partition_count, partition_frame, partition_ids, partition_of, place
 from modeling.model import Model
 
 
@@ -43,7 +44,7 @@ def _table_load(keys: int) -> IndexLoad:
 
 def _materialised(load: IndexLoad) -> IndexLoad:
     names = ("key_values", "items", "collection_bytes", "read_units", "write_units")
-    return replace(load, **{n: np.array(getattr(load, n)) for n in names})
+    return load.with_columns({n: np.array(getattr(load, n)) for n in names})
 
 
 @pytest.mark.parametrize("rows", [1, 5, 100_003])
@@ -130,3 +131,61 @@ def test_a_sharded_index_placed_from_its_base_equals_one_placed_from_scratch() -
         pd.testing.assert_frame_equal(partition_frame(patched), partition_frame(fresh), rtol=1e-9)
         np.testing.assert_array_equal(variant.busiest_rows(50),
                                       np.argsort(-_materialised(variant).per_key, kind="stable")[:50])
+
+
+def test_lazy_columns_build_the_accumulators_bytes_only_when_read() -> None:
+    vector = np.linspace(3.0, 1.0, 6)
+    eager, lazy = Accumulator(6), LazyColumns(6)
+    eager.add("a", slice(0, 6), vector * 0.1, owned=True)
+    lazy.add_scaled("a", slice(0, 6), vector, 0.1)
+    for columns in (eager, lazy):
+        columns.add("a", slice(0, 6), constant(2.0, 6))
+        columns.add("a", slice(2, 4), np.array([5.0, 7.0]))
+    assert lazy.built("a") is None  # nothing computed yet
+    built = lazy.column("a")
+    np.testing.assert_array_equal(built, eager.column("a"))  # same additions, same order: same bytes
+    assert not built.flags.writeable and lazy.column("a") is built  # shared by later readers, built once
+    assert constant_value(lazy.column("missing")) == 0.0
+
+
+def _zipf_devices(devices: int) -> Model:
+    """Events spread over devices by a zipf law: every per-row column varies (the general path)."""
+    return Model.model_validate({
+        "name": "zipf", "table": {"name": "zipf"},
+        "entities": [
+            {"name": "Device", "item_count": devices, "identifiers": ["deviceId"],
+             "attributes": [{"name": "deviceId", "unique": True, "avg_size_bytes": 36}]},
+            {"name": "Event", "item_count": 5 * devices, "identifiers": ["eventId"], "attributes": [
+                {"name": "eventId", "unique": True, "avg_size_bytes": 36},
+                {"name": "deviceId", "avg_size_bytes": 36, "generator": {
+                    "kind": "reference", "entity": "Device", "attribute": "deviceId",
+                    "distribution": {"kind": "zipf", "exponent": 0.8}}},
+                {"name": "payload", "avg_size_bytes": 400}]}],
+        "access_patterns": [
+            {"name": "put_event", "kind": "write", "entities": ["Event"], "inputs": ["deviceId"],
+             "traffic": {"peak_requests_per_second": 5000, "average_requests_per_second": 1000}},
+            {"name": "list_events_by_device", "kind": "read_many", "entities": ["Event"], "inputs": ["deviceId"],
+             "expected_items": 5, "traffic": {"peak_requests_per_second": 20000, "average_requests_per_second": 4000}}],
+        "key_design": {"entities": [{"entity": "Event", "table": {"partition_key": "DEVICE#{deviceId}",
+                                                                  "sort_key": "{eventId}"}}]}})
+
+
+def test_a_zipf_build_sums_its_partitions_without_building_a_per_row_column() -> None:
+    model = _zipf_devices(20_000)
+    ctx = build_context(model, explicit_design(model))
+    load = build_index_load(ctx, "table", index_templates(ctx)["table"], contributions(ctx), 20_000, 42)
+    partitions = partition_count(load)
+    frame = partition_frame(place(load, partitions, salt=3))
+    lazy = ("items", "collection_bytes", "read_units", "write_units", "utilisation")
+    assert load.ranked  # a zipf over ranks never rises, answered from its vector
+    assert [n for n in lazy if load.columns.built(n) is not None] == []  # sums and counts came from the vectors
+    # the same figures as from the built columns: every partition's sums, and the partition count
+    placement = place(load, partitions, salt=3)
+    for name, column in zip(lazy, ("items", "bytes", "read_units_per_second", "write_units_per_second",
+                                   "utilisation"), strict=True):
+        exact = np.bincount(placement.partition, weights=load.column(name), minlength=partitions)
+        np.testing.assert_allclose(frame[column].to_numpy(), exact, rtol=1e-12)
+    assert partitions == max(1, math.ceil(load.collection_bytes.sum() / PARTITION_BYTES),
+                             math.ceil(load.utilisation.sum() / HOT_UTILISATION - 1e-9))
+    np.testing.assert_array_equal(frame["busiest_key_utilisation"].to_numpy(),
+                                  [load.per_key[placement.partition == p].max() for p in range(partitions)])
