@@ -345,7 +345,9 @@ def _findings(request: HotPartitionRequest, placements: dict[str, Placement], la
     found = [f for i, p in placements.items() for f in rules.peak_findings(request.model, p.load, p, labels[i])]
     found += [rules.sampling_finding(p) for p in placements.values() if p.sampled]
     load = placements[request.index].load
-    if request.scenario is not None and burst is not None:
+    if request.scenario is not None and burst is not None and not burst.utilisation.any():
+        found.append(rules.burst_elsewhere_finding(request.scenario.pattern, request.index))
+    elif request.scenario is not None and burst is not None:
         key = _label(load, burst_row) if burst_row is not None else "(spread over its keys)"
         found += rules.burst_findings(timeline, request.scenario.pattern, request.index, key,
                                       _burst_key_utilisation(load, burst, request.scenario))

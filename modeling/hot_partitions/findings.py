@@ -127,6 +127,11 @@ def burst_findings(timeline: pd.DataFrame, pattern: str, index: str, key_value: 
     `burst_key_utilisation` is the busiest key value's peak share of one partition while the burst runs.
     """
     during = timeline[timeline["burst_utilisation"] > 0]
+    if during.empty:  # never read .iloc[0] of nothing: the burst runs outside the timeline's window
+        return [HotPartitionFinding(
+            INFO, index, pattern, key_value,
+            f"The burst of {pattern} runs outside the timeline's window, so the timeline shows none of it.",
+            "Start the burst inside the window, or widen the window.")]
     if burst_key_utilisation > 1:
         first = during.sort_values(["burst_utilisation", "time_seconds"], ascending=[False, True]).iloc[0]
         return [HotPartitionFinding(
@@ -146,6 +151,14 @@ def burst_findings(timeline: pd.DataFrame, pattern: str, index: str, key_value: 
         f"{over['utilisation'].max():.0%} of its capacity from t = {first['time_seconds']:g} s although every key "
         "value fits: it throttles until adaptive capacity isolates the hot keys (best-effort).",
         "Pre-warm the table (warm throughput) before the event, or pace the burst.")]
+
+
+def burst_elsewhere_finding(pattern: str, index: str) -> HotPartitionFinding:
+    """A burst of a pattern that sends nothing to the analysed index (it reads or writes others)."""
+    return HotPartitionFinding(
+        INFO, index, pattern, "(none)",
+        f"The burst of {pattern} sends no request to {index}, so it changes nothing here.",
+        f"Analyse the index {pattern} uses (the table or one of its GSIs) to see the burst's effect.")
 
 
 def sampling_finding(placement: Placement) -> HotPartitionFinding:

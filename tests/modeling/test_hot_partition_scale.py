@@ -189,3 +189,19 @@ def test_a_zipf_build_sums_its_partitions_without_building_a_per_row_column() ->
                              math.ceil(load.utilisation.sum() / HOT_UTILISATION - 1e-9))
     np.testing.assert_array_equal(frame["busiest_key_utilisation"].to_numpy(),
                                   [load.per_key[placement.partition == p].max() for p in range(partitions)])
+
+
+def test_a_burst_of_a_pattern_that_never_touches_the_analysed_gsi_is_said_and_does_not_crash() -> None:
+    # Found by the hot-ratio work: get_student_by_id reads the table only, and a burst of it analysed on
+    # GSI1 read the first row of an empty "during the burst" frame (IndexError on the page)
+    from costs.design_ranking import ranked_designs
+    from modeling.examples import load_example
+    from modeling.hot_partitions.analysis import BurstScenario, HotPartitionRequest, analyse_hot_partitions
+
+    model = load_example("student_platform_mistakes")
+    design = ranked_designs(model)[0]
+    gsi = design.key_design.global_secondary_indexes[0].name
+    report = analyse_hot_partitions(HotPartitionRequest(
+        model, design, index=gsi, max_key_values=5_000, scenario=BurstScenario("get_student_by_id", multiplier=10)))
+    said = [f for f in report.findings if f.pattern == "get_student_by_id"]
+    assert len(said) == 1 and said[0].severity.value == "info" and "sends no request to " + gsi in said[0].message
