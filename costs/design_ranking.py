@@ -121,7 +121,7 @@ def _ranking(model_json: str, finalists: _Finalists) -> DesignRanking:
     model = Model.model_validate_json(model_json)
     designs = finalists.designs
     sheet = price_sheet_for(model.table.region)  # never another Region's prices (an unpriced sheet says so)
-    estimates = [_estimate(model, d, sheet) for d in designs]
+    estimates = [_estimate(model, d, sheet, model_json) for d in designs]
     winner, winner_cost = designs[0], estimates[0]
     ranked = tuple(RankedDesign(d, _on_demand(e), *_recommended(e),
                                 "" if i == 0 else lost_because(model, winner, winner_cost, d, e))
@@ -158,8 +158,8 @@ def _replanned(model: Model, design: Design) -> Design:
     return Design(design.name, design.summary, design.key_design, plans, entity_reasons, design.index_reasons)
 
 
-def _estimate(model: Model, design: Design, sheet: Any) -> CostEstimate:
-    return priced_design(model, design, sheet)[2]  # the default settings; the estimate reuses it
+def _estimate(model: Model, design: Design, sheet: Any, model_json: str) -> CostEstimate:
+    return priced_design(model, design, sheet, model_json=model_json)[2]  # default settings; the estimate reuses it
 
 
 def _on_demand(estimate: CostEstimate) -> Decimal | None:

@@ -98,10 +98,11 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
     if design is None:  # never price another design than the one asked for without saying so
         raise UnknownDesignError("no design of that name", "design", request.design_name,
                                  f"choose one of: {', '.join(d.name for d in designs)}")
-    profile, usage, cost = _priced(request, design, sheet)
+    model_json = request.model.model_dump_json()  # once: every design's price is keyed by it
+    profile, usage, cost = _priced(request, design, sheet, model_json)
     comparison, deltas = ((), ())
     if request.compare_designs and len(designs) > 1:
-        others = {d.name: _priced(request, d, sheet)[2] for d in designs if d.name != design.name}
+        others = {d.name: _priced(request, d, sheet, model_json)[2] for d in designs if d.name != design.name}
         lost = {r.design.name: r.lost_because or "cheapest (the search's winner)"
                 for r in rank_designs(request.model).ranked}
         comparison = tuple({**row, "why it lost": lost.get(row["design"], "")}
@@ -125,8 +126,8 @@ def _price_sheet(request: EstimateRequest) -> PriceSheet:
     return sheet
 
 
-def _priced(request: EstimateRequest, design: Design,
-            sheet: PriceSheet) -> tuple[CapacityProfile, TableUsage, CostEstimate]:
+def _priced(request: EstimateRequest, design: Design, sheet: PriceSheet,
+            model_json: str) -> tuple[CapacityProfile, TableUsage, CostEstimate]:
     """The design priced with the request's settings. The capacity does not depend on the Region, the prices,
     the target or the free tier, and the ranking priced the same designs with the default settings already:
     `priced_design` remembers both by content, so neither a rerun nor the first estimate after the ranking
@@ -134,7 +135,7 @@ def _priced(request: EstimateRequest, design: Design,
     replicas = {r: price_sheet_for(r) for r in request.model.table.replica_regions}
     options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=request.target_utilization),
                               replica_price_sheets=replicas)
-    return priced_design(request.model, design, sheet, options, request.free_tier, request.extras)
+    return priced_design(request.model, design, sheet, options, request.free_tier, request.extras, model_json)
 
 
 # --- per access pattern and per index --------------------------------------------------------------

@@ -46,14 +46,15 @@ def _option_value(option: Any) -> str:
 
 
 def _cell(value: Any) -> Any:
-    """A cell as JSON: NaN and numpy values from a frame become plain values."""
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, float) and math.isnan(value):
-        return None
+    """A cell as plain JSON. The rows come from the document, which may be a draft with errors: a value
+    YAML read as something else (a date, say) is shown as its text instead of failing to serialize."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return None if math.isnan(value) else value  # NaN is not JSON
     if isinstance(value, list | tuple):
         return [_cell(v) for v in value]
-    return value
+    return str(value)
 
 
 def editable_grid(rows: list[dict[str, Any]], columns: tuple[str, ...], column_config: dict[str, Any],

@@ -31,3 +31,15 @@ def test_checkbox_multiselect_disabled_and_help_are_kept() -> None:
 def test_a_column_without_configuration_is_a_text_column_named_as_its_field() -> None:
     assert column_spec("notes", None) == {"name": "notes", "label": "notes", "kind": "text", "options": [],
                                           "default": None, "disabled": False, "help": "", "width_px": 150}
+
+
+def test_cells_are_plain_json_whatever_a_draft_holds() -> None:
+    import datetime
+    import json
+
+    from ui.grid import _cell
+
+    # a draft read from YAML may hold a date where text belongs; NaN is not JSON
+    assert _cell(datetime.date(2026, 12, 1)) == "2026-12-01"
+    assert _cell(float("nan")) is None and _cell(2.5) == 2.5 and _cell(True) is True
+    assert json.loads(json.dumps(_cell(("a", datetime.date(2026, 1, 2), None)))) == ["a", "2026-01-02", None]

@@ -59,7 +59,7 @@
     return control.value === "" ? null : control.value;
   }
 
-  const shown = (column, v) => (isEmpty(v) ? "" : Array.isArray(v) ? v.join(", ") : String(v));
+  const shown = (v) => (isEmpty(v) ? "" : Array.isArray(v) ? v.join(", ") : String(v));
 
   // --- drawing -------------------------------------------------------------------------------------
 
@@ -107,7 +107,7 @@
       el = document.createElement("input");
       el.type = "text";
       el.className = "cell";
-      el.value = shown(column, value);
+      el.value = shown(value);
       el.readOnly = column.disabled;
       el.dataset.mode = "nav";
       el.spellcheck = false;
