@@ -56,10 +56,17 @@ def _values(enum: Any) -> list[str]:
 
 
 @dataclass(frozen=True)
+class _Saving:
+    edits: dict[str, Any] | None  # the grid's cumulative edits being saved
+    document: dict[str, Any]  # the document they give
+
+
+@dataclass(frozen=True)
 class _Snapshot:
     drawn: dict[str, Any]  # the document the grid's rows were built from
     last: session.OpenDraft  # the open model as this grid's edits last left it
     applied: dict[str, Any] | None = None  # the grid's cumulative edits as last applied
+    saving: _Saving | None = None  # a save of this grid's edits that a stopped run may not have recorded
 
 
 def _edits_of(value: Any) -> dict[str, Any] | None:
@@ -85,27 +92,48 @@ def apply_pending(name: str, edit: Edit) -> None:
     instead of applying a row number to other rows. A new row holding only preset cells changes
     nothing, so it stays in the grid for the user to type into.
     """
-    snapshot = st.session_state.get(_snapshot_key(name))
+    snapshot = _settled_snapshot(name)
     edits = _edits_of(st.session_state.get(editor_key(name)))
     # only a change in this grid's own edits acts: another grid's save in this run leaves this one's
     # snapshot behind until it is drawn again, and re-applying old edits to it would undo that save
-    if not isinstance(snapshot, _Snapshot) or edits == snapshot.applied:
+    if snapshot is None or edits == snapshot.applied:
         return
     after = edit(snapshot.drawn, edits or {})
     if after == snapshot.last.document:
         st.session_state[_snapshot_key(name)] = replace(snapshot, applied=edits)
         return
+    # noted first: Streamlit may stop this run (a newer rerun is waiting) at any session-state access,
+    # also after the save and before its record below; the next run then finds the note
+    st.session_state[_snapshot_key(name)] = replace(snapshot, saving=_Saving(edits, after))
     saved = session.save_document(after, based_on=snapshot.last)
     st.session_state[_snapshot_key(name)] = replace(snapshot, last=session.open_draft(), applied=edits)
     if not saved:
         st.rerun()  # the edit is held in the session; the frame at the top says why it is not saved
 
 
-def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, Any]]], columns: tuple[str, ...],
-                 column_config: dict[str, Any]) -> None:
-    held = session.open_draft()
+def _settled_snapshot(name: str) -> _Snapshot | None:
+    """The grid's snapshot, with a save that a stopped run did not record settled: recorded when the
+    open model is what that save gave (written, or held as a conflict), else dropped, so its edits are
+    applied again. Without this, the next edit's save named the version before its own last save and
+    was refused as if another tab had saved (issue 14.2, typing at 0 ms a key)."""
     snapshot = st.session_state.get(_snapshot_key(name))
     if not isinstance(snapshot, _Snapshot):
+        return None
+    if snapshot.saving is not None:
+        held = session.open_draft()
+        if held.document == snapshot.saving.document:
+            snapshot = replace(snapshot, last=held, applied=snapshot.saving.edits, saving=None)
+        else:
+            snapshot = replace(snapshot, saving=None)
+        st.session_state[_snapshot_key(name)] = snapshot
+    return snapshot
+
+
+def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, Any]]], columns: tuple[str, ...],
+                 column_config: dict[str, Any]) -> None:
+    snapshot = _settled_snapshot(name)
+    held = session.open_draft()
+    if snapshot is None:
         snapshot = _Snapshot(held.document, held)
     elif snapshot.last.document != held.document:
         if _can_rebase(snapshot, held.document, rows_of):

@@ -26,7 +26,7 @@ from modeling.errors import (
 from modeling.examples import example_document
 from modeling.model import Model
 from modeling.model_file import document_problems
-from modeling.workspace.folder import Workspace, default_workspace_dir
+from modeling.workspace.folder import Workspace, default_workspace_dir, document_bytes
 from modeling.workspace.store import WorkspaceStore, workspace_table_name
 from modeling.workspace.table import open_table_workspace
 from ui.browser_binding import browser_cookie, set_browser_cookie
@@ -50,6 +50,7 @@ FIRST_EXAMPLE = "student_platform"
 _SLUG_KEY, _DOCUMENT_KEY, _TOKEN_KEY = "model.slug", "model.document", "workshop.session_token"
 _REFUSED_KEY = "workshop.refused_link"
 _NOTICE_KEY = "session.notice"
+_WRITE_KEY = "model.write_under_way"
 MODEL_WIDGET_KEY = "sidebar.model"  # the sidebar's model switcher
 
 
@@ -132,7 +133,8 @@ def open_draft() -> OpenDraft:
         blank = new_document("Recovered model", "recovered-model")
         held = OpenDraft(slug, blank, blank, "", unreadable=str(exc))
     else:
-        if isinstance(held, OpenDraft) and held.slug == slug and held.version != draft.version:
+        if (isinstance(held, OpenDraft) and held.slug == slug and held.version != draft.version
+                and not _is_our_write(slug, draft.document)):
             # (a table's listing index may lag our own save: only a read that differs says "changed")
             st.toast("This model was changed in another tab or by someone else: showing the latest.", icon="🔄")
         held = OpenDraft(slug, draft.document, draft.document, draft.version)
@@ -157,8 +159,12 @@ def save_document(document: dict[str, Any], based_on: OpenDraft | None = None) -
         slug = open_new_document(document)
         notify(f"Saved as a new model \"{slug}\"; the unreadable file \"{held.slug}.json\" is kept as it was.")
         return slug != held.slug
+    space = workspace()
+    # Streamlit may stop this run at any session-state access (a newer rerun is waiting), also between
+    # the write and its record below: the note lets the next run know the write as ours (_is_our_write)
+    st.session_state[_WRITE_KEY] = _WriteUnderWay(held.slug, document)
     try:
-        version = workspace().save(held.slug, document, expected_version=base.version)
+        version = space.save(held.slug, document, expected_version=base.version)
     except WorkspaceConflictError:
         st.session_state[_DOCUMENT_KEY] = replace(held, document=document, base=base.base, version=base.version,
                                                   conflict=True, save_error="")
@@ -169,6 +175,22 @@ def save_document(document: dict[str, Any], based_on: OpenDraft | None = None) -
         return False
     st.session_state[_DOCUMENT_KEY] = OpenDraft(held.slug, document, document, version)
     return True
+
+
+@dataclass(frozen=True)
+class _WriteUnderWay:
+    """A save this session is making, noted before the workspace is written."""
+
+    slug: str
+    document: dict[str, Any]
+
+
+def _is_our_write(slug: str, document: dict[str, Any]) -> bool:
+    """Whether the draft read back is what this session's last save wrote (a run stopped before it
+    recorded the save): not a change made elsewhere, so no "changed in another tab"."""
+    write = st.session_state.get(_WRITE_KEY)
+    return (isinstance(write, _WriteUnderWay) and write.slug == slug
+            and document_bytes(write.document) == document_bytes(document))
 
 
 def resolve_by_saving(document: dict[str, Any], over_version: str) -> None:
