@@ -93,16 +93,20 @@ def test_rows_added_edited_and_deleted_in_a_grid_reach_the_saved_model(page: Pag
     rows = len(before)
     attributes.get_by_role("button", name="Add a row").click()
     # typing on a selected cell replaces it, as in a spreadsheet; the new row's Type starts at S
+    name = "region_as_the_tenant_typed_it_on_the_sign_up_form_" * 3  # wider than its cell
     cell(attributes, "Attribute", rows + 1).click()
-    page.keyboard.type("region", delay=0)
+    page.keyboard.type(name, delay=0)
     page.keyboard.press("Enter")
+    cell(attributes, "Attribute", rows + 1).hover()  # a text cut off in its cell shows whole on hover
+    expect(cell(attributes, "Attribute", rows + 1)).to_have_attribute("title", name)
+    cell(attributes, "Type", rows + 1).hover()
     # a new row starts as an attribute the model would hold without those cells: Type S, required
     expect(cell(attributes, "Type", rows + 1)).to_have_value("S")
     expect(cell(attributes, "Required", rows + 1)).to_be_checked()
-    assert eventually(lambda: tenant_attributes().get("region", {}).get("type") == "S", 30), tenant_attributes()
-    assert "required" not in tenant_attributes()["region"]  # required is the default: not written
+    assert eventually(lambda: tenant_attributes().get(name, {}).get("type") == "S", 30), tenant_attributes()
+    assert "required" not in tenant_attributes()[name]  # required is the default: not written
     cell(attributes, "Required", rows + 1).uncheck()
-    assert eventually(lambda: tenant_attributes()["region"].get("required") is False, 30), tenant_attributes()
+    assert eventually(lambda: tenant_attributes()[name].get("required") is False, 30), tenant_attributes()
 
     # Escape gives the cell back its text and commits nothing; the next edit is a barrier
     first = next(iter(before))
@@ -118,6 +122,6 @@ def test_rows_added_edited_and_deleted_in_a_grid_reach_the_saved_model(page: Pag
     assert tenant_attributes()[first].get("avg_size_bytes") == before[first].get("avg_size_bytes")
 
     attributes.get_by_role("button", name=f"Delete row {rows + 1}").click()
-    assert eventually(lambda: "region" not in tenant_attributes(), 30), tenant_attributes()
+    assert eventually(lambda: name not in tenant_attributes(), 30), tenant_attributes()
     assert set(tenant_attributes()) == set(before)
     assert_no_exception(page)

@@ -79,6 +79,12 @@
     head.appendChild(tools);
   }
 
+  // text wider than its cell shows whole on hover (a title is text, never markup); kept up to date on
+  // commit too, since the pointer may already be over the cell that is typed into
+  function fitTitle(el) {
+    if (el.type === "text") el.title = el.scrollWidth > el.clientWidth ? el.value : "";
+  }
+
   function control(column, value, label) {
     let el;
     if (column.kind === "checkbox") {
@@ -115,6 +121,7 @@
       el.addEventListener("dblclick", () => { if (!el.readOnly && el.dataset.mode === "nav") startEdit(el, false); });
       el.addEventListener("input", () => { if (el.dataset.mode === "nav") startEdit(el, false); });
       el.addEventListener("focusout", () => { if (el.dataset.mode === "edit") { stopEdit(el); commit(el); } });
+      el.addEventListener("mouseenter", () => fitTitle(el));
     }
     el.setAttribute("aria-label", label);
     return el;
@@ -192,6 +199,7 @@
     const j = Number(el.dataset.col);
     if (!row) return;
     row.values[j] = parse(columns[j], el);
+    fitTitle(el);
     send();
   }
 
