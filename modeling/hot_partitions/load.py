@@ -145,6 +145,7 @@ class ShareVectors:
         self._vectors: dict[ShareKey, np.ndarray] = {}
         self._totals: dict[int, tuple[np.ndarray, float]] = {}  # by id, with the vector (ids are reused)
         self._order: dict[int, tuple[np.ndarray, bool]] = {}  # non-increasing or not, by id, with the vector
+        self._whole: dict[int, np.ndarray] = {}  # vectors of whole numbers, by id
 
     def total(self, vector: np.ndarray) -> float:
         """`columns.total(vector)` of a read-only vector, remembered."""
@@ -153,9 +154,16 @@ class ShareVectors:
             known = self._totals[id(vector)] = (vector, total(vector))
         return known[1]
 
-    def remember_total(self, vector: np.ndarray, value: float) -> None:
-        """Record a vector's total known exactly without a pass (what `columns.total` gives)."""
+    def remember_total(self, vector: np.ndarray, value: float, whole: bool = False) -> None:
+        """Record a vector's total known exactly without a pass (what `columns.total` gives); `whole`: the
+        vector holds whole numbers (an item draw), so sums of it are exact in any order."""
         self._totals[id(vector)] = (vector, value)
+        if whole:
+            self._whole[id(vector)] = vector
+
+    def whole(self, vector: np.ndarray) -> bool:
+        """Whether the vector is known to hold whole numbers only."""
+        return self._whole.get(id(vector)) is vector
 
     def get(self, key: ShareKey, rows: Layout) -> np.ndarray:
         vector = self._vectors.get(key)
@@ -279,6 +287,19 @@ class IndexLoad:
         terms = self.factored.terms_of(name) if self.factored is not None else None
         totals = self.share_vectors.total
         return None if terms is None else sum(totals(vector) * weight for _, vector, weight in terms)
+
+    def whole_items(self) -> tuple[np.ndarray, float] | None:
+        """(items per row, their total) of the one item draw over every row that the items and bytes sum up
+        per partition (the other item terms constant: summed from the row counts), when it holds whole
+        numbers, so that its per-partition sums are exact in any order (`partitions.place`)."""
+        terms = self.factored.terms_of("items") if self.factored is not None else None
+        varying = [t for t in terms or () if constant_value(t[1]) is None]
+        if len(varying) != 1:
+            return None
+        start, vector, _ = varying[0]
+        if start != 0 or len(vector) != self.columns.rows or not self.share_vectors.whole(vector):
+            return None
+        return vector, self.share_vectors.total(vector)
 
     def with_columns(self, columns: dict[str, np.ndarray], **changes: Any) -> IndexLoad:
         """This load with the given columns replaced (and any `changes` to its other fields). The terms no
@@ -460,7 +481,7 @@ def _fill_population(ctx: Context, index: str, segment: Segment, arrays: LazyCol
         items, items_total = row_items(rows, count, seeded_rng(seed, index, segment.template, name), drawn,
                                        drawn_total)
         if items_total is not None:
-            shares.remember_total(items, items_total)
+            shares.remember_total(items, items_total, whole=True)  # the draw's counts
         window = slice(segment.start, segment.start + rows.rows)
         entry = _entry_bytes(ctx, index, name)
         arrays.add_scaled("collection_bytes", window, items, entry)

@@ -17,7 +17,15 @@ from modeling.hot_partitions.columns import Accumulator, LazyColumns, constant, 
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES
 from modeling.hot_partitions.load import IndexLoad, build_index_load, contributions, index_templates
 from modeling.hot_partitions.metrics import skew_row
-from modeling.hot_partitions.partitions import partition_count, partition_frame, partition_ids, partition_of, place
+from modeling.hot_partitions.partitions import (
+    Placement,
+    partition_count,
+    partition_frame,
+    partition_ids,
+    partition_ids_and_sums,
+    partition_of,
+    place,
+)
 from modeling.model import Model
 
 
@@ -280,3 +288,41 @@ def test_a_zipf_load_takes_each_vector_total_from_its_fused_pass() -> None:
     assert load.share_vectors._totals[id(vector)][1] == float(vector.sum())
     assert load.share_vectors._totals[id(items)][1] == float(items.sum())
     assert load.share_vectors.non_increasing(vector) is True and load.ranked
+
+
+@pytest.mark.parametrize("rows", [1, 40_000, 1_100_000])
+def test_partition_ids_count_the_rows_and_sum_a_whole_vector_in_one_pass(rows: int) -> None:
+    whole = np.floor(np.random.default_rng(rows).pareto(1.2, rows) * 3)  # whole numbers, a long tail
+    ids, counts = partition_ids(rows, 17, salt=5)
+    fused_ids, fused_counts, sums = partition_ids_and_sums(rows, 17, 5, whole, float(whole.sum()))
+    assert fused_ids.tobytes() == ids.tobytes() and fused_counts.tobytes() == counts.tobytes()
+    assert sums is not None and sums.tobytes() == np.bincount(ids, weights=whole, minlength=17).tobytes()
+    # too large to add exactly next to the row counts: no sums, the same ids and counts
+    huge = whole + 2.0 ** 51
+    _, huge_counts, none = partition_ids_and_sums(rows, 17, 5, huge, float(huge.sum()))
+    assert none is None and huge_counts.tobytes() == counts.tobytes()
+
+
+def test_per_partition_sums_are_numpys_bincount_per_two_to_the_twenty_rows_bit_for_bit() -> None:
+    rows = (1 << 20) + 70_001
+    load = _table_load(1000)  # any load: the sums only read the placement's ids
+    ids, counts = partition_ids(rows, 17, salt=9)
+    placement = Placement(load, 17, ids, counts)
+    rng = np.random.default_rng(3)
+    values = rng.standard_normal(rows) * 10.0 ** rng.integers(0, 12, rows)  # the order of additions shows
+    expected = np.zeros(18)
+    for start in range(0, rows, 1 << 20):  # as the sums were taken before: bincount per 2^20 rows
+        expected += np.bincount(ids[start:start + (1 << 20)], weights=values[start:start + (1 << 20)],
+                                minlength=18)
+    assert placement.sums(values).tobytes() == expected[:17].tobytes()
+
+
+def test_a_zipf_placement_takes_its_item_sums_from_the_hashing_pass() -> None:
+    model = _zipf_devices(50_000)
+    ctx = build_context(model, explicit_design(model))
+    load = build_index_load(ctx, "table", index_templates(ctx)["table"], contributions(ctx), 50_000, 42)
+    whole = load.whole_items()
+    assert whole is not None and whole[0] is load.factored.item_terms[0][1]  # the devices' are constant
+    placement = place(load, 23, salt=4)
+    known = placement._vector_sums[(0, id(whole[0]))][1]
+    assert known.tobytes() == np.bincount(placement.partition, weights=whole[0], minlength=23).tobytes()
