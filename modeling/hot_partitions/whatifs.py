@@ -114,7 +114,7 @@ def alternative_row(ctx: Context, entity: str, template: str, parts: list[Contri
     load = build_index_load(ctx, TABLE, {entity: template}, moved, cap, seed)
     placement = place(load, partition_count(load), seed)
     busiest = float(load.per_key.max())
-    traffic = top_shares(load.utilisation, load.key_values)
+    traffic = top_shares(load.utilisation, load.key_values, busiest=load.busiest_rows(10))  # as skew_row
     largest = float((load.collection_bytes / load.key_values).max())
     return {
         "entity": entity, "partition_key": template, "key_values": float(load.key_values.sum()),

@@ -13,7 +13,7 @@ import pytest
 from modeling.design.checks.context import build_context
 from modeling.design.generator import explicit_design
 from modeling.hot_partitions import population
-from modeling.hot_partitions.columns import Accumulator, LazyColumns, constant, constant_value
+from modeling.hot_partitions.columns import Accumulator, LazyColumns, constant, constant_value, top_rows
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES
 from modeling.hot_partitions.load import IndexLoad, build_index_load, contributions, index_templates
 from modeling.hot_partitions.metrics import skew_row
@@ -326,3 +326,23 @@ def test_a_zipf_placement_takes_its_item_sums_from_the_hashing_pass() -> None:
     placement = place(load, 23, salt=4)
     known = placement._vector_sums[(0, id(whole[0]))][1]
     assert known.tobytes() == np.bincount(placement.partition, weights=whole[0], minlength=23).tobytes()
+
+
+@pytest.mark.parametrize("shape", ["random", "ties", "all_equal", "falling", "rising", "nan", "late_max"])
+@pytest.mark.parametrize("count", [1, 10, 1000])
+def test_top_rows_scouted_equal_a_stable_sort(shape: str, count: int) -> None:
+    rows = 300_007
+    rng = np.random.default_rng(count)
+    values = {
+        "random": rng.random(rows), "ties": np.floor(rng.random(rows) * 7), "all_equal": np.full(rows, 2.5),
+        "falling": np.linspace(1.0, 0.0, rows), "rising": np.linspace(0.0, 1.0, rows),
+        "nan": np.where(rng.random(rows) < 1e-4, np.nan, rng.random(rows)),
+        "late_max": np.concatenate([np.zeros(rows - 5), [3.0, 1.0, 3.0, 2.0, -0.0]])}[shape]
+    # the former way, argpartition of every row (a stable sort, but for NaN, which it ranks above all)
+    threshold = values[np.argpartition(values, rows - count)[rows - count]]
+    above = np.flatnonzero(values > threshold)
+    chosen = np.sort(np.concatenate([above, np.flatnonzero(values == threshold)[:count - len(above)]]))
+    expected = chosen[np.argsort(-values[chosen], kind="stable")]
+    assert top_rows(values, count).tolist() == expected.tolist()
+    if shape != "nan":
+        assert expected.tolist() == np.argsort(-values, kind="stable")[:count].tolist()
