@@ -64,12 +64,55 @@ def top_rows(values: np.ndarray, count: int) -> np.ndarray:
         return np.argsort(-values, kind="stable")[:count]
     if count == 0:
         return np.zeros(0, dtype=np.int64)
-    threshold = values[np.argpartition(values, rows - count)[rows - count]]  # the count-th largest
-    above = np.flatnonzero(values > threshold)
-    ties = np.flatnonzero(values == threshold)[:count - len(above)]
-    chosen = np.concatenate([above, ties])  # ascending rows within each group, as a stable sort keeps them
-    chosen.sort()
+    chosen = _top_rows_scouted(values, count)
+    if chosen is None:
+        threshold = values[np.argpartition(values, rows - count)[rows - count]]  # the count-th largest
+        above = np.flatnonzero(values > threshold)
+        ties = np.flatnonzero(values == threshold)[:count - len(above)]
+        chosen = np.concatenate([above, ties])  # ascending rows within each group, as a stable sort keeps them
+        chosen.sort()
     return chosen[np.argsort(-values[chosen], kind="stable")]
+
+
+_SCOUT_ROWS = 1 << 16  # rows whose count-th largest value bounds the whole column's from below
+
+
+def _top_rows_scouted(values: np.ndarray, count: int) -> np.ndarray | None:
+    """The rows `top_rows` keeps (ascending), found without an argpartition of every row (~0.15 s and an
+    80 MB index over 10 million rows), or None where that would not help.
+
+    The count-th largest value of the first `_SCOUT_ROWS` rows, `bound`, is at most the column's. If fewer
+    than `count` rows hold more than `bound`, the column's count-th largest is `bound` itself: those rows
+    and the first ties of `bound` are the answer. Otherwise it is among the rows above `bound`, usually few.
+    A NaN (which argpartition ranks above every number) leaves the plain way."""
+    scout = values[:max(_SCOUT_ROWS, 4 * count)]
+    bound = np.partition(scout, len(scout) - count)[len(scout) - count]
+    if np.isnan(bound) or bool(np.isnan(values).any()):
+        return None
+    greater = np.flatnonzero(values > bound)
+    if len(greater) < count:
+        ties = _first_equal_rows(values, bound, count - len(greater))
+        return np.sort(np.concatenate([greater, ties]))
+    if len(greater) > len(values) // 4:
+        return None
+    pool = values[greater]
+    threshold = pool[np.argpartition(pool, len(pool) - count)[len(pool) - count]]
+    above = greater[pool > threshold]
+    ties = greater[pool == threshold][:count - len(above)]
+    return np.sort(np.concatenate([above, ties]))
+
+
+def _first_equal_rows(values: np.ndarray, value: float, count: int) -> np.ndarray:
+    """The first `count` rows holding `value`, ascending (a chunk at a time: ties may be every row)."""
+    found: list[np.ndarray] = []
+    wanted = count
+    for start in range(0, len(values), 1 << 20):
+        rows = np.flatnonzero(values[start:start + (1 << 20)] == value)[:wanted] + start
+        found.append(rows)
+        wanted -= len(rows)
+        if wanted <= 0:
+            break
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
 class Accumulator:

@@ -23,7 +23,7 @@ from modeling.design.planner import AccessPath, membership_share
 from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.hot_partitions.columns import LazyColumns, constant, constant_value, ratio, top_rows, total
 from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES
-from modeling.hot_partitions.population import Layout, layout, row_items, row_shares
+from modeling.hot_partitions.population import Layout, layout, row_items, row_shares_known
 from modeling.model import AccessPattern, KeyTemplates, PatternKind
 
 BUSIEST_ROWS = 1000  # busiest rows remembered per index: the key table, the profile, the skew and Gini read them
@@ -137,19 +137,52 @@ def share_key(rows: Layout, entity: str, fixed: tuple[tuple[str, str], ...], new
 
 class ShareVectors:
     """Share vectors of one index by `ShareKey`, each computed once (a zipf over 10 million rows is one of the
-    costliest steps) and read-only, as the build, the spread, the item draw and later lookups all read them."""
+    costliest steps) and read-only, as the build, the spread, the item draw and later lookups all read them;
+    and the totals of the load's vectors, each a pass over every row, taken once (the item draw and the
+    partition count both ask for a share vector's) or known without one (an item draw's)."""
 
     def __init__(self) -> None:
         self._vectors: dict[ShareKey, np.ndarray] = {}
+        self._totals: dict[int, tuple[np.ndarray, float]] = {}  # by id, with the vector (ids are reused)
+        self._order: dict[int, tuple[np.ndarray, bool]] = {}  # non-increasing or not, by id, with the vector
+        self._whole: dict[int, np.ndarray] = {}  # vectors of whole numbers, by id
+
+    def total(self, vector: np.ndarray) -> float:
+        """`columns.total(vector)` of a read-only vector, remembered."""
+        known = self._totals.get(id(vector))
+        if known is None or known[0] is not vector:
+            known = self._totals[id(vector)] = (vector, total(vector))
+        return known[1]
+
+    def remember_total(self, vector: np.ndarray, value: float, whole: bool = False) -> None:
+        """Record a vector's total known exactly without a pass (what `columns.total` gives); `whole`: the
+        vector holds whole numbers (an item draw), so sums of it are exact in any order."""
+        self._totals[id(vector)] = (vector, value)
+        if whole:
+            self._whole[id(vector)] = vector
+
+    def whole(self, vector: np.ndarray) -> bool:
+        """Whether the vector is known to hold whole numbers only."""
+        return self._whole.get(id(vector)) is vector
 
     def get(self, key: ShareKey, rows: Layout) -> np.ndarray:
         vector = self._vectors.get(key)
         if vector is None:
             _, _, fixed, newest = key
-            vector = row_shares(rows, dict(fixed), newest)
+            known = row_shares_known(rows, dict(fixed), newest)
+            vector = known.vector
             vector.flags.writeable = False
             self._vectors[key] = vector
+            if known.total is not None:
+                self.remember_total(vector, known.total)
+            if known.non_increasing is not None:
+                self._order[id(vector)] = (vector, known.non_increasing)
         return vector
+
+    def non_increasing(self, vector: np.ndarray) -> bool:
+        """`values[1:] <= values[:-1]` on every row, known from the normalising pass or compared now."""
+        known = self._order.get(id(vector))
+        return known[1] if known is not None and known[0] is vector else _non_increasing(vector)
 
 
 @dataclass(frozen=True)
@@ -252,7 +285,21 @@ class IndexLoad:
         """The column's total from its terms (no pass over the column), if they are known. Equal to
         `total(column)` up to the rounding of the additions' order."""
         terms = self.factored.terms_of(name) if self.factored is not None else None
-        return None if terms is None else sum(total(vector) * weight for _, vector, weight in terms)
+        totals = self.share_vectors.total
+        return None if terms is None else sum(totals(vector) * weight for _, vector, weight in terms)
+
+    def whole_items(self) -> tuple[np.ndarray, float] | None:
+        """(items per row, their total) of the one item draw over every row that the items and bytes sum up
+        per partition (the other item terms constant: summed from the row counts), when it holds whole
+        numbers, so that its per-partition sums are exact in any order (`partitions.place`)."""
+        terms = self.factored.terms_of("items") if self.factored is not None else None
+        varying = [t for t in terms or () if constant_value(t[1]) is None]
+        if len(varying) != 1:
+            return None
+        start, vector, _ = varying[0]
+        if start != 0 or len(vector) != self.columns.rows or not self.share_vectors.whole(vector):
+            return None
+        return vector, self.share_vectors.total(vector)
 
     def with_columns(self, columns: dict[str, np.ndarray], **changes: Any) -> IndexLoad:
         """This load with the given columns replaced (and any `changes` to its other fields). The terms no
@@ -289,7 +336,7 @@ class IndexLoad:
         """Per-key load never rises with the row (one zipf, uniform or hot-value dimension): the busiest
         rows are the first ones."""
         single = self._single_share()
-        if single is not None and _non_increasing(single[0]):  # x weight > 0 keeps the order (rounding is monotone)
+        if single is not None and self.share_vectors.non_increasing(single[0]):  # x weight > 0 keeps the order
             return True
         return _non_increasing(self.per_key)
 
@@ -348,8 +395,18 @@ class IndexLoad:
         return result * part.utilisation / np.where(is_shard, shards, 1)
 
 
+_ORDER_CHUNK = 1 << 16  # rows compared per step: no 10-million-row temporaries, and an early exit
+
+
 def _non_increasing(values: np.ndarray) -> bool:
-    return constant_value(values) is not None or bool(np.all(values[1:] <= values[:-1]))
+    """values[1:] <= values[:-1] on every row (a window at a time)."""
+    if constant_value(values) is not None:
+        return True
+    for start in range(0, len(values) - 1, _ORDER_CHUNK):
+        window = values[start:start + _ORDER_CHUNK + 1]
+        if not bool(np.all(window[1:] <= window[:-1])):
+            return False
+    return True
 
 
 def seeded_rng(seed: int, *parts: str) -> np.random.Generator:
@@ -417,10 +474,14 @@ def _fill_population(ctx: Context, index: str, segment: Segment, arrays: LazyCol
         conditions = _only_when(ctx, index, name)
         fixed = tuple(dict.fromkeys((c.attribute, str(c.equals)) for c in conditions))
         count = float(entity.item_count) * (membership_share(entity, conditions) if conditions else 1.0)
-        drawn = None
+        drawn, drawn_total = None, None
         if not (len(rows.dims) == 1 and rows.dims[0].per_item):  # row_items draws over the (pinned) shares
             drawn = shares.get(share_key(rows, name, fixed, False), rows)
-        items = row_items(rows, count, seeded_rng(seed, index, segment.template, name), drawn)
+            drawn_total = shares.total(drawn) if constant_value(drawn) is None else None  # as the draw sums it
+        items, items_total = row_items(rows, count, seeded_rng(seed, index, segment.template, name), drawn,
+                                       drawn_total)
+        if items_total is not None:
+            shares.remember_total(items, items_total, whole=True)  # the draw's counts
         window = slice(segment.start, segment.start + rows.rows)
         entry = _entry_bytes(ctx, index, name)
         arrays.add_scaled("collection_bytes", window, items, entry)

@@ -25,11 +25,16 @@ def top_shares(row_totals: np.ndarray, key_values: np.ndarray, keys: tuple[int, 
     whole = total(row_totals)
     if whole <= 0 or not len(row_totals):
         return tuple(0.0 for _ in keys)
-    per_key = ratio(row_totals, key_values)
-    count = min(max(keys), len(per_key))
-    top = busiest[:count] if busiest is not None else top_rows(per_key, count)
+    count = min(max(keys), len(row_totals))
+    if busiest is not None:  # only the top rows' per-key values are read: no 10-million-row division
+        top = busiest[:count]
+        top_values = ratio(np.asarray(row_totals[top]), np.asarray(key_values[top]))
+    else:
+        per_key = ratio(row_totals, key_values)
+        top = top_rows(per_key, count)
+        top_values = per_key[top]
     before = np.cumsum(key_values[top]) - key_values[top]
-    return tuple(float((per_key[top] * np.minimum(key_values[top], np.clip(n - before, 0, None))).sum() / whole)
+    return tuple(float((top_values * np.minimum(key_values[top], np.clip(n - before, 0, None))).sum() / whole)
                  for n in keys)
 
 

@@ -101,18 +101,52 @@ def partition_ids(rows: int, partitions: int, salt: int) -> tuple[np.ndarray, np
     Works through the rows in cache-sized chunks, so each step's temporaries never leave the CPU cache,
     and stores the ids in the narrowest integer type (10 million rows on 17 partitions: 10 MB, not 80 MB).
     """
+    ids, counts, _ = partition_ids_and_sums(rows, partitions, salt)
+    return ids, counts
+
+
+_EXACT = 2.0 ** 52  # whole numbers below it, and their sums while they stay below it, are exact floats
+
+
+def _whole_scale(whole: np.ndarray | None, whole_total: float, rows: int) -> float | None:
+    """A power of two above the row count, if every partial sum of whole x scale + 1 stays exact."""
+    if whole is None or len(whole) != rows:
+        return None
+    scale = 2.0 ** max(1, rows).bit_length()
+    return scale if (abs(whole_total) + 2.0) * scale + rows < _EXACT else None
+
+
+def partition_ids_and_sums(rows: int, partitions: int, salt: int, whole: np.ndarray | None = None,
+                           whole_total: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """`partition_ids`, and the per-partition sums of `whole` (whole numbers on every row, totalling
+    `whole_total`: an item draw) counted in the same pass, if they can be exactly (else None).
+
+    Sums of whole numbers are exact in any order, so one weighted count of whole x scale + 1, a power of
+    two above the row count, gives both: scale x the partition's sum plus its rows, split apart exactly.
+    That takes the place of the plain count of rows here and of a second pass over every row for the sums."""
     ids = np.empty(rows, dtype=_id_dtype(partitions))
+    scale = _whole_scale(whole, whole_total, rows)
     counts = np.zeros(partitions, dtype=np.int64)
+    combined = np.zeros(partitions)  # scale x sum + rows, per partition
     step = max(1, min(rows, _CHUNK))
     base, z, scratch = np.arange(step, dtype=np.uint64), np.empty(step, np.uint64), np.empty(step, np.uint64)
+    weights = np.empty(step)
     offset, divisor = (salt * _GOLDEN) & _MASK, np.uint64(partitions)
     for start in range(0, rows, step):
         size = min(step, rows - start)
         hashed = np.add(base[:size], np.uint64((start + offset) & _MASK), out=z[:size])  # id + salt, wrapping
         _reduce(_mix(hashed, scratch[:size]), divisor, scratch[:size])
-        counts += np.bincount(hashed.view(np.int64), minlength=partitions)
+        if whole is not None and scale is not None:
+            chunk = np.multiply(whole[start:start + size], scale, out=weights[:size])
+            chunk += 1.0
+            combined += np.bincount(hashed.view(np.int64), weights=chunk, minlength=partitions)
+        else:
+            counts += np.bincount(hashed.view(np.int64), minlength=partitions)
         ids[start:start + size] = hashed
-    return ids, counts
+    if scale is None:
+        return ids, counts, None
+    sums = np.floor(combined / scale)  # exact: a power of two, and 0 <= rows per partition < scale
+    return ids, (combined - sums * scale).astype(np.int64), sums
 
 
 @dataclass(frozen=True, eq=False)
@@ -195,6 +229,10 @@ class Placement:
         np.add.at(change, self.partition[rows:].astype(np.int64), values[rows:])
         return origin.column_sums(name) + change[:self.shown]
 
+    def remember_window_sums(self, start: int, vector: np.ndarray, sums: np.ndarray) -> None:
+        """Record what `_window_sums(start, vector)` gives, when it is known already."""
+        self._vector_sums[(start, id(vector))] = (vector, sums)
+
     def _window_sums(self, start: int, vector: np.ndarray) -> np.ndarray:
         """Per-partition sums of `vector` laid on the rows from `start` on (remembered per vector)."""
         known = self._vector_sums.get((start, id(vector)))
@@ -210,12 +248,19 @@ class Placement:
         if value is not None and offset == 0 and len(values) == len(self.partition):
             return self.counts * value  # the same on every row: rows per partition x the value
         result = np.zeros(shown + 1)
-        for start in range(0, len(values), _CHUNK * 32):  # converting ids to intp a chunk at a time
-            window = slice(start, start + _CHUNK * 32)
-            ids = self.partition[offset + start:offset + min(len(values), start + _CHUNK * 32)]
-            weights = None if value is not None else values[window]
-            counted = np.bincount(ids, weights=weights, minlength=shown + 1)[:shown + 1]
-            result += counted * value if value is not None else counted
+        for start in range(0, len(values), _CHUNK * 32):  # a sum from zero per 2^20 rows, added to the result
+            stop = min(len(values), start + _CHUNK * 32)
+            if value is not None:
+                result += np.bincount(self.partition[offset + start:offset + stop], minlength=shown + 1) * value
+                continue
+            # what np.bincount(ids, weights) gives (each partition's rows added in row order), a cache-sized
+            # step at a time: its own conversion of the ids to intp would allocate 8 MB per 2^20 rows, which
+            # the allocator maps afresh each time (page faults, kernel time)
+            counted = np.zeros(shown + 1)
+            for step in range(start, stop, _CHUNK):
+                end = min(stop, step + _CHUNK)
+                np.add.at(counted, self.partition[offset + step:offset + end], values[step:end])
+            result += counted
         return result[:shown]
 
     def busiest_key(self) -> np.ndarray:
@@ -271,7 +316,12 @@ def place(load: IndexLoad, partitions: int, salt: int, anchor_row: int | None = 
     """Hash every key row of an index onto `partitions` partitions (a sample of them beyond `max_simulated`)."""
     rows = len(load.key_values)
     if partitions <= max_simulated:
-        return Placement(load, partitions, *partition_ids(rows, partitions, salt), salt=salt)
+        whole = load.whole_items()  # an item draw over every row: its sums come with the hashing
+        ids, counts, sums = partition_ids_and_sums(rows, partitions, salt, *(whole or (None, 0.0)))
+        placement = Placement(load, partitions, ids, counts, salt=salt)
+        if whole is not None and sums is not None:
+            placement.remember_window_sums(0, whole[0], sums)
+        return placement
     anchor = int(np.argmax(load.per_key)) if anchor_row is None else anchor_row
     first = int(partition_of(np.array([anchor], dtype=np.uint64), partitions, salt)[0])
     ids = np.empty(rows, dtype=np.int64)

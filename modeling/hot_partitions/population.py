@@ -11,6 +11,7 @@ No strings are rendered except labels of the few keys shown.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -151,46 +152,145 @@ def _rank_edges(key_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return last - key_values + 1, last
 
 
+@dataclass(frozen=True)
+class Shares:
+    """A share vector with what its normalising pass learnt of it at no extra pass over memory: its total
+    (`float(vector.sum())` bit for bit) and whether it never rises with the row (None: not known)."""
+
+    vector: np.ndarray
+    total: float | None = None
+    non_increasing: bool | None = None
+
+
 def dimension_weights(dim: Dimension, key_values: np.ndarray) -> np.ndarray:
     """Share of items (and requests) per row of one dimension; sums to 1."""
+    return dimension_shares(dim, key_values).vector
+
+
+def dimension_shares(dim: Dimension, key_values: np.ndarray) -> Shares:
+    """`dimension_weights` with its total and order (`Shares`)."""
     if dim.weights is not None:
         weights = np.asarray(dim.weights, dtype=float)
     elif isinstance(dim.distribution, ZipfDistribution):
+        if constant_value(key_values) == 1.0:  # single ranks: the powers and their total in one pass
+            return normalise(*rank_powers_and_total(len(key_values), dim.distribution.exponent))
         weights = _zipf_rows(dim.distribution.exponent, key_values)
     elif constant_value(key_values) is not None and not isinstance(dim.distribution, HotValueDistribution):
-        return constant(1.0 / len(key_values), len(key_values))  # even: every row the same share
+        return Shares(constant(1.0 / len(key_values), len(key_values)))  # even: every row the same share
     else:
         weights = key_values / key_values.sum()
         if isinstance(dim.distribution, HotValueDistribution):  # pick_indices: share to 0, rest uniform
             weights = weights * (1 - dim.distribution.share)
             weights[0] += dim.distribution.share
-    weights /= weights.sum()  # every branch above made a new array
-    return weights
+    return normalise(weights)  # every branch above made a new array
+
+
+_LEAF_ROWS = 1 << 16  # rows of a summation leaf: divided, summed and compared while in the CPU cache
+
+
+def pairwise_total(values: np.ndarray, leaf_total: Callable[[int, int], float]) -> float:
+    """`float(values.sum())` of a contiguous float64 vector, bit for bit, from the totals of its leaves.
+
+    NumPy sums such a vector pairwise: halves of n // 2 rounded down to a multiple of 8, recursively, down
+    to blocks it sums directly; the total of a block is exactly what it gives for the block alone. So the
+    vector is cut the same way down to leaves of at most `_LEAF_ROWS`, `leaf_total(start, stop)` sums
+    each (in row order: a caller may change a leaf just before summing it) and the halves are added as NumPy
+    adds them. tests/modeling/test_hot_partition_scale.py checks this against `values.sum()`."""
+    return _pairwise_node(0, len(values), leaf_total)
+
+
+def _pairwise_node(start: int, rows: int, leaf_total: Callable[[int, int], float]) -> float:
+    # a module function, not a closure calling itself: that would be a reference cycle holding the vector
+    # until the garbage collector runs (80 MB more resident per build)
+    if rows <= _LEAF_ROWS:
+        return leaf_total(start, start + rows)
+    half = rows // 2
+    half -= half % 8
+    return _pairwise_node(start, half, leaf_total) + _pairwise_node(start + half, rows - half, leaf_total)
+
+
+def normalise(weights: np.ndarray, weights_total: float | None = None) -> Shares:
+    """`weights /= weights.sum()` in place (the same bits), returning the result's total and order: the
+    division, the second total and the comparison go a cache-sized leaf at a time, in one pass over memory
+    instead of three. `weights_total`: `float(weights.sum())` if the caller has it."""
+    if weights_total is None:
+        weights_total = float(weights.sum())
+    ordered = True
+
+    def divide_and_sum(start: int, stop: int) -> float:
+        nonlocal ordered
+        leaf = np.divide(weights[start:stop], weights_total, out=weights[start:stop])
+        if ordered:  # the leaf and the last row before it
+            ordered = bool(np.all(weights[start + 1:stop] <= weights[start:stop - 1])) and (
+                start == 0 or bool(weights[start] <= weights[start - 1]))
+        return float(leaf.sum())
+    total = pairwise_total(weights, divide_and_sum)
+    return Shares(weights, total, ordered)
 
 
 def rank_powers(ranks: int, exponent: float) -> np.ndarray:
     """k^-s for k = 1 .. ranks. Only ranks prime to 6 take a power (the costly step over 10 million rows):
-    an even rank is 2^-s times its half and an odd multiple of 3 is 3^-s times its third, filled in doubling
-    blocks of ranks so that every half and third is known before it is used. Equal to
-    `np.arange(1, ranks + 1.0) ** -exponent` within a few units in the last place (one product per factor)."""
-    weights = np.empty(ranks)  # weights[k - 1] is rank k
-    for first in (1, 5):  # ranks 6j + 1 and 6j + 5, the powers written in place (no 27 MB temporary to copy)
-        np.power(np.arange(first, ranks + 1, 6, dtype=float), -exponent, out=weights[first - 1::6])
-    two, three = 2.0 ** -exponent, 3.0 ** -exponent
-    low = 2
-    while low <= ranks:  # ranks low .. high - 1 come from ranks below low, all known
-        high = min(2 * low, ranks + 1)
-        evens = np.arange((low + 1) // 2, (high + 1) // 2)  # halves m of the even ranks 2m in the block
-        if len(evens):
-            np.multiply(weights[evens[0] - 1:evens[-1]], two, out=weights[2 * evens[0] - 1:2 * evens[-1]:2])
+    an even rank is 2^-s times its half and an odd multiple of 3 is 3^-s times its third, filled in blocks
+    of ranks (doubling, then `_POWER_BLOCK` at a time) so that every half and third is known before it is
+    used. Equal to `np.arange(1, ranks + 1.0) ** -exponent` within a few units in the last place (one
+    product per factor)."""
+    powers = _RankPowers(ranks, exponent)
+    powers.fill_to(ranks)
+    return powers.weights
+
+
+def rank_powers_and_total(ranks: int, exponent: float) -> tuple[np.ndarray, float]:
+    """`rank_powers` and `float(weights.sum())`, each summation leaf summed as soon as it is filled (one
+    pass over memory, not two)."""
+    powers = _RankPowers(ranks, exponent)
+
+    def fill_and_sum(start: int, stop: int) -> float:
+        powers.fill_to(stop)
+        return float(powers.weights[start:stop].sum())
+    return powers.weights, pairwise_total(powers.weights, fill_and_sum)
+
+
+_POWER_BLOCK = 1 << 16  # ranks filled per step once past the doubling start: the block stays in the CPU cache
+
+
+class _RankPowers:
+    """`rank_powers` filled in rank order, a block at a time. NumPy's strided loops are slower than its
+    contiguous ones, so each block's powers and products are computed into a contiguous buffer and then
+    copied into their strided places (the same ufuncs on the same values: the same bits)."""
+
+    def __init__(self, ranks: int, exponent: float) -> None:
+        self.weights = np.empty(ranks)  # weights[k - 1] is rank k
+        self._exponent = -exponent
+        self._two, self._three = 2.0 ** -exponent, 3.0 ** -exponent
+        self._buffer = np.empty(_POWER_BLOCK // 2 + 8)
+        self._filled = 0  # ranks 1 .. _filled are known
+
+    def fill_to(self, last: int) -> None:
+        """Fill ranks up to `last`."""
+        while self._filled < last:
+            low = self._filled + 1  # ranks low .. high - 1 come from ranks below low, all known
+            high = min(last + 1, 2 * low if low < _POWER_BLOCK else low + _POWER_BLOCK)
+            self._fill_block(low, high)
+            self._filled = high - 1
+
+    def _fill_block(self, low: int, high: int) -> None:
+        weights, buffer = self.weights, self._buffer
+        for first in (1, 5):  # ranks 6j + 1 and 6j + 5 in the block take a power
+            start = low + (first - low) % 6
+            if start < high:
+                column = buffer[:(high - 1 - start) // 6 + 1]
+                column[:] = np.arange(start, high, 6, dtype=float)
+                weights[start - 1:high - 1:6] = np.power(column, self._exponent, out=column)
+        half_first, half_last = (low + 1) // 2, (high - 1) // 2  # halves m of the even ranks 2m in the block
+        if half_first <= half_last:
+            halves = weights[half_first - 1:half_last]
+            weights[2 * half_first - 1:2 * half_last:2] = np.multiply(halves, self._two, out=buffer[:len(halves)])
         odd_first = (low + 2) // 3 | 1  # the smallest odd m with 3m >= low
         odd_last = (high - 1) // 3  # the largest m with 3m < high
         odd_last -= 1 - odd_last % 2  # ... that is odd
         if odd_first <= odd_last:  # ranks 3m for odd m: 3 x (odd_first .. odd_last, step 2)
-            np.multiply(weights[odd_first - 1:odd_last:2], three,
-                        out=weights[3 * odd_first - 1:3 * odd_last:6])
-        low = high
-    return weights
+            thirds = weights[odd_first - 1:odd_last:2]
+            weights[3 * odd_first - 1:3 * odd_last:6] = np.multiply(thirds, self._three, out=buffer[:len(thirds)])
 
 
 def _zipf_rows(exponent: float, key_values: np.ndarray) -> np.ndarray:
@@ -212,16 +312,22 @@ def row_shares(rows: Layout, fixed: dict[str, str], new_items: bool) -> np.ndarr
 
     Filters and sparse-index conditions (`fixed`) pin one value; writing new items pins the newest time bucket.
     """
-    shares = np.ones(1)
+    return row_shares_known(rows, fixed, new_items).vector
+
+
+def row_shares_known(rows: Layout, fixed: dict[str, str], new_items: bool) -> Shares:
+    """`row_shares` with the total and order its one dimension's weights came with (`Shares`), if any."""
+    shares, known = np.ones(1), Shares(np.ones(1))
     for dim in rows.dims:
         key_values = rows.key_values if len(rows.dims) == 1 else np.ones(round(dim.values))
-        weights = dimension_weights(dim, key_values)
+        known = dimension_shares(dim, key_values)
+        weights = known.vector
         if dim.attribute in fixed or (new_items and dim.is_time):
             pinned = np.zeros(len(weights))
             pinned[_value_index(dim, fixed.get(dim.attribute))] = 1.0
             weights = pinned
         shares = np.kron(shares, weights) if len(rows.dims) > 1 else weights
-    return shares
+    return known if len(rows.dims) == 1 and shares is known.vector else Shares(shares)
 
 
 def _value_index(dim: Dimension, value: str | None) -> int:
@@ -229,22 +335,28 @@ def _value_index(dim: Dimension, value: str | None) -> int:
     return dim.labels.index(value) if value is not None and value in dim.labels else 0
 
 
-def row_items(rows: Layout, items: float, rng: np.random.Generator,
-              shares: np.ndarray | None = None) -> np.ndarray:
-    """Items per row: exact for one-per-item keys, a seeded stratified draw over the weights otherwise.
+def row_items(rows: Layout, items: float, rng: np.random.Generator, shares: np.ndarray | None = None,
+              shares_total: float | None = None) -> tuple[np.ndarray, float | None]:
+    """Items per row: exact for one-per-item keys, a seeded stratified draw over the weights otherwise; and
+    their total when the draw knows it exactly (`stratified_counts`), else None.
 
-    `shares`: `row_shares(rows, {}, new_items=False)` already computed by the caller (read, not changed)."""
+    `shares`: `row_shares(rows, {}, new_items=False)` already computed by the caller (read, not changed), and
+    `shares_total` its sum if the caller has it."""
     if len(rows.dims) == 1 and rows.dims[0].per_item:
         each = constant_value(rows.key_values)
         if each is not None:  # one key value per row: the same items on every row (no memory)
-            return constant(each * (items / (each * rows.rows)), rows.rows)
-        return rows.key_values * (items / rows.key_values.sum())
+            return constant(each * (items / (each * rows.rows)), rows.rows), None
+        return rows.key_values * (items / rows.key_values.sum()), None
     if shares is None:
         shares = row_shares(rows, {}, new_items=False)
-    return stratified_counts(round(items), shares, rng)
+    return stratified_counts(round(items), shares, rng, shares_total)
 
 
-def stratified_counts(items: int, shares: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+_EXACT_COUNTS = 2.0 ** 50  # below it, whole numbers and their sums are exact floats (53-bit mantissa)
+
+
+def stratified_counts(items: int, shares: np.ndarray, rng: np.random.Generator,
+                      shares_total: float | None = None) -> tuple[np.ndarray, float | None]:
     """`items` items spread over rows in proportion to `shares`, as whole numbers summing to `items`.
 
     Row k gets floor(u + C_k) - floor(u + C_(k-1)), with C_k the expected items (items x share) of rows
@@ -252,11 +364,17 @@ def stratified_counts(items: int, shares: np.ndarray, rng: np.random.Generator) 
     reaches j - u (systematic sampling). Each row gets the floor or the ceiling of its expected count, and
     exactly its expected count on average over seeds. A multinomial draw (independent items) took 2.5 s
     over 10 million rows; this is one pass in cache-sized chunks. As floats (the load's columns are float).
+
+    Also returns the counts' total without a pass over them, when it is exact: the counts are whole numbers
+    that telescope to floor(items + u) - floor(u), so below 2^50 every partial sum of `counts.sum()`, in
+    whatever order, is a whole number held exactly, and it equals that difference bit for bit (else None).
+    `shares_total`: `float(shares.sum())` if the caller has it.
     """
     rows = len(shares)
     if items <= 0 or not rows:
-        return np.zeros(rows)
-    scale, u = items / float(shares.sum()), rng.random()
+        return np.zeros(rows), None
+    total = float(shares.sum()) if shares_total is None else shares_total
+    scale, u = items / total, rng.random()
     running = u  # u + the expected items of the rows before
     counts, step = np.empty(rows), min(rows, _DRAW_CHUNK)
     cumulative, floors = np.empty(step), np.empty(step + 1)
@@ -272,7 +390,7 @@ def stratified_counts(items: int, shares: np.ndarray, rng: np.random.Generator) 
         np.floor(chunk, out=floors[1:size + 1])
         np.subtract(floors[1:size + 1], floors[:size], out=counts[start:start + size])
         floors[0] = floors[size]
-    return counts
+    return counts, (float(floors[0]) if items < _EXACT_COUNTS else None)  # floor(u) is 0: u is in [0, 1)
 
 
 def row_label(rows: Layout, row: int) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 from modeling.design.checks.context import Context
 from modeling.design.generator import label
 from modeling.design.plans import TABLE
-from modeling.hot_partitions.columns import largest, total
+from modeling.hot_partitions.columns import largest, ratio, total
 from modeling.hot_partitions.load import BUSIEST_ROWS, Contribution, IndexLoad, build_index_load
 from modeling.hot_partitions.metrics import GiniSample, gini, top_share, top_shares, verdict
 from modeling.hot_partitions.partitions import BurstLoad, partition_count, place
@@ -114,12 +114,12 @@ def alternative_row(ctx: Context, entity: str, template: str, parts: list[Contri
     load = build_index_load(ctx, TABLE, {entity: template}, moved, cap, seed)
     placement = place(load, partition_count(load), seed)
     busiest = float(load.per_key.max())
-    traffic = top_shares(load.utilisation, load.key_values)
-    largest = float((load.collection_bytes / load.key_values).max())
+    traffic = top_shares(load.utilisation, load.key_values, busiest=load.busiest_rows(10))  # as skew_row
+    biggest = largest(ratio(load.collection_bytes, load.key_values))  # one key value per row: no division
     return {
         "entity": entity, "partition_key": template, "key_values": float(load.key_values.sum()),
         "top1_traffic_share": traffic[0], "top10_traffic_share": traffic[1],
         "top1_item_share": top_share(load.items, load.key_values, 1),
         "gini": gini(load.utilisation, load.key_values, rng), "busiest_key_utilisation": busiest,
-        "largest_collection_bytes": largest,
-        "verdict": verdict(busiest, float(placement.sums(load.utilisation).max()), largest)}
+        "largest_collection_bytes": biggest,
+        "verdict": verdict(busiest, float(placement.sums(load.utilisation).max()), biggest)}

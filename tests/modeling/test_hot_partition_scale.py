@@ -12,11 +12,20 @@ import pytest
 
 from modeling.design.checks.context import build_context
 from modeling.design.generator import explicit_design
-from modeling.hot_partitions.columns import Accumulator, LazyColumns, constant, constant_value
+from modeling.hot_partitions import population
+from modeling.hot_partitions.columns import Accumulator, LazyColumns, constant, constant_value, top_rows
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES
 from modeling.hot_partitions.load import IndexLoad, build_index_load, contributions, index_templates
 from modeling.hot_partitions.metrics import skew_row
-from modeling.hot_partitions.partitions import partition_count, partition_frame, partition_ids, partition_of, place
+from modeling.hot_partitions.partitions import (
+    Placement,
+    partition_count,
+    partition_frame,
+    partition_ids,
+    partition_ids_and_sums,
+    partition_of,
+    place,
+)
 from modeling.model import Model
 
 
@@ -205,3 +214,135 @@ def test_a_burst_of_a_pattern_that_never_touches_the_analysed_gsi_is_said_and_do
         model, design, index=gsi, max_key_values=5_000, scenario=BurstScenario("get_student_by_id", multiplier=10)))
     said = [f for f in report.findings if f.pattern == "get_student_by_id"]
     assert len(said) == 1 and said[0].severity.value == "info" and "sends no request to " + gsi in said[0].message
+
+
+# --- the fused passes of the share vectors and the item draw: the same bits as the passes they replace ----
+
+
+def _reference_rank_powers(ranks: int, exponent: float) -> np.ndarray:
+    """rank_powers as it was written before its blocks: whole strided passes (the bits it must keep)."""
+    weights = np.empty(ranks)
+    for first in (1, 5):
+        np.power(np.arange(first, ranks + 1, 6, dtype=float), -exponent, out=weights[first - 1::6])
+    two, three = 2.0 ** -exponent, 3.0 ** -exponent
+    low = 2
+    while low <= ranks:
+        high = min(2 * low, ranks + 1)
+        evens = np.arange((low + 1) // 2, (high + 1) // 2)
+        if len(evens):
+            np.multiply(weights[evens[0] - 1:evens[-1]], two, out=weights[2 * evens[0] - 1:2 * evens[-1]:2])
+        odd_first, odd_last = (low + 2) // 3 | 1, (high - 1) // 3
+        odd_last -= 1 - odd_last % 2
+        if odd_first <= odd_last:
+            np.multiply(weights[odd_first - 1:odd_last:2], three, out=weights[3 * odd_first - 1:3 * odd_last:6])
+        low = high
+    return weights
+
+
+@pytest.mark.parametrize("ranks", [1, 2, 5, 6, 7, 13, 4_097, 65_535, 65_536, 65_537, 131_073, 400_001])
+@pytest.mark.parametrize("exponent", [0.07, 0.8, 1.0, 2.0])
+def test_rank_powers_in_blocks_keep_the_bits_and_total_of_whole_passes(ranks: int, exponent: float) -> None:
+    expected = _reference_rank_powers(ranks, exponent)
+    assert population.rank_powers(ranks, exponent).tobytes() == expected.tobytes()
+    weights, weights_total = population.rank_powers_and_total(ranks, exponent)
+    assert weights.tobytes() == expected.tobytes()
+    assert weights_total == float(expected.sum())  # exactly: NumPy's pairwise order, leaf by leaf
+
+
+@pytest.mark.parametrize("rows", [1, 7, 8, 9, 129, 65_536, 65_537, 131_084, 262_156, 1_000_013])
+def test_pairwise_total_is_numpys_sum_bit_for_bit(rows: int) -> None:
+    rng = np.random.default_rng(rows)  # signs and 16 magnitudes mixed: another order of additions shows
+    values = rng.standard_normal(rows) * 10.0 ** rng.integers(0, 16, rows)
+    assert population.pairwise_total(values, lambda start, stop: float(values[start:stop].sum())) == float(values.sum())
+
+
+@pytest.mark.parametrize("rows", [3, 65_537, 300_001])
+def test_normalise_divides_in_place_as_one_division_and_knows_total_and_order(rows: int) -> None:
+    rising = np.random.default_rng(1).random(rows)
+    for weights in (np.sort(rising)[::-1].copy(), rising.copy()):
+        expected = weights / weights.sum()
+        known = population.normalise(weights)
+        assert known.vector is weights and weights.tobytes() == expected.tobytes()
+        assert known.total == float(expected.sum())
+        assert known.non_increasing == bool(np.all(expected[1:] <= expected[:-1]))
+    weights = np.ones(rows)
+    weights[rows // 2] = 2.0  # one rise in the middle of a leaf or on a leaf's first row
+    assert population.normalise(weights).non_increasing is False
+
+
+@pytest.mark.parametrize("rows", [1, 70_000, 200_003])
+def test_the_stratified_draw_knows_its_total_exactly(rows: int) -> None:
+    shares = population.rank_powers(rows, 0.9)
+    shares /= shares.sum()
+    for items in (1, 3 * rows + 7, 50_000_000):
+        counts, counts_total = population.stratified_counts(items, shares, np.random.default_rng(items))
+        assert counts_total == float(counts.sum()) == items
+
+
+def test_a_zipf_load_takes_each_vector_total_from_its_fused_pass() -> None:
+    model = _zipf_devices(200_000)
+    ctx = build_context(model, explicit_design(model))
+    load = build_index_load(ctx, "table", index_templates(ctx)["table"], contributions(ctx), 200_000, 42)
+    vector = load.factored.unit_terms[0][1]
+    items = load.factored.item_terms[0][1]
+    assert load.share_vectors._totals[id(vector)][1] == float(vector.sum())
+    assert load.share_vectors._totals[id(items)][1] == float(items.sum())
+    assert load.share_vectors.non_increasing(vector) is True and load.ranked
+
+
+@pytest.mark.parametrize("rows", [1, 40_000, 1_100_000])
+def test_partition_ids_count_the_rows_and_sum_a_whole_vector_in_one_pass(rows: int) -> None:
+    whole = np.floor(np.random.default_rng(rows).pareto(1.2, rows) * 3)  # whole numbers, a long tail
+    ids, counts = partition_ids(rows, 17, salt=5)
+    fused_ids, fused_counts, sums = partition_ids_and_sums(rows, 17, 5, whole, float(whole.sum()))
+    assert fused_ids.tobytes() == ids.tobytes() and fused_counts.tobytes() == counts.tobytes()
+    assert sums is not None and sums.tobytes() == np.bincount(ids, weights=whole, minlength=17).tobytes()
+    # too large to add exactly next to the row counts: no sums, the same ids and counts
+    huge = whole + 2.0 ** 51
+    _, huge_counts, none = partition_ids_and_sums(rows, 17, 5, huge, float(huge.sum()))
+    assert none is None and huge_counts.tobytes() == counts.tobytes()
+
+
+def test_per_partition_sums_are_numpys_bincount_per_two_to_the_twenty_rows_bit_for_bit() -> None:
+    rows = (1 << 20) + 70_001
+    load = _table_load(1000)  # any load: the sums only read the placement's ids
+    ids, counts = partition_ids(rows, 17, salt=9)
+    placement = Placement(load, 17, ids, counts)
+    rng = np.random.default_rng(3)
+    values = rng.standard_normal(rows) * 10.0 ** rng.integers(0, 12, rows)  # the order of additions shows
+    expected = np.zeros(18)
+    for start in range(0, rows, 1 << 20):  # as the sums were taken before: bincount per 2^20 rows
+        expected += np.bincount(ids[start:start + (1 << 20)], weights=values[start:start + (1 << 20)],
+                                minlength=18)
+    assert placement.sums(values).tobytes() == expected[:17].tobytes()
+
+
+def test_a_zipf_placement_takes_its_item_sums_from_the_hashing_pass() -> None:
+    model = _zipf_devices(50_000)
+    ctx = build_context(model, explicit_design(model))
+    load = build_index_load(ctx, "table", index_templates(ctx)["table"], contributions(ctx), 50_000, 42)
+    whole = load.whole_items()
+    assert whole is not None and whole[0] is load.factored.item_terms[0][1]  # the devices' are constant
+    placement = place(load, 23, salt=4)
+    known = placement._vector_sums[(0, id(whole[0]))][1]
+    assert known.tobytes() == np.bincount(placement.partition, weights=whole[0], minlength=23).tobytes()
+
+
+@pytest.mark.parametrize("shape", ["random", "ties", "all_equal", "falling", "rising", "nan", "late_max"])
+@pytest.mark.parametrize("count", [1, 10, 1000])
+def test_top_rows_scouted_equal_a_stable_sort(shape: str, count: int) -> None:
+    rows = 300_007
+    rng = np.random.default_rng(count)
+    values = {
+        "random": rng.random(rows), "ties": np.floor(rng.random(rows) * 7), "all_equal": np.full(rows, 2.5),
+        "falling": np.linspace(1.0, 0.0, rows), "rising": np.linspace(0.0, 1.0, rows),
+        "nan": np.where(rng.random(rows) < 1e-4, np.nan, rng.random(rows)),
+        "late_max": np.concatenate([np.zeros(rows - 5), [3.0, 1.0, 3.0, 2.0, -0.0]])}[shape]
+    # the former way, argpartition of every row (a stable sort, but for NaN, which it ranks above all)
+    threshold = values[np.argpartition(values, rows - count)[rows - count]]
+    above = np.flatnonzero(values > threshold)
+    chosen = np.sort(np.concatenate([above, np.flatnonzero(values == threshold)[:count - len(above)]]))
+    expected = chosen[np.argsort(-values[chosen], kind="stable")]
+    assert top_rows(values, count).tolist() == expected.tolist()
+    if shape != "nan":
+        assert expected.tolist() == np.argsort(-values, kind="stable")[:count].tolist()
