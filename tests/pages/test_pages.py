@@ -148,6 +148,27 @@ def test_capacity_and_cost_recommends_and_follows_the_region(workspace_dir: Path
     assert not at.exception and at.metric[0].value != first
 
 
+def test_capacity_and_cost_runs_only_the_open_tab_and_keeps_a_hidden_tabs_choices(workspace_dir: Path) -> None:
+    """The Options tab opens first and no other tab's chart is drawn; the auto scaling choices are still there
+    after the user looked at another tab; the quick calculator's forms are sent even when hidden (their typing
+    lives in the browser until submitted)."""
+    at = _app_on("capacity_and_cost.py")
+    assert [c.key for c in at.get("plotly_chart")] == ["cost.components"]
+    assert not [s for s in at.selectbox if s.key == "cost.scaling_resource"]
+    assert at.text_area(key="cost.item").value and at.text_input(key="cost.item_bytes").value == "3500"
+    at.session_state["cost.tab"] = "Auto scaling"
+    at.run()
+    at.radio(key="cost.scaling_dimension").set_value("write").run()
+    at.session_state["cost.tab"] = "Designs"
+    at.run()
+    assert not [r for r in at.radio if r.key == "cost.scaling_dimension"]  # its tab did not run
+    at.session_state["cost.tab"] = "Auto scaling"
+    at.run()
+    assert at.radio(key="cost.scaling_dimension").value == "write"
+    assert [c.key for c in at.get("plotly_chart")] == ["cost.scaling_chart"]
+    assert not at.exception
+
+
 def test_quick_calculator_sizes_an_item_and_explains_bad_json(workspace_dir: Path) -> None:
     at = _app_on("capacity_and_cost.py")
     at.text_area(key="cost.item").input('{"shirt-color": {"S": "R"}, "shirt-size": {"S": "M"}}')
