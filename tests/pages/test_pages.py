@@ -116,6 +116,30 @@ def test_layout_adopt_a_design_then_an_override_problem_appears_and_disappears(w
     assert at.radio(key="layout.design").value == "Your design"
 
 
+def test_layout_lists_the_designs_and_their_indexes_and_lays_out_only_the_one_shown(
+        workspace_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pickers come from the search (`ranked_designs`), not from laying out every design: a first visit
+    lays out the shown design once, and choosing another design lists that design's table and indexes."""
+    import streamlit as st
+
+    from ui import layout_views
+    st.cache_data.clear()  # another test may have laid this model out already
+    laid_out: list[str | None] = []
+    real = layout_views.analyse_layout
+    monkeypatch.setattr(layout_views, "analyse_layout", lambda request: laid_out.append(request.design_name)
+                        or real(request))
+    at = _app_on("layout.py")
+    designs = ranked_designs(load_example("student_platform"))
+    assert at.radio(key="layout.design").options == [d.name for d in designs]
+    assert laid_out == [designs[0].name]
+    for design in designs:
+        at.radio(key="layout.design").set_value(design.name).run()
+        assert at.selectbox(key="layout.index").options == [
+            "table", *(i.name for i in design.key_design.global_secondary_indexes)]
+        assert at.markdown and any(design.name in m.value for m in at.markdown)
+    assert not at.exception
+
+
 def test_layout_view_through_an_index_shows_that_index_keys(workspace_dir: Path) -> None:
     at = _app_on("layout.py")
     at.selectbox(key="layout.index").select("GSI1").run()
