@@ -6,6 +6,7 @@ from costs.errors import CostError
 from modeling.model import TableClass
 from ui import cost_views, session
 from ui.frame import page_frame
+from ui.tabs import lazy_tabs
 from ui.text import plain
 
 page_frame("Capacity & cost")
@@ -28,21 +29,28 @@ except CostError as exc:
 cost_views.region_notice(result)
 cost_views.quota_findings(result)
 cost_views.recommendation(result, model.table.table_class)
-tabs = st.tabs(["Options", "Access patterns", "Table & indexes", "Auto scaling", "Break-even", "Designs",
-                "Assumptions & prices", "Quick calculator"])
+tabs = lazy_tabs(["Options", "Access patterns", "Table & indexes", "Auto scaling", "Break-even", "Designs",
+                  "Assumptions & prices", "Quick calculator"], key="cost.tab")  # a tab's body runs only when it is open
 with tabs[0]:
-    cost_views.options_tab(result)
+    if tabs[0].open:
+        cost_views.options_tab(result)
 with tabs[1]:
-    cost_views.patterns_tab(result)
+    if tabs[1].open:
+        cost_views.patterns_tab(result)
 with tabs[2]:
-    cost_views.resources_tab(result)
+    if tabs[2].open:
+        cost_views.resources_tab(result)
 with tabs[3]:
-    cost_views.autoscaling_tab(result, target)
+    if tabs[3].open:
+        cost_views.autoscaling_tab(result, target)
 with tabs[4]:
-    cost_views.break_even_tab(result, TableClass(model.table.table_class))
+    if tabs[4].open:
+        cost_views.break_even_tab(result, TableClass(model.table.table_class))
 with tabs[5]:
-    cost_views.designs_tab(result)
+    if tabs[5].open:
+        cost_views.designs_tab(result)
 with tabs[6]:
-    cost_views.assumptions_tab(result)
-with tabs[7]:
+    if tabs[6].open:
+        cost_views.assumptions_tab(result)
+with tabs[7]:  # runs even when hidden: a form's typing lives in the browser until it is submitted (ui.tabs)
     cost_views.quick_calculator()

@@ -25,14 +25,13 @@ if model is None:
         layout_views.overrides(document, True)
     st.stop()
 
-names = [d.name for d in layout_views.cached_layout(model.model_dump_json(), None, "table", 1, 0).designs]
+model_json = model.model_dump_json()  # once: a 500-entity model takes ~30 ms to dump
 left, middle, right = st.columns([3, 2, 2])
-design_name = left.radio("Design", names, horizontal=True, key="layout.design")
-probe = layout_views.cached_layout(model.model_dump_json(), design_name, "table", 1, 0)
-paths = ["table", *(row["index"] for row in probe.index_rows)]
-index = middle.selectbox("View through", paths, key="layout.index", help="See the same items through an index")
+design_name = left.radio("Design", layout_views.design_names(model_json), horizontal=True, key="layout.design")
+index = middle.selectbox("View through", layout_views.view_paths(model_json, design_name), key="layout.index",
+                         help="See the same items through an index")
 items = right.slider("Items per entity", 1, 12, 4, key="layout.items")
-result = layout_views.cached_layout(model.model_dump_json(), design_name, index, items, 42)
+result = layout_views.cached_layout(model_json, design_name, index, items, 42)
 
 st.markdown("**Candidates side by side**")
 st.dataframe(list(result.comparison), hide_index=True, width="stretch", key="layout.comparison")

@@ -28,6 +28,7 @@ from costs.usage import CapacityOption, label
 from modeling.design.plans import Operation
 from modeling.model import Consistency, Model, TableClass
 from ui import choices
+from ui.tabs import KEEP
 from ui.text import plain
 
 
@@ -145,8 +146,9 @@ def storage_growth(result: ModelEstimate) -> None:
 def autoscaling_tab(result: ModelEstimate, target: float) -> None:
     resources = [r["resource"] for r in result.resource_rows if not r["kind"].startswith("LSI")]
     left, right = st.columns(2)
-    resource = left.selectbox("Table or GSI", resources, key="cost.scaling_resource")
-    dimension = right.radio("Capacity", ["read", "write"], horizontal=True, key="cost.scaling_dimension")
+    resource = left.selectbox("Table or GSI", resources, key="cost.scaling_resource", persist_state=KEEP)
+    dimension = right.radio("Capacity", ["read", "write"], horizontal=True, key="cost.scaling_dimension",
+                            persist_state=KEEP)
     rows = autoscaling_day(result.usage, target, resource, CapacityDimension(dimension))
     st.plotly_chart(charts.autoscaling_curve(rows, f"Auto scaling of {resource} {dimension}s over a day "
                                                    f"(target {target:.0%})"), key="cost.scaling_chart")

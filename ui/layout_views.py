@@ -8,10 +8,17 @@ import pandas as pd
 import streamlit as st
 
 import editing
-from costs.design_ranking import rank_designs, ranking_rows
+from costs.design_ranking import rank_designs, ranked_designs, ranking_rows
 from modeling.design.checks import FindingSeverity
 from modeling.design.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
-from modeling.design.layout import ENTITY_COLUMN, LayoutRequest, LayoutResult, analyse_layout, finding_rows
+from modeling.design.layout import (
+    ENTITY_COLUMN,
+    LayoutRequest,
+    LayoutResult,
+    access_path_names,
+    analyse_layout,
+    finding_rows,
+)
 from modeling.interop.spreadsheet import csv_text
 from modeling.model import Model, ProjectionType
 from ui import model_editor, session
@@ -27,6 +34,21 @@ def cached_layout(model_json: str, design_name: str | None, index: str, items: i
     ranking = rank_designs(model)  # the search's winner first, runners-up with why they lost
     return analyse_layout(LayoutRequest(model, design_name, index, items, seed, ranking.designs,
                                         tuple(ranking_rows(ranking))))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def design_names(model_json: str) -> list[str]:
+    """The candidates in the pickers' order (`cached_layout`'s designs), from the search alone: nothing is
+    priced or laid out to list them."""
+    return [d.name for d in ranked_designs(Model.model_validate_json(model_json))]
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def view_paths(model_json: str, design_name: str | None) -> list[str]:
+    """The table and the indexes of the design `cached_layout` shows for `design_name` (the first if none)."""
+    designs = ranked_designs(Model.model_validate_json(model_json))
+    design = next((d for d in designs if d.name == design_name), designs[0])
+    return access_path_names(design.key_design)
 
 
 def entity_colours(model: Model) -> dict[str, str]:

@@ -4,6 +4,8 @@ only in what a plan or a size reads never share one."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from modeling.data.sample_data import generate_items, key_renderer
@@ -11,7 +13,15 @@ from modeling.design.design_space import OWN_PARTITION, LayoutChoice, canonical_
 from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design
 from modeling.design.planner import _plan_uncached, plan_pattern
 from modeling.design.plans import Operation
-from modeling.design.sizing import SizingMemo, _entry_size, _serialized, design_sizes, entity_size
+from modeling.design.sizing import (
+    SizingMemo,
+    _entry_size,
+    _measured,
+    _serialized,
+    _value_bytes,
+    design_sizes,
+    entity_size,
+)
 from modeling.examples import list_examples, load_example
 from modeling.model import AccessPattern, KeyDesign, Model
 
@@ -113,7 +123,7 @@ def test_sizes_measured_through_the_memo_equal_fresh_sizes(slug: str) -> None:
     assert memo.entities  # it was used
 
 
-@pytest.mark.parametrize("slug", ["student_platform", "crm_single_table"])
+@pytest.mark.parametrize("slug", EXAMPLES)
 def test_sizes_of_values_measured_once_equal_sizes_of_the_merged_items(slug: str) -> None:
     """The sizing serializes and measures the attribute values once per sample and only the rendered keys per
     design; the oracle sizes each item merged with its keys (`{**item, **keys}`), as it was done before. A
@@ -139,3 +149,20 @@ def test_sizes_of_values_measured_once_equal_sizes_of_the_merged_items(slug: str
                         entity, merged, design, index, expected.average_bytes), (entity.name, index.name)
     if slug == "student_platform":
         assert overridden  # the override case was exercised
+
+
+VALUES = ["", "a", "é", "日本語", "🗂️", True, False, None, Decimal(0), Decimal("0.00"), Decimal("-1"), Decimal("1.0"),
+          Decimal("1"), Decimal("100"), Decimal("12345.678900"), Decimal("-0.001"), Decimal("1E+5"), Decimal("9" * 38),
+          7, 0, b"bytes", ["a", Decimal(2)], {"k": "v", "n": Decimal("3.5")}, {"a", "b"}, {Decimal(1), Decimal(22)}]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=[f"{type(v).__name__}-{i}" for i, v in enumerate(VALUES)])
+def test_a_value_measured_directly_equals_its_dynamodb_json_measured(value: object) -> None:
+    assert _value_bytes(value) == _measured([_serialized({"v": value})])[0]["v"]
+
+
+@pytest.mark.parametrize("slug", EXAMPLES)
+def test_every_sample_value_measured_directly_equals_its_dynamodb_json_measured(slug: str) -> None:
+    for entity_items in generate_items(load_example(slug), 200).values():
+        for item in entity_items:
+            assert {n: _value_bytes(v) for n, v in item.items()} == _measured([_serialized(item)])[0]

@@ -18,6 +18,7 @@ from modeling.workspace.folder import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBMIT_IMPORT = "FormSubmitter:import.form-Import as a new model"
+CODE, LOAD_TEST, IMPORT = "Infrastructure as code", "Load test", "Import a live table"
 
 
 @pytest.fixture(autouse=True)
@@ -25,7 +26,7 @@ def _fresh_cache() -> None:
     st.cache_data.clear()
 
 
-def _page_with_example(slug: str | None = None) -> AppTest:
+def _page_with_example(slug: str | None = None, tab: str = CODE) -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.run()
     if slug:
@@ -33,7 +34,16 @@ def _page_with_example(slug: str | None = None) -> AppTest:
         at.button(key=f"start.open.{slug}").click().run()
     at.switch_page("pages/import_and_export.py").run()
     assert not at.exception, at.exception
+    if tab != CODE:
+        _open_tab(at, tab)
     return at
+
+
+def _open_tab(at: AppTest, label: str) -> None:
+    """What a click on the tab does: the tabs' value changes and the page reruns (only the open tab runs)."""
+    at.session_state["ie.tab"] = label
+    at.run()
+    assert not at.exception, at.exception
 
 
 def test_provisioned_model_shows_where_capacities_come_from_and_auto_scaling() -> None:
@@ -81,7 +91,7 @@ def loaded_table() -> Iterator[str]:
 
 
 def test_a_live_table_opens_as_a_new_model_that_every_page_can_show(loaded_table: str, workspace_dir: Path) -> None:
-    at = _page_with_example()
+    at = _page_with_example(tab=IMPORT)
     at.selectbox(key="import.table").select(loaded_table).run()
     at.button(key=SUBMIT_IMPORT).click().run()
     assert not at.exception, at.exception
@@ -103,7 +113,7 @@ def test_an_endpoint_that_does_not_answer_is_explained_in_the_import_tab(monkeyp
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     monkeypatch.setenv("DESIGN_STUDIO_ENDPOINT", f"http://127.0.0.1:{port}")
-    at = _page_with_example()
+    at = _page_with_example(tab=IMPORT)
     assert any("cannot be listed" in e.value for e in at.error)
     at.text_input(key="import.table_name").input("orders")
     at.button(key=SUBMIT_IMPORT).click().run()
@@ -123,7 +133,7 @@ def test_opening_an_example_from_the_model_page_switches_the_sidebar_to_it() -> 
 def test_in_a_workshop_the_live_import_is_off_unless_the_instructor_allows_it(
         loaded_table: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")
-    at = _page_with_example()
+    at = _page_with_example(tab=IMPORT)
     assert any("importing a live table is off" in i.value for i in at.info)
     assert not [s for s in at.selectbox if s.key == "import.table"]
     assert not [b for b in at.button if b.key == SUBMIT_IMPORT]
@@ -139,7 +149,7 @@ def test_an_allowed_workshop_import_hides_and_refuses_other_attendees_tables(
                         KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
                         AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}])
     try:
-        at = _page_with_example()
+        at = _page_with_example(tab=IMPORT)
         options = at.selectbox(key="import.table").options
         assert loaded_table in options and theirs not in options  # the instructor's table, not theirs
     finally:
@@ -158,7 +168,7 @@ def test_alarms_can_be_turned_off_and_a_bad_topic_is_an_error_not_a_traceback() 
 
 
 def test_load_test_tab_offers_the_locust_file_and_the_k6_script() -> None:
-    at = _page_with_example("iot_telemetry")
+    at = _page_with_example("iot_telemetry", LOAD_TEST)
     (mix,) = [d.value for d in at.dataframe if "access pattern" in d.value.columns]
     assert len(mix) == len(set(mix["access pattern"])) > 0 and set(mix.columns) >= {"share", "weight"}
     assert at.download_button(key="loadtest.download").label == "Download locustfile.py"
@@ -167,3 +177,23 @@ def test_load_test_tab_offers_the_locust_file_and_the_k6_script() -> None:
     assert not at.exception
     assert at.download_button(key="loadtest.download").label == "Download loadtest.mjs"
     assert any("export default function" in c.value for c in at.code)
+
+
+def test_only_the_open_tab_runs_and_a_choice_in_a_hidden_tab_is_kept() -> None:
+    """The code and load-test tabs run only when open (the load test is not written behind a closed tab), the
+    import tab's form always; a choice made in one tab survives a visit to another and back, in each direction."""
+    at = _page_with_example("iot_telemetry")
+    assert at.code and not [r for r in at.radio if r.key == "loadtest.format"]  # the load test is not written
+    assert [b for b in at.button if b.key == SUBMIT_IMPORT]  # a form is sent even when hidden (ui.tabs)
+    at.radio(key="iac.format").set_value("terraform").run()
+    at.text_area(key="iac.tags").input("team=data").run()
+    _open_tab(at, LOAD_TEST)
+    assert not [r for r in at.radio if r.key == "iac.format"]  # the code tab's body did not run
+    at.radio(key="loadtest.format").set_value("k6").run()
+    _open_tab(at, IMPORT)
+    _open_tab(at, CODE)
+    assert at.radio(key="iac.format").value == "terraform" and at.text_area(key="iac.tags").value == "team=data"
+    assert 'resource "aws_dynamodb_table" "table"' in at.code[0].value and "team" in at.code[0].value
+    _open_tab(at, LOAD_TEST)
+    assert at.radio(key="loadtest.format").value == "k6"
+    assert at.download_button(key="loadtest.download").label == "Download loadtest.mjs"

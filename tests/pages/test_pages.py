@@ -116,6 +116,30 @@ def test_layout_adopt_a_design_then_an_override_problem_appears_and_disappears(w
     assert at.radio(key="layout.design").value == "Your design"
 
 
+def test_layout_lists_the_designs_and_their_indexes_and_lays_out_only_the_one_shown(
+        workspace_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pickers come from the search (`ranked_designs`), not from laying out every design: a first visit
+    lays out the shown design once, and choosing another design lists that design's table and indexes."""
+    import streamlit as st
+
+    from ui import layout_views
+    st.cache_data.clear()  # another test may have laid this model out already
+    laid_out: list[str | None] = []
+    real = layout_views.analyse_layout
+    monkeypatch.setattr(layout_views, "analyse_layout", lambda request: laid_out.append(request.design_name)
+                        or real(request))
+    at = _app_on("layout.py")
+    designs = ranked_designs(load_example("student_platform"))
+    assert at.radio(key="layout.design").options == [d.name for d in designs]
+    assert laid_out == [designs[0].name]
+    for design in designs:
+        at.radio(key="layout.design").set_value(design.name).run()
+        assert at.selectbox(key="layout.index").options == [
+            "table", *(i.name for i in design.key_design.global_secondary_indexes)]
+        assert at.markdown and any(design.name in m.value for m in at.markdown)
+    assert not at.exception
+
+
 def test_layout_view_through_an_index_shows_that_index_keys(workspace_dir: Path) -> None:
     at = _app_on("layout.py")
     at.selectbox(key="layout.index").select("GSI1").run()
@@ -146,6 +170,27 @@ def test_capacity_and_cost_recommends_and_follows_the_region(workspace_dir: Path
     first = at.metric[0].value
     at.selectbox(key="cost.region").select("ap-northeast-1").run()
     assert not at.exception and at.metric[0].value != first
+
+
+def test_capacity_and_cost_runs_only_the_open_tab_and_keeps_a_hidden_tabs_choices(workspace_dir: Path) -> None:
+    """The Options tab opens first and no other tab's chart is drawn; the auto scaling choices are still there
+    after the user looked at another tab; the quick calculator's forms are sent even when hidden (their typing
+    lives in the browser until submitted)."""
+    at = _app_on("capacity_and_cost.py")
+    assert [c.key for c in at.get("plotly_chart")] == ["cost.components"]
+    assert not [s for s in at.selectbox if s.key == "cost.scaling_resource"]
+    assert at.text_area(key="cost.item").value and at.text_input(key="cost.item_bytes").value == "3500"
+    at.session_state["cost.tab"] = "Auto scaling"
+    at.run()
+    at.radio(key="cost.scaling_dimension").set_value("write").run()
+    at.session_state["cost.tab"] = "Designs"
+    at.run()
+    assert not [r for r in at.radio if r.key == "cost.scaling_dimension"]  # its tab did not run
+    at.session_state["cost.tab"] = "Auto scaling"
+    at.run()
+    assert at.radio(key="cost.scaling_dimension").value == "write"
+    assert [c.key for c in at.get("plotly_chart")] == ["cost.scaling_chart"]
+    assert not at.exception
 
 
 def test_quick_calculator_sizes_an_item_and_explains_bad_json(workspace_dir: Path) -> None:
