@@ -24,10 +24,15 @@ def saved(workspace_dir: Path) -> dict:
     return space.load(space.most_recent())
 
 
-def add_entity_in_the_grid(at: AppTest, name: str) -> None:
+def set_entities_grid_edits(at: AppTest, edits: dict) -> None:
+    """Give the entities grid these cumulative edits (what the browser sends) and run the page."""
     # the grid reports its edits cumulatively under a versioned key (ui.model_editor); AppTest's state has no get()
     version = at.session_state["model.entities.version"] if "model.entities.version" in at.session_state else 0  # noqa: SIM401
     at.session_state[f"model.entities.editor.{version}"] = {
-        "edited_rows": {}, "added_rows": [{"name": name, "item_count": 5}], "deleted_rows": []}
+        "edited_rows": {}, "added_rows": [], "deleted_rows": [], **edits}
     at.run()
+
+
+def add_entity_in_the_grid(at: AppTest, name: str) -> None:
+    set_entities_grid_edits(at, {"added_rows": [{"name": name, "item_count": 5}]})
     assert not at.exception, at.exception

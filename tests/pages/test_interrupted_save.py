@@ -25,7 +25,7 @@ from streamlit.runtime.state import safe_session_state
 from streamlit.testing.v1 import AppTest
 
 from modeling.workspace.folder import Workspace
-from tests.pages.model_page import model_page, saved
+from tests.pages.model_page import model_page, saved, set_entities_grid_edits
 
 
 class _StopAfterSave:
@@ -76,11 +76,7 @@ def stopper(monkeypatch: pytest.MonkeyPatch) -> _StopAfterSave:
 
 def _type_item_counts(at: AppTest, *counts: str) -> None:
     """The entities grid's cumulative edits after typing `counts` into the first rows' item counts."""
-    version = at.session_state["model.entities.version"] if "model.entities.version" in at.session_state else 0  # noqa: SIM401
-    at.session_state[f"model.entities.editor.{version}"] = {
-        "edited_rows": {row: {"item_count": count} for row, count in enumerate(counts)},
-        "added_rows": [], "deleted_rows": []}
-    at.run()
+    set_entities_grid_edits(at, {"edited_rows": {row: {"item_count": count} for row, count in enumerate(counts)}})
 
 
 def _conflict_or_false_toast(at: AppTest) -> list[str]:
