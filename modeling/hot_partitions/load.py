@@ -135,6 +135,16 @@ def share_key(rows: Layout, entity: str, fixed: tuple[tuple[str, str], ...], new
     return rows.template, entity, fixed, new_items and any(d.is_time for d in rows.dims)  # only buckets care
 
 
+@dataclass(frozen=True, eq=False)
+class _VectorFacts:
+    """What is known of one read-only vector without another pass over it (None: not known)."""
+
+    vector: np.ndarray
+    total: float | None = None  # `columns.total(vector)`
+    non_increasing: bool | None = None  # `values[1:] <= values[:-1]` on every row
+    whole: bool = False  # whole numbers only (an item draw): sums of it are exact in any order
+
+
 class ShareVectors:
     """Share vectors of one index by `ShareKey`, each computed once (a zipf over 10 million rows is one of the
     costliest steps) and read-only, as the build, the spread, the item draw and later lookups all read them;
@@ -143,27 +153,31 @@ class ShareVectors:
 
     def __init__(self) -> None:
         self._vectors: dict[ShareKey, np.ndarray] = {}
-        self._totals: dict[int, tuple[np.ndarray, float]] = {}  # by id, with the vector (ids are reused)
-        self._order: dict[int, tuple[np.ndarray, bool]] = {}  # non-increasing or not, by id, with the vector
-        self._whole: dict[int, np.ndarray] = {}  # vectors of whole numbers, by id
+        self._facts: dict[int, _VectorFacts] = {}  # by id, holding the vector (ids of freed arrays are reused)
+
+    def _known(self, vector: np.ndarray) -> _VectorFacts:
+        facts = self._facts.get(id(vector))
+        return facts if facts is not None and facts.vector is vector else _VectorFacts(vector)
+
+    def _learn(self, vector: np.ndarray, **facts: Any) -> None:
+        self._facts[id(vector)] = replace(self._known(vector), **facts)
 
     def total(self, vector: np.ndarray) -> float:
         """`columns.total(vector)` of a read-only vector, remembered."""
-        known = self._totals.get(id(vector))
-        if known is None or known[0] is not vector:
-            known = self._totals[id(vector)] = (vector, total(vector))
-        return known[1]
+        known = self._known(vector).total
+        if known is None:
+            known = total(vector)
+            self._learn(vector, total=known)
+        return known
 
     def remember_total(self, vector: np.ndarray, value: float, whole: bool = False) -> None:
         """Record a vector's total known exactly without a pass (what `columns.total` gives); `whole`: the
         vector holds whole numbers (an item draw), so sums of it are exact in any order."""
-        self._totals[id(vector)] = (vector, value)
-        if whole:
-            self._whole[id(vector)] = vector
+        self._learn(vector, total=value, **({"whole": True} if whole else {}))
 
     def whole(self, vector: np.ndarray) -> bool:
         """Whether the vector is known to hold whole numbers only."""
-        return self._whole.get(id(vector)) is vector
+        return self._known(vector).whole
 
     def get(self, key: ShareKey, rows: Layout) -> np.ndarray:
         vector = self._vectors.get(key)
@@ -173,16 +187,13 @@ class ShareVectors:
             vector = known.vector
             vector.flags.writeable = False
             self._vectors[key] = vector
-            if known.total is not None:
-                self.remember_total(vector, known.total)
-            if known.non_increasing is not None:
-                self._order[id(vector)] = (vector, known.non_increasing)
+            self._learn(vector, total=known.total, non_increasing=known.non_increasing)
         return vector
 
     def non_increasing(self, vector: np.ndarray) -> bool:
         """`values[1:] <= values[:-1]` on every row, known from the normalising pass or compared now."""
-        known = self._order.get(id(vector))
-        return known[1] if known is not None and known[0] is vector else _non_increasing(vector)
+        known = self._known(vector).non_increasing
+        return known if known is not None else _non_increasing(vector)
 
 
 @dataclass(frozen=True)

@@ -285,8 +285,9 @@ def test_a_zipf_load_takes_each_vector_total_from_its_fused_pass() -> None:
     load = build_index_load(ctx, "table", index_templates(ctx)["table"], contributions(ctx), 200_000, 42)
     vector = load.factored.unit_terms[0][1]
     items = load.factored.item_terms[0][1]
-    assert load.share_vectors._totals[id(vector)][1] == float(vector.sum())
-    assert load.share_vectors._totals[id(items)][1] == float(items.sum())
+    assert load.share_vectors._known(vector).total == float(vector.sum())  # recorded by the build, not summed now
+    assert load.share_vectors._known(items).total == float(items.sum())
+    assert load.share_vectors.whole(items) and not load.share_vectors.whole(vector)
     assert load.share_vectors.non_increasing(vector) is True and load.ranked
 
 
