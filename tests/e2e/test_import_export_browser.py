@@ -33,3 +33,19 @@ def test_deep_link_shows_and_downloads_the_cloudformation_template(page: Page, s
     expect(page.get_by_role("button", name="Import as a new model")).to_be_visible()
     assert_no_exception(page)
     assert external_requests == []
+
+
+def test_text_typed_in_a_tab_is_kept_when_another_tab_is_clicked_straight_away(page: Page, server: Server) -> None:
+    """The page's tabs run only the open tab's body (ui.tabs): a text typed and not yet committed (no blur, no
+    Ctrl+Enter) when another tab is clicked must still be there, and used, when the user comes back."""
+    open_page(page, f"{server.url}/import_and_export", "Import & export · Student platform")
+    tags = page.get_by_role("textbox", name="Tags (one KEY=VALUE per line)")
+    tags.click()
+    page.keyboard.type("team=payments", delay=0)
+    page.get_by_role("tab", name="Load test").click()
+    wait_until_idle(page)
+    page.get_by_role("tab", name="Infrastructure as code").click()
+    wait_until_idle(page)
+    expect(page.get_by_role("textbox", name="Tags (one KEY=VALUE per line)")).to_have_value("team=payments")
+    expect(page.locator('[data-testid="stCode"]').first).to_contain_text("payments", timeout=30_000)
+    assert_no_exception(page)
