@@ -14,22 +14,24 @@ model = session.require_model("its partitions cannot be simulated")
 model_json = model.model_dump_json()
 
 columns = st.columns([3, 2, 2, 1])
-design = columns[0].selectbox("Design", hot_views.design_names(model_json), key="hot.design")
+design = columns[0].selectbox("Design", hot_views.design_names(model_json), key=session.model_key("hot.design"))
 indexes = hot_views.design_indexes(model_json, design)
 hot_views.choose_index(indexes, hot_views.worst_index(model_json, design))
-index = columns[1].selectbox("Table or index", indexes, key="hot.index")
+index = columns[1].selectbox("Table or index", indexes, key=session.model_key("hot.index"))
 scale = columns[2].selectbox("Key values simulated per key template", list(hot_views.SCALES), index=1,
-                             key="hot.scale", help="The hottest half are simulated one by one, the colder ranks "
-                                                   "in groups. 100 thousand answers every change at once; 1 and "
-                                                   "10 million take seconds (built once, then what-ifs reuse it)")
-seed = columns[3].number_input("Seed", 0, 2**31 - 1, 42, key="hot.seed")
+                             key=session.model_key("hot.scale"),
+                             help="The hottest half are simulated one by one, the colder ranks in groups. 100 "
+                                  "thousand answers every change at once; 1 and 10 million take seconds (built "
+                                  "once, then what-ifs reuse it)")
+seed = columns[3].number_input("Seed", 0, 2**31 - 1, 42, key=session.model_key("hot.seed"))
 scenario = hot_views.scenario_inputs(model)
 left, middle, right = st.columns([3, 2, 3])
-shards = left.slider("Write shards for the hot key (what-if)", 1, 100, 1, key="hot.shards")
-partitions = middle.number_input("Physical partitions (0: estimate)", 0, 100_000, 0, key="hot.partitions",
+shards = left.slider("Write shards for the hot key (what-if)", 1, 100, 1, key=session.model_key("hot.shards"))
+partitions = middle.number_input("Physical partitions (0: estimate)", 0, 100_000, 0,
+                                 key=session.model_key("hot.partitions"),
                                  help="Estimated from storage (10 GB each) and throughput (3,000 RCU / 1,000 WCU)")
 entity = right.selectbox("Alternative partition keys for", ["(none)", *(e.name for e in model.entities)],
-                         key="hot.alternative_entity")
+                         key=session.model_key("hot.alternative_entity"))
 st.caption("Loads are approximate: each pattern's peak traffic spread over key values by its inputs' "
            "distributions, hashed onto partitions of 3,000 RCU / 1,000 WCU / 10 GB (dynamodb-facts §7). "
            "Seeded: the same inputs always draw the same picture.")

@@ -27,10 +27,12 @@ if model is None:
 
 model_json = model.model_dump_json()  # once: a 500-entity model takes ~30 ms to dump
 left, middle, right = st.columns([3, 2, 2])
-design_name = left.radio("Design", layout_views.design_names(model_json), horizontal=True, key="layout.design")
-index = middle.selectbox("View through", layout_views.view_paths(model_json, design_name), key="layout.index",
+design_name = left.radio("Design", layout_views.design_names(model_json), horizontal=True,
+                         key=session.model_key("layout.design"))
+index = middle.selectbox("View through", layout_views.view_paths(model_json, design_name),
+                         key=session.model_key("layout.index"),
                          help="See the same items through an index")
-items = right.slider("Items per entity", 1, 12, 4, key="layout.items")
+items = right.slider("Items per entity", 1, 12, 4, key=session.model_key("layout.items"))
 result = layout_views.cached_layout(model_json, design_name, index, items, 42)
 
 st.markdown("**Candidates side by side**")
@@ -38,7 +40,8 @@ st.dataframe(list(result.comparison), hide_index=True, width="stretch", key="lay
 st.markdown(f"**{plain(result.design.name)}** — {plain(result.design.summary)}")
 if result.design.name != "Your design" and st.button("Use this design as mine (then override anything)",
                                                      key="layout.adopt"):
-    session.save_document(editing.adopt_key_design(document, design_document(result.design)["key_design"]))
+    session.save_document(editing.adopt_key_design(document, design_document(result.design)["key_design"]),
+                          session.current_scope())
     st.rerun()
 
 errors = sum(f.severity == "error" for f in result.findings)

@@ -21,10 +21,10 @@ st.caption("Seeded sample data is loaded into the DynamoDB endpoint and every ac
 
 designs = {d.name: d for d in ranked_designs(model)}
 columns = st.columns([3, 2, 1])
-design = designs[columns[0].selectbox("Design", list(designs), key="preview.design")]
+design = designs[columns[0].selectbox("Design", list(designs), key=session.model_key("preview.design"))]
 total_items = columns[1].number_input("Sample items", 50, MAX_PREVIEW_ITEMS, DEFAULT_PREVIEW_ITEMS, 50,
-                                      key="preview.items")
-seed = columns[2].number_input("Seed", 0, 2**31 - 1, 42, key="preview.seed")
+                                      key=session.model_key("preview.items"))
+seed = columns[2].number_input("Seed", 0, 2**31 - 1, 42, key=session.model_key("preview.seed"))
 try:
     endpoint = configured_endpoint()
 except EndpointError as exc:

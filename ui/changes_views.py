@@ -33,7 +33,8 @@ class Choice:
 
 
 def choose(model: Model, slug: str) -> Choice:
-    source = st.radio("Compare the open model (OLD, as it is live) with", SOURCES, key="changes.source",
+    source = st.radio("Compare the open model (OLD, as it is live) with", SOURCES,
+                      key=session.model_key("changes.source"),
                       horizontal=True)
     if source == SOURCES[0]:
         return _designs(model)
@@ -49,8 +50,8 @@ def _designs(model: Model) -> Choice:
         st.info("This model has one design only: compare it with a saved model or an uploaded file.", icon="ℹ️")
         return Choice(None)
     left, right = st.columns(2)
-    old_name = left.selectbox("OLD design", names, index=0, key="changes.old_design")
-    new_name = right.selectbox("NEW design", names, index=1, key="changes.new_design")
+    old_name = left.selectbox("OLD design", names, index=0, key=session.model_key("changes.old_design"))
+    new_name = right.selectbox("NEW design", names, index=1, key=session.model_key("changes.new_design"))
     by_name = {d.name: d.key_design for d in designs}
     return Choice(model, by_name[old_name], by_name[new_name], f"design {new_name}")
 
@@ -61,7 +62,8 @@ def _saved(slug: str) -> Choice:
         st.info("The workspace has no other model: save one (Model page, File tab), or upload a file.", icon="ℹ️")
         return Choice(None)
     labels = {d.slug: f"{d.name} ({d.slug})" for d in drafts}
-    chosen = st.selectbox("NEW model", list(labels), format_func=lambda s: labels[s], key="changes.saved")
+    chosen = st.selectbox("NEW model", list(labels), format_func=lambda s: labels[s],
+                          key=session.model_key("changes.saved"))
     try:
         return Choice(model_from_document(session.workspace().load(chosen)), label=labels[chosen])
     except ModelFileError as exc:
@@ -74,7 +76,7 @@ def _saved(slug: str) -> Choice:
 
 
 def _uploaded() -> Choice:
-    upload = st.file_uploader("NEW model file", type=["json", "yaml", "yml"], key="changes.upload")
+    upload = st.file_uploader("NEW model file", type=["json", "yaml", "yml"], key=session.model_key("changes.upload"))
     if upload is None:
         return Choice(None)
     try:
@@ -89,11 +91,11 @@ def _uploaded() -> Choice:
 def options(model: Model, new: Model) -> PlanOptions:
     left, middle, right = st.columns(3)
     rate = left.number_input("Write rate (items per second)", min_value=1, max_value=1_000_000,
-                             value=DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, step=100, key="changes.rate")
+                             value=DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, step=100, key=session.model_key("changes.rate"))
     grey = middle.number_input("Grey period (days of dual writes)", min_value=0, max_value=365,
-                               value=DEFAULT_GREY_PERIOD_DAYS, key="changes.grey")
+                               value=DEFAULT_GREY_PERIOD_DAYS, key=session.model_key("changes.grey"))
     fills_text = right.text_input("Values for old items (Entity.attribute=value, comma-separated)",
-                                  key="changes.fills", placeholder="Student.schoolYear=2026")
+                                  key=session.model_key("changes.fills"), placeholder="Student.schoolYear=2026")
     fills = {}
     for part in filter(None, (p.strip() for p in fills_text.split(","))):
         path, sep, value = part.partition("=")

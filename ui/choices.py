@@ -65,7 +65,8 @@ def seed_widgets(prefix: str, choices: CostChoices) -> None:
     """Give a page's widgets the model's choices when they are created (before they render)."""
     for field, value in (("region", choices.region), ("design", choices.design),
                          ("target", choices.target_utilization), ("free_tier", choices.free_tier)):
-        st.session_state.setdefault(f"{prefix}.{field}", value)
+        # the widgets are the open model's (session.model_key): another model's choice never shows here
+        st.session_state.setdefault(session.model_key(f"{prefix}.{field}"), value)
 
 
 def _number(text: Any) -> float | None:

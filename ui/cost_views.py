@@ -27,7 +27,7 @@ from costs.units import request_units
 from costs.usage import CapacityOption, label
 from modeling.design.plans import Operation
 from modeling.model import Consistency, Model, TableClass
-from ui import choices
+from ui import choices, session
 from ui.tabs import KEEP
 from ui.text import plain
 
@@ -41,11 +41,12 @@ def choice_widgets(model: Model, prefix: str = "cost") -> tuple[str, str, float,
     chosen = choices.cost_choices(model.table.region, regions, designs)
     choices.seed_widgets(prefix, chosen)
     columns = st.columns([2, 3, 2, 1])
-    region = columns[0].selectbox("Region", regions, key=f"{prefix}.region")
-    design = columns[1].selectbox("Design", designs, key=f"{prefix}.design")
+    region = columns[0].selectbox("Region", regions, key=session.model_key(f"{prefix}.region"))
+    design = columns[1].selectbox("Design", designs, key=session.model_key(f"{prefix}.design"))
     target = columns[2].slider("Auto scaling target utilisation", *choices.TARGET_RANGE, step=0.05,
-                               key=f"{prefix}.target")
-    free_tier = columns[3].toggle("Free tier", key=f"{prefix}.free_tier", help="Per account and Region: off by default")
+                               key=session.model_key(f"{prefix}.target"))
+    free_tier = columns[3].toggle("Free tier", key=session.model_key(f"{prefix}.free_tier"),
+                                  help="Per account and Region: off by default")
     choices.remember(choices.CostChoices(region, design, float(target), bool(free_tier)))
     return region, design, float(target), bool(free_tier)
 
@@ -78,9 +79,9 @@ def usage_extras() -> UsageExtras:
     with st.expander("Backups and stream reads (not in the model)"):
         left, right = st.columns(2)
         backup = left.number_input("On-demand backups kept (GB, average over the month)", 0.0, 1e9, 0.0,
-                                   key="cost.backup_gb")
+                                   key=session.model_key("cost.backup_gb"))
         streams = right.number_input("Billable stream read requests per month", 0, 10**12, 0, step=100_000,
-                                     key="cost.stream_reads",
+                                     key=session.model_key("cost.stream_reads"),
                                      help="GetRecords calls by Lambda triggers and global tables are free")
     return UsageExtras(Decimal(repr(backup)), int(streams))
 
@@ -146,8 +147,10 @@ def storage_growth(result: ModelEstimate) -> None:
 def autoscaling_tab(result: ModelEstimate, target: float) -> None:
     resources = [r["resource"] for r in result.resource_rows if not r["kind"].startswith("LSI")]
     left, right = st.columns(2)
-    resource = left.selectbox("Table or GSI", resources, key="cost.scaling_resource", persist_state=KEEP)
-    dimension = right.radio("Capacity", ["read", "write"], horizontal=True, key="cost.scaling_dimension",
+    resource = left.selectbox("Table or GSI", resources,
+                              key=session.model_key("cost.scaling_resource"), persist_state=KEEP)
+    dimension = right.radio("Capacity", ["read", "write"], horizontal=True,
+                            key=session.model_key("cost.scaling_dimension"),
                             persist_state=KEEP)
     rows = autoscaling_day(result.usage, target, resource, CapacityDimension(dimension))
     st.plotly_chart(charts.autoscaling_curve(rows, f"Auto scaling of {resource} {dimension}s over a day "
@@ -219,15 +222,18 @@ def _sizes(text: str) -> list[int]:
 
 def price_overrides() -> tuple[tuple[str, str, str], ...]:
     """Negotiated prices the user entered, kept for the session; each replaces one price of the sheet."""
+    # an account's negotiated prices, not a model's: they stay when another model is opened
     overrides: list[tuple[str, str, str]] = st.session_state.setdefault("cost.overrides", [])
     with st.expander(f"Negotiated prices ({len(overrides)} override(s))"):
         with st.form("cost.override_form"):
             columns = st.columns([3, 2, 2])
-            item = columns[0].selectbox("Price", [i.value for i in PriceItem], key="cost.override_item")
+            item = columns[0].selectbox("Price", [i.value for i in PriceItem],
+                                        key=session.model_key("cost.override_item"))
             table_class = columns[1].selectbox("Table class", ["", *[c.value for c in TableClass]],
-                                               key="cost.override_class", help="Empty for class-independent prices")
+                                               key=session.model_key("cost.override_class"),
+                                               help="Empty for class-independent prices")
             value = columns[2].number_input("USD (per the price's unit)", min_value=0.0, format="%.8f",
-                                            key="cost.override_value")
+                                            key=session.model_key("cost.override_value"))
             if st.form_submit_button("Override this price"):
                 overrides.append((item, table_class, repr(value)))
                 st.rerun()

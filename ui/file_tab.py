@@ -145,9 +145,10 @@ def _workbench_download(slug: str) -> None:
         st.caption("Fix the model's errors first; the file is built from a valid model.")
         return
     left, right = st.columns(2)
-    seed = left.number_input("Seed", min_value=0, max_value=2**31 - 1, value=42, step=1, key="model.nwb_seed")
+    seed = left.number_input("Seed", min_value=0, max_value=2**31 - 1, value=42, step=1,
+                             key=session.model_key("nwb_seed"))
     items = right.number_input("Sample items per entity", min_value=0, max_value=MAX_ITEMS_PER_ENTITY,
-                               value=DEFAULT_ITEMS_PER_ENTITY, step=1, key="model.nwb_items")
+                               value=DEFAULT_ITEMS_PER_ENTITY, step=1, key=session.model_key("nwb_items"))
     try:
         exported = export_workbench(model, seed=int(seed), items_per_entity=int(items))
     except ModelingError as exc:
@@ -163,12 +164,12 @@ def _raw_editor(document: dict[str, Any], slug: str) -> None:
     """The model as YAML. The box follows the model until the user types in it; typed text is never
     replaced behind their back, and text older than the model is applied only when they say so."""
     st.markdown("**Edit as YAML**")
-    key, shown_key, reset_key = f"model.raw.{slug}", f"model.raw_shown.{slug}", f"model.raw_reset.{slug}"
+    key, shown_key, reset_key = (session.model_key(name) for name in ("raw", "raw_shown", "raw_reset"))
     current = dump_document(document, FileFormat.YAML)
     if st.session_state.pop(reset_key, False):
         st.session_state.pop(key, None)
     shown, typed = st.session_state.get(shown_key), st.session_state.get(key)
-    given_key = f"model.raw_given.{slug}"
+    given_key = session.model_key("raw_given")
     given = st.session_state.get(given_key, ())
     # nothing of the user's in the box: show the model as it is now. A text the box was given earlier
     # counts as the model's, not as typed: a run interrupted by the next edit's rerun (fast typing in a
@@ -210,7 +211,7 @@ def _apply_raw(text: str, current: str, reset_key: str) -> None:
         st.error("The YAML was not applied; your text is kept above so you can fix it.", icon="📝")
         show_problems(exc.problems)
         return
-    session.save_document(document)
+    session.save_document(document, session.current_scope())
     st.session_state[reset_key] = True
     st.rerun()
 

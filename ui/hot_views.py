@@ -12,6 +12,7 @@ from modeling.design.checks.catalogue import SEVERITY_RANK
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.hot_partitions.display import display_frame
 from modeling.model import Model
+from ui import session
 from ui.text import plain
 
 SCALES = {"10 thousand": 10_000, "100 thousand": 100_000, "1 million": 1_000_000, "10 million": 10_000_000}
@@ -44,14 +45,14 @@ def worst_index(model_json: str, design_name: str) -> str | None:
 def choose_index(indexes: list[str], worst: str | None) -> None:
     """Open on the index a link asked for (`?index=`), else on the one with the worst finding; the
     user's own later choice is kept. The link's parameter is used once, then dropped from the URL."""
-    requested = st.query_params.get("index")
+    requested, key = st.query_params.get("index"), session.model_key("hot.index")
     if requested is not None:
         del st.query_params["index"]
         if requested in indexes:
-            st.session_state["hot.index"] = requested
+            st.session_state[key] = requested
             return
-    if st.session_state.get("hot.index") not in indexes and worst in indexes:
-        st.session_state["hot.index"] = worst
+    if st.session_state.get(key) not in indexes and worst in indexes:
+        st.session_state[key] = worst
 
 
 def _design(model: Model, name: str):
@@ -74,12 +75,14 @@ def scenario_inputs(model: Model) -> BurstScenario | None:
     with st.expander("Burst scenario (e.g. 3,700 sign-ups in 200 ms on one key value)"):
         patterns = ["(none)", *(p.name for p in model.access_patterns)]
         columns = st.columns(5)
-        pattern = columns[0].selectbox("Pattern", patterns, key="hot.burst_pattern")
-        requests = columns[1].number_input("Requests in the burst", 1, 10_000_000, 3700, key="hot.burst_requests")
-        duration = columns[2].number_input("Duration (s)", 0.1, 3600.0, 0.2, 0.1, key="hot.burst_duration")
-        resolution = columns[3].selectbox("Resolution", [0.1, 1.0], key="hot.burst_resolution",
+        pattern = columns[0].selectbox("Pattern", patterns, key=session.model_key("hot.burst_pattern"))
+        requests = columns[1].number_input("Requests in the burst", 1, 10_000_000, 3700,
+                                           key=session.model_key("hot.burst_requests"))
+        duration = columns[2].number_input("Duration (s)", 0.1, 3600.0, 0.2, 0.1,
+                                           key=session.model_key("hot.burst_duration"))
+        resolution = columns[3].selectbox("Resolution", [0.1, 1.0], key=session.model_key("hot.burst_resolution"),
                                           format_func=lambda s: "100 ms" if s < 1 else "1 s")
-        on_one_key = columns[4].toggle("All on one key value", True, key="hot.burst_one_key")
+        on_one_key = columns[4].toggle("All on one key value", True, key=session.model_key("hot.burst_one_key"))
     if pattern == "(none)":
         return None
     return BurstScenario(pattern=pattern, requests=float(requests), duration_seconds=float(duration),

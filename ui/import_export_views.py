@@ -44,29 +44,35 @@ def cached_export(model_json: str, fmt: str, design: str | None, auto_scaling: b
 
 def iac_tab(model: Model) -> None:
     columns = st.columns([2, 2, 3])
-    fmt = columns[0].radio("Format", list(IacFormat), format_func=LABELS.get, key="iac.format",
+    fmt = columns[0].radio("Format", list(IacFormat), format_func=LABELS.get, key=session.model_key("iac.format"),
                            persist_state=KEEP)  # kept while another tab is open (ui.tabs)
     designs = [d.name for d in ranked_designs(model)]
-    design = columns[1].selectbox("Design", designs, key="iac.design", persist_state=KEEP,
+    design = columns[1].selectbox("Design", designs, key=session.model_key("iac.design"), persist_state=KEEP,
                                   help="The model's own key design if it has one, else the proposals")
-    tags_text = columns[2].text_area("Tags (one KEY=VALUE per line)", key="iac.tags", persist_state=KEEP,
+    tags_text = columns[2].text_area("Tags (one KEY=VALUE per line)",
+                                     key=session.model_key("iac.tags"), persist_state=KEEP,
                                      height=90)
     provisioned = model.table.billing_mode is BillingMode.PROVISIONED
     auto_scaling, target = True, 0.7
     if provisioned:
         left, right = st.columns(2)
-        auto_scaling = left.toggle("Auto scaling", value=True, key="iac.auto_scaling", persist_state=KEEP,
+        auto_scaling = left.toggle("Auto scaling", value=True,
+                                   key=session.model_key("iac.auto_scaling"), persist_state=KEEP,
                                    help="Target tracking on reads and writes of the table and every GSI")
-        target = right.slider("Target utilisation", 0.2, 0.9, 0.7, 0.05, key="iac.target", persist_state=KEEP)
+        target = right.slider("Target utilisation", 0.2, 0.9, 0.7, 0.05,
+                              key=session.model_key("iac.target"), persist_state=KEEP)
     alarm_columns = st.columns([1, 1, 2])
-    alarms = alarm_columns[0].toggle("Alarms and dashboard", value=True, key="iac.alarms", persist_state=KEEP,
+    alarms = alarm_columns[0].toggle("Alarms and dashboard", value=True,
+                                     key=session.model_key("iac.alarms"), persist_state=KEEP,
                                      help="CloudWatch alarms with thresholds from the estimate, and a dashboard "
                                           "(CloudFormation and Terraform)")
-    account_alarms = alarm_columns[1].toggle("Account-level alarms", value=True, key="iac.account_alarms",
+    account_alarms = alarm_columns[1].toggle("Account-level alarms", value=True,
+                                             key=session.model_key("iac.account_alarms"),
                                              persist_state=KEEP, disabled=not alarms,
                                              help="UserErrors and the account utilisation alarms: keep them in "
                                                   "one stack per account and Region")
-    topic = alarm_columns[2].text_input("SNS topic ARN for the alarms (optional)", key="iac.alarm_topic",
+    topic = alarm_columns[2].text_input("SNS topic ARN for the alarms (optional)",
+                                        key=session.model_key("iac.alarm_topic"),
                                         persist_state=KEEP, disabled=not alarms,
                                         placeholder="arn:aws:sns:us-east-1:123456789012:ops")
     try:
@@ -95,9 +101,11 @@ def load_test_tab(model: Model) -> None:
     st.markdown("A load test whose mix follows the access patterns' traffic, sending the Preview page's "
                 "requests over its seeded sample data. It writes to the table: point it at a test table.")
     left, right = st.columns(2)
-    fmt = left.radio("Tool", list(LoadTestFormat), format_func=_LOAD_TEST_LABELS.get, key="loadtest.format",
+    fmt = left.radio("Tool", list(LoadTestFormat), format_func=_LOAD_TEST_LABELS.get,
+                     key=session.model_key("loadtest.format"),
                      persist_state=KEEP)
-    design = right.selectbox("Design", [d.name for d in ranked_designs(model)], key="loadtest.design",
+    design = right.selectbox("Design", [d.name for d in ranked_designs(model)],
+                             key=session.model_key("loadtest.design"),
                              persist_state=KEEP)
     try:
         result = cached_load_test(model.model_dump_json(), fmt.value, design)

@@ -120,7 +120,8 @@ def overrides(document: dict[str, Any], has_own_design: bool) -> None:
 def checks(result: LayoutResult) -> None:
     """Findings with a severity filter; the selected one shows the chart rows it concerns."""
     severities = [s.value for s in FindingSeverity]
-    shown = st.multiselect("Severity", severities, default=["error", "warning"], key="layout.severities")
+    shown = st.multiselect("Severity", severities, default=["error", "warning"],
+                           key=session.model_key("layout.severities"))
     findings = [f for f in result.findings if f.severity.value in shown]
     counts = {s: sum(f.severity.value == s for f in result.findings) for s in severities}
     st.caption(" · ".join(f"{counts[s]} {s}" for s in severities) + " — load figures are approximate; "
@@ -129,7 +130,8 @@ def checks(result: LayoutResult) -> None:
         st.success("No findings at the selected severities.", icon="✅")
         return
     by_label = {f"{_ICONS[f.severity]} {f.check_id} · {plain(f.title)} · {plain(f.path)}": f for f in findings}
-    chosen = st.radio("Findings (select one to see what it concerns)", list(by_label), key="layout.finding")
+    chosen = st.radio("Findings (select one to see what it concerns)", list(by_label),
+                      key=session.model_key("layout.finding"))
     finding = by_label[chosen]
     with st.container(border=True):
         st.markdown(f"**{finding.check_id} · {plain(finding.title)}**")

@@ -36,6 +36,22 @@ from ui import grid, session
 from ui.problems import show_problems
 
 Edit = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ScopedName:
+    """A per-model session key the page reads before its widget is drawn (see session.model_key)."""
+
+    name: str
+
+    def key(self) -> str:
+        return session.model_key(self.name)
+
+    def value(self) -> Any:
+        return st.session_state.get(self.key())
+
+
+ATTRIBUTES_OF = ScopedName("attributes_entity")  # the Model page's "Attributes of" selector
 DISTRIBUTIONS = ["uniform", "zipf", "hot_value"]
 REGIONS = ["us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1", "eu-west-1", "eu-west-2",
            "eu-west-3", "eu-central-1", "eu-north-1", "eu-south-1", "ap-northeast-1", "ap-northeast-2",
@@ -65,6 +81,7 @@ class _Saving:
 class _Snapshot:
     drawn: dict[str, Any]  # the document the grid's rows were built from
     last: session.OpenDraft  # the open model as this grid's edits last left it
+    scope: session.ModelScope  # the model (opened this time) the grid belongs to
     applied: dict[str, Any] | None = None  # the grid's cumulative edits as last applied
     saving: _Saving | None = None  # a save of this grid's edits that a stopped run may not have recorded
 
@@ -77,11 +94,20 @@ def _edits_of(value: Any) -> dict[str, Any] | None:
 
 
 def editor_key(name: str) -> str:
-    return f"model.{name}.editor.{st.session_state.get(f'model.{name}.version', 0)}"
+    return session.model_key(f"{name}.editor.{st.session_state.get(_version_key(name), 0)}")
+
+
+def _version_key(name: str) -> str:
+    return session.model_key(f"{name}.version")
 
 
 def _snapshot_key(name: str) -> str:
-    return f"model.{name}.snapshot"
+    return session.model_key(f"{name}.snapshot")
+
+
+def _redraw(name: str) -> None:
+    """Give the grid a new key: it is drawn without edits, from the document as it is now."""
+    st.session_state[_version_key(name)] = st.session_state.get(_version_key(name), 0) + 1
 
 
 def apply_pending(name: str, edit: Edit) -> None:
@@ -93,7 +119,15 @@ def apply_pending(name: str, edit: Edit) -> None:
     nothing, so it stays in the grid for the user to type into.
     """
     snapshot = _settled_snapshot(name)
-    edits = _edits_of(st.session_state.get(editor_key(name)))
+    key = editor_key(name)
+    if snapshot is not None and snapshot.applied is not None and key not in st.session_state:
+        # the grid was not drawn in the last run (another entity's attributes were shown), so Streamlit
+        # dropped its edits: they are in the model already, and "no edits" now would undo them. Before,
+        # this saved the document the grid was drawn from, a false conflict whose merge lost data (26.2)
+        st.session_state.pop(_snapshot_key(name), None)
+        _redraw(name)
+        return
+    edits = _edits_of(st.session_state.get(key))
     # only a change in this grid's own edits acts: another grid's save in this run leaves this one's
     # snapshot behind until it is drawn again, and re-applying old edits to it would undo that save
     if snapshot is None or edits == snapshot.applied:
@@ -105,7 +139,7 @@ def apply_pending(name: str, edit: Edit) -> None:
     # noted first: Streamlit may stop this run (a newer rerun is waiting) at any session-state access,
     # also after the save and before its record below; the next run then finds the note
     st.session_state[_snapshot_key(name)] = replace(snapshot, saving=_Saving(edits, after))
-    saved = session.save_document(after, based_on=snapshot.last)
+    saved = session.save_document(after, snapshot.scope, based_on=snapshot.last)
     st.session_state[_snapshot_key(name)] = replace(snapshot, last=session.open_draft(), applied=edits)
     if not saved:
         st.rerun()  # the edit is held in the session; the frame at the top says why it is not saved
@@ -133,14 +167,13 @@ def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, A
                  column_config: dict[str, Any]) -> None:
     snapshot = _settled_snapshot(name)
     held = session.open_draft()
+    scope = session.current_scope()
     if snapshot is None:
-        snapshot = _Snapshot(held.document, held)
+        snapshot = _Snapshot(held.document, held, scope)
     elif snapshot.last.document != held.document:
-        if _can_rebase(snapshot, held.document, rows_of):
-            snapshot = _Snapshot(held.document, held)
-        else:  # a new key gives a grid without the old edits, drawn from the document as it is now
-            st.session_state[f"model.{name}.version"] = st.session_state.get(f"model.{name}.version", 0) + 1
-            snapshot = _Snapshot(held.document, held)
+        if not _can_rebase(snapshot, held.document, rows_of):
+            _redraw(name)  # a grid without the old edits
+        snapshot = _Snapshot(held.document, held, scope)
     st.session_state[_snapshot_key(name)] = snapshot
     key = editor_key(name)
     grid.editable_grid(editing.rows_for_text_cells(rows_of(snapshot.drawn)), columns, column_config, key,
@@ -197,29 +230,32 @@ def _with_table_form_fields(document: dict[str, Any], values: dict[str, Any]) ->
         values["shape"], values["weights"]))
 
 
-_TABLE_FORM_KEYS = {"name": "model.name", "description": "model.description", "table_name": "model.table_name",
-                    "region": "model.region", "billing_mode": "model.billing_mode",
-                    "table_class": "model.table_class", "stream": "model.stream", "ttl": "model.ttl",
-                    "pitr": "model.pitr", "replicas": "model.replicas", "shape": "model.traffic_shape",
-                    "weights": "model.hourly_weights"}
+# the form's widget keys, each put in the open model's scope (session.model_key) when drawn
+_TABLE_FORM_KEYS = {"name": "table_form.name", "description": "table_form.description",
+                    "table_name": "table_form.table_name", "region": "table_form.region",
+                    "billing_mode": "table_form.billing_mode", "table_class": "table_form.table_class",
+                    "stream": "table_form.stream", "ttl": "table_form.ttl", "pitr": "table_form.pitr",
+                    "replicas": "table_form.replicas", "shape": "table_form.traffic_shape",
+                    "weights": "table_form.hourly_weights"}
 
 
 def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     """Table settings. Only the fields the user changes are written, onto the model as it is now, so a
     form opened before another tab's edit never writes that tab's fields back to their old values."""
     now = _table_form_fields(document)
-    base_key = f"model.table_form.base.{session.current_slug()}"
+    scope = session.current_scope()
+    base_key = scope.key("table_form.base")
     shown = st.session_state.setdefault(base_key, now)
     newer = [field for field in now if now[field] != shown[field]]
     if newer:
         st.caption("Changed since this form was opened (another edit or tab): " + ", ".join(newer)
                    + ". Fields you leave as they are keep the newer values.")
-    with st.form("model.table_form"):
-        values = _table_form_widgets(shown)
+    with st.form(scope.key("table_form")):
+        values = _table_form_widgets(shown, scope)
         if st.form_submit_button("Save table settings"):
             changed = {field: value for field, value in values.items() if value != shown[field]}
-            session.save_document(_with_table_form_fields(document, {**now, **changed}))
-            for key in [base_key, *_TABLE_FORM_KEYS.values()]:
+            session.save_document(_with_table_form_fields(document, {**now, **changed}), scope)
+            for key in [base_key, *(scope.key(k) for k in _TABLE_FORM_KEYS.values())]:
                 st.session_state.pop(key, None)  # the form shows the saved model next time
             st.rerun()
     show_problems(problems_under(problems, "table") + problems_under(problems, "traffic_profile")
@@ -227,8 +263,8 @@ def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
                   + problems_under(problems, "version"))
 
 
-def _table_form_widgets(shown: dict[str, Any]) -> dict[str, Any]:
-    keys = _TABLE_FORM_KEYS
+def _table_form_widgets(shown: dict[str, Any], scope: session.ModelScope) -> dict[str, Any]:
+    keys = {field: scope.key(name) for field, name in _TABLE_FORM_KEYS.items()}
     values = {"name": st.text_input("Model name", shown["name"], key=keys["name"]),
               "description": st.text_area("Description", shown["description"], key=keys["description"])}
     left, right = st.columns(2)
@@ -274,7 +310,7 @@ def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     if not names:
         st.info("Add an entity in the table above to give it attributes.")
         return
-    entity = st.selectbox("Attributes of", names, key="model.attributes_entity")
+    entity = st.selectbox("Attributes of", names, key=ATTRIBUTES_OF.key())
     table_editor(f"attributes.{entity}", lambda doc: editing.attribute_rows(doc, entity),
                  editing.ATTRIBUTE_COLUMNS, {
         "name": st.column_config.TextColumn("Attribute"),
@@ -299,22 +335,24 @@ def generator_form(document: dict[str, Any], entity: str) -> None:
     if not attributes:
         return
     st.markdown("**Sample-data generator**")
-    attribute = st.selectbox("Attribute", attributes, key="model.generator_attribute")
+    scope = session.current_scope()
+    attribute = st.selectbox("Attribute", attributes, key=scope.key(f"generator_attribute.{entity}"))
     spec = editing.attribute_generator(document, entity, attribute)
     current = editing.generator_form_values(spec)
     kind = st.selectbox("Generator", GENERATOR_KINDS, index=_index(list(GENERATOR_KINDS), current.get("kind")),
-                        key=f"model.generator_kind.{entity}.{attribute}")
-    with st.form(f"model.generator_form.{entity}.{attribute}.{kind}"):
-        fields = {field: _generator_field(field, current.get(field), document)
+                        key=scope.key(f"generator_kind.{entity}.{attribute}"))
+    # each field's key names its entity, attribute and kind: one attribute's typing never shows in another's
+    form = f"generator_form.{entity}.{attribute}.{kind}"
+    with st.form(scope.key(form)):
+        fields = {field: _generator_field(field, current.get(field), document, scope.key(f"{form}.{field}"))
                   for field in editing.GENERATOR_FORM_FIELDS[kind]}
         if st.form_submit_button("Save generator"):
             session.save_document(editing.set_generator(document, entity, attribute,
-                                                         editing.generator_from_form(kind, fields)))
+                                                         editing.generator_from_form(kind, fields)), scope)
             st.rerun()
 
 
-def _generator_field(field: str, value: Any, document: dict[str, Any]) -> Any:
-    key = f"model.generator.{field}"
+def _generator_field(field: str, value: Any, document: dict[str, Any], key: str) -> Any:
     choices = {"provider": _values(FakerProvider), "format": _values(TimestampFormat),
                "distribution": DISTRIBUTIONS, "entity": editing.entity_names(document),
                "attribute": editing.attribute_names(document)}

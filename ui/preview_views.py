@@ -13,6 +13,7 @@ from modeling.preview.dataset import PreviewData
 from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
 from modeling.preview.session import PreviewSetup, already_loaded, cleanup_preview, load_preview
+from ui import session
 from ui.text import plain
 
 _STATE = "preview.state"
@@ -150,7 +151,7 @@ def summary(report: PreviewReport) -> None:
 
 def pattern_detail(setup: PreviewSetup, data: PreviewData, report: PreviewReport) -> None:
     names = [r.run.pattern for r in report.results]
-    name = st.selectbox("Access pattern", names, key="preview.detail")
+    name = st.selectbox("Access pattern", names, key=session.model_key("preview.detail"))
     result = next(r for r in report.results if r.run.pattern == name)
     run = result.run
     (st.success if run.passed else st.error)(f"{plain(name)}: {plain(run.verdict)}", icon="✅" if run.passed else "❌")
@@ -196,9 +197,10 @@ def _custom_inputs(setup: PreviewSetup, data: PreviewData, report: PreviewReport
     if not attributes or not result.run.request or len(result.run.request.inputs) != 1:
         return
     used = result.run.request.inputs[0]
-    with st.form(f"preview.inputs.{pattern.name}"):
+    with st.form(session.model_key(f"preview.inputs.{pattern.name}")):
         st.caption("Run this pattern alone with your own values (the ones used are filled in).")
-        typed = {a: st.text_input(plain(a), value=_shown(used.get(a)), key=f"preview.input.{pattern.name}.{a}")
+        typed = {a: st.text_input(plain(a), value=_shown(used.get(a)),
+                                  key=session.model_key(f"preview.input.{pattern.name}.{a}"))
                  for a in attributes}
         submitted = st.form_submit_button("Run with these values")
     if not submitted:
@@ -231,7 +233,7 @@ def _custom_result(setup: PreviewSetup, pattern_name: str) -> None:
         st.text(f"{'As the data says' if result.run.passed else 'Not as the data says'}: {result.run.verdict}")
         if result.run.returned:
             st.dataframe(pd.DataFrame([{k: str(v) for k, v in item.items()} for item in result.run.returned]),
-                         hide_index=True, key=f"preview.custom_items.{pattern_name}")
+                         hide_index=True, key=session.model_key(f"preview.custom_items.{pattern_name}"))
 
 
 def _shown(value: Any) -> str:

@@ -28,7 +28,7 @@ def render_save_status() -> None:
         st.error(f"Your last edit is not saved: {plain(held.save_error)}. It is kept in this tab; "
                  "it is lost if you close the tab.", icon="💾")
         if st.button("Try saving again", key="save_status.retry"):
-            session.save_document(held.document)
+            session.save_document(held.document, session.current_scope())
             st.rerun()
     elif held.conflict:
         _conflict(held)

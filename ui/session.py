@@ -3,10 +3,19 @@
 The open model's slug is kept in the session and mirrored in the URL (`?model=<slug>`), so a browser
 refresh (a new Streamlit session) reopens the same model, and a fresh session without one opens the
 most recently edited draft. Every page calls these accessors: none relies on `app.py` having run.
+
+One owner for per-model state (issue 26). The session opens one model at a time, as a `ModelScope`: its
+slug and a generation that is new each time a model is opened (a switch, a new model, a lesson step, a
+reload). Every widget key, form field, grid snapshot and cached draft that belongs to the open model is
+named through `model_key`, which puts the scope in front of it, and opening another scope first ends the
+old one (`_end_scope`): pending edits go to the model they were made on, or are kept as a copy with a
+note, and every key of the old scope is dropped. So nothing typed for model A can be read while B is
+open, and a save names the scope it was made in: `save_document` refuses one from another scope.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -27,6 +36,7 @@ from modeling.examples import example_document
 from modeling.model import Model
 from modeling.model_file import document_problems
 from modeling.workspace.folder import Workspace, default_workspace_dir, document_bytes
+from modeling.workspace.merge import three_way_merge
 from modeling.workspace.store import WorkspaceStore, workspace_table_name
 from modeling.workspace.table import open_table_workspace
 from ui.browser_binding import browser_cookie, set_browser_cookie
@@ -47,10 +57,13 @@ from workshop.isolation import table_namespace as keyed_table_namespace
 from workshop.sharing import SHARE_PARAMETER, ShareLinkError, decode_share
 
 FIRST_EXAMPLE = "student_platform"
-_SLUG_KEY, _DOCUMENT_KEY, _TOKEN_KEY = "model.slug", "model.document", "workshop.session_token"
+_SCOPE_KEY, _DOCUMENT_KEY, _TOKEN_KEY = "model.scope", "model.document", "workshop.session_token"
+_GENERATION_KEY = "model.generation"  # the last generation this session gave out (never reused)
+_OWN_WRITES_KEY = "model.own_writes"  # digests of the documents this session wrote, per slug
+_OWN_WRITES_KEPT = 16
+SCOPE_PREFIX = "@"  # every per-model key starts with it: "@<slug>#<generation>.<name>"
 _REFUSED_KEY = "workshop.refused_link"
 _NOTICE_KEY = "session.notice"
-_WRITE_KEY = "model.write_under_way"
 MODEL_WIDGET_KEY = "sidebar.model"  # the sidebar's model switcher
 
 
@@ -74,11 +87,23 @@ def workspace() -> WorkspaceStore:
     return Workspace(session_workspace_dir(root, token))
 
 
-def current_slug() -> str:
-    """The open model's slug: from the session, the URL, the newest draft, or a first example."""
+@dataclass(frozen=True)
+class ModelScope:
+    """The open model of this session: its slug, and the generation it was opened in."""
+
+    slug: str
+    generation: int
+
+    def key(self, name: str) -> str:
+        """A session-state or widget key that belongs to this model, opened this time, only."""
+        return f"{SCOPE_PREFIX}{self.slug}#{self.generation}.{name}"
+
+
+def current_scope() -> ModelScope:
+    """The open model: from the session, the URL, the newest draft, or a first example."""
     space = workspace()
-    slug = st.session_state.get(_SLUG_KEY)
-    if not (isinstance(slug, str) and space.exists(slug)):
+    scope = st.session_state.get(_SCOPE_KEY)
+    if not (isinstance(scope, ModelScope) and space.exists(scope.slug)):
         requested = st.query_params.get("model", "")
         slug = requested if space.exists(requested) else space.most_recent()
         if requested and slug != requested:
@@ -90,10 +115,19 @@ def current_slug() -> str:
             except WorkspaceError as exc:
                 st.error(f"No model can be opened: {plain(str(exc))}", icon="💾")
                 st.stop()
-        _remember(slug, None)
-    if st.query_params.get("model") != slug:
-        st.query_params["model"] = slug
-    return slug
+        scope = _remember(slug, None)
+    if st.query_params.get("model") != scope.slug:
+        st.query_params["model"] = scope.slug
+    return scope
+
+
+def current_slug() -> str:
+    return current_scope().slug
+
+
+def model_key(name: str) -> str:
+    """`name` as a key of the open model's state (widgets, forms, grids): see the module's docstring."""
+    return current_scope().key(name)
 
 
 @dataclass(frozen=True)
@@ -109,6 +143,7 @@ class OpenDraft:
     document: dict[str, Any]
     base: dict[str, Any]
     version: str
+    generation: int = 0  # the scope's (ModelScope.generation) this draft was read or written in
     conflict: bool = False
     save_error: str = ""
     unreadable: str = ""
@@ -120,10 +155,12 @@ class OpenDraft:
 
 def open_draft() -> OpenDraft:
     """The open model, re-read when another tab or person saved it and nothing of ours is pending."""
-    slug = current_slug()
+    scope = current_scope()
+    slug = scope.slug
     held = st.session_state.get(_DOCUMENT_KEY)
-    if isinstance(held, OpenDraft) and held.slug == slug and (
-            held.pending or workspace().version(slug) == held.version):
+    if not (isinstance(held, OpenDraft) and (held.slug, held.generation) == (slug, scope.generation)):
+        held = None
+    if held is not None and (held.pending or workspace().version(slug) == held.version):
         return held
     try:
         draft = workspace().read(slug)
@@ -131,13 +168,12 @@ def open_draft() -> OpenDraft:
         # Never open an unreadable file as a blank model under its own name: the first edit would
         # overwrite it. The file stays as it is; an edit is saved as a new model (see save_document).
         blank = new_document("Recovered model", "recovered-model")
-        held = OpenDraft(slug, blank, blank, "", unreadable=str(exc))
+        held = OpenDraft(slug, blank, blank, "", scope.generation, unreadable=str(exc))
     else:
-        if (isinstance(held, OpenDraft) and held.slug == slug and held.version != draft.version
-                and not _is_our_write(slug, draft.document)):
+        if held is not None and held.version != draft.version and not _is_our_write(slug, draft.document):
             # (a table's listing index may lag our own save: only a read that differs says "changed")
             st.toast("This model was changed in another tab or by someone else: showing the latest.", icon="🔄")
-        held = OpenDraft(slug, draft.document, draft.document, draft.version)
+        held = OpenDraft(slug, draft.document, draft.document, draft.version, scope.generation)
     st.session_state[_DOCUMENT_KEY] = held
     return held
 
@@ -146,15 +182,21 @@ def current_document() -> dict[str, Any]:
     return open_draft().document
 
 
-def save_document(document: dict[str, Any], based_on: OpenDraft | None = None) -> bool:
-    """Autosave: write the draft (valid or not) if nobody saved it since it was read (or since
-    `based_on`, the state a table was drawn from).
+def save_document(document: dict[str, Any], scope: ModelScope, based_on: OpenDraft | None = None) -> bool:
+    """Autosave: write the draft (valid or not) of the model `scope` names, if nobody else saved it since
+    it was read (or since `based_on`, the state a table was drawn from).
 
     Returns whether it was written. If not, the document is kept in the session as pending, and the
-    page frame says why and offers the choices (callers rerun so the frame shows it).
+    page frame says why and offers the choices (callers rerun so the frame shows it). A save made for a
+    scope that is no longer open (another model, or this one opened again since) is refused: it is kept
+    as a copy with a note, never written into the open model.
     """
+    if scope != current_scope():
+        _keep_as_copy(scope.slug, document, "edits made before another model was opened")
+        return False
     held = open_draft()
-    base = based_on if based_on is not None and based_on.slug == held.slug else held
+    base = based_on if based_on is not None and (based_on.slug, based_on.generation) == (
+        held.slug, held.generation) else held
     if held.unreadable:
         slug = open_new_document(document)
         notify(f"Saved as a new model \"{slug}\"; the unreadable file \"{held.slug}.json\" is kept as it was.")
@@ -162,46 +204,81 @@ def save_document(document: dict[str, Any], based_on: OpenDraft | None = None) -
     space = workspace()
     # Streamlit may stop this run at any session-state access (a newer rerun is waiting), also between
     # the write and its record below: the note lets the next run know the write as ours (_is_our_write)
-    st.session_state[_WRITE_KEY] = _WriteUnderWay(held.slug, document)
+    _note_own_write(held.slug, document)
     try:
         version = space.save(held.slug, document, expected_version=base.version)
     except WorkspaceConflictError:
-        st.session_state[_DOCUMENT_KEY] = replace(held, document=document, base=base.base, version=base.version,
-                                                  conflict=True, save_error="")
-        return False
+        rebased = _rebase_over_own_writes(held.slug, base, document)
+        if rebased is None:
+            st.session_state[_DOCUMENT_KEY] = replace(held, document=document, base=base.base,
+                                                      version=base.version, conflict=True, save_error="")
+            return False
+        document, version = rebased
     except WorkspaceError as exc:
         st.session_state[_DOCUMENT_KEY] = replace(held, document=document, base=base.base, version=base.version,
                                                   save_error=str(exc))
         return False
-    st.session_state[_DOCUMENT_KEY] = OpenDraft(held.slug, document, document, version)
+    st.session_state[_DOCUMENT_KEY] = OpenDraft(held.slug, document, document, version, held.generation)
     return True
 
 
-@dataclass(frozen=True)
-class _WriteUnderWay:
-    """A save this session is making, noted before the workspace is written."""
+def _rebase_over_own_writes(slug: str, base: OpenDraft, document: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """A save refused because the model moved on since `base`: when only this session moved it (another
+    grid or form of ours saved in between, or a save whose run was stopped before it was recorded), it is
+    no conflict. The edit is merged over what we saved, and written; None when someone else saved, or
+    the two edits touch the same value (then the user chooses)."""
+    space = workspace()
+    try:
+        now = space.read(slug)
+    except (ModelFileError, WorkspaceError):
+        return None
+    if not _is_our_write(slug, now.document):
+        return None
+    merged = three_way_merge(base.document, document, now.document)
+    if not merged.clean:
+        return None
+    _note_own_write(slug, merged.document)
+    try:
+        return merged.document, space.save(slug, merged.document, expected_version=now.version)
+    except WorkspaceError:
+        return None
 
-    slug: str
-    document: dict[str, Any]
+
+def _note_own_write(slug: str, document: dict[str, Any]) -> None:
+    """Remember a document this session is writing (noted before the write, see save_document)."""
+    held = st.session_state.get(_OWN_WRITES_KEY)
+    writes = dict(held) if isinstance(held, dict) else {}
+    writes[slug] = (*writes.get(slug, ()), _digest(document))[-_OWN_WRITES_KEPT:]
+    st.session_state[_OWN_WRITES_KEY] = writes
 
 
 def _is_our_write(slug: str, document: dict[str, Any]) -> bool:
-    """Whether the draft read back is what this session's last save wrote (a run stopped before it
-    recorded the save): not a change made elsewhere, so no "changed in another tab"."""
-    write = st.session_state.get(_WRITE_KEY)
-    return (isinstance(write, _WriteUnderWay) and write.slug == slug
-            and document_bytes(write.document) == document_bytes(document))
+    """Whether a draft read back is one this session wrote (perhaps in a run stopped before it recorded
+    the save): not a change made elsewhere, so no "changed in another tab" and no conflict."""
+    writes = st.session_state.get(_OWN_WRITES_KEY)
+    return isinstance(writes, dict) and _digest(document) in writes.get(slug, ())
+
+
+def _digest(document: dict[str, Any]) -> str:
+    return hashlib.sha256(document_bytes(document)).hexdigest()
 
 
 def resolve_by_saving(document: dict[str, Any], over_version: str) -> None:
     """Save `document` over the draft at `over_version` (the user chose it after seeing a conflict)."""
     held = open_draft()
     st.session_state[_DOCUMENT_KEY] = replace(held, version=over_version, conflict=False, save_error="")
-    save_document(document)
+    save_document(document, current_scope())
 
 
 def reload_from_workspace() -> None:
-    """Drop what this session holds of the open model and read it again (the user chose theirs)."""
+    """Drop what this session holds of the open model and open it again, read afresh (the user chose
+    theirs): a new scope, so no widget, form or grid keeps what was typed for the dropped draft."""
+    st.session_state.pop(_DOCUMENT_KEY, None)
+    _remember(current_slug(), None)
+
+
+def discard_open_draft() -> None:
+    """Forget the open model's pending edit (the user deleted the model)."""
     st.session_state.pop(_DOCUMENT_KEY, None)
 
 
@@ -335,12 +412,55 @@ def current_problems() -> list[Problem]:
     return document_problems(current_document())
 
 
-def _remember(slug: str, version: str | None, document: dict[str, Any] | None = None) -> None:
-    st.session_state[_SLUG_KEY] = slug
+def _remember(slug: str, version: str | None, document: dict[str, Any] | None = None) -> ModelScope:
+    """Open `slug` in a new scope, after ending the one open before (see _end_scope)."""
+    old = st.session_state.get(_SCOPE_KEY)
+    if isinstance(old, ModelScope):
+        _end_scope(old)
+    generation = int(st.session_state.get(_GENERATION_KEY) or 0) + 1
+    st.session_state[_GENERATION_KEY] = generation
+    scope = ModelScope(slug, generation)
+    st.session_state[_SCOPE_KEY] = scope
     if document is None or version is None:
         st.session_state.pop(_DOCUMENT_KEY, None)
     else:
-        st.session_state[_DOCUMENT_KEY] = OpenDraft(slug, document, document, version)
+        st.session_state[_DOCUMENT_KEY] = OpenDraft(slug, document, document, version, generation)
+    return scope
+
+
+def _end_scope(scope: ModelScope) -> None:
+    """End the state of a model that is no longer open. An edit of it not yet saved (a failed save, or
+    one held by a conflict) goes to that model if it can, else into a copy, with a note: it is never
+    carried into the next model, and never dropped silently. Then every key of the scope goes."""
+    held = st.session_state.pop(_DOCUMENT_KEY, None)
+    if (isinstance(held, OpenDraft) and (held.slug, held.generation) == (scope.slug, scope.generation)
+            and held.pending and not held.unreadable and held.document != held.base):
+        _save_pending(held)
+    for key in [k for k in st.session_state if str(k).startswith(SCOPE_PREFIX)]:
+        del st.session_state[key]
+
+
+def _save_pending(held: OpenDraft) -> None:
+    space = workspace()
+    if not held.conflict and space.exists(held.slug):
+        try:
+            space.save(held.slug, held.document, expected_version=held.version)
+        except WorkspaceError:
+            pass
+        else:
+            notify(f"Your last edit to \"{held.slug}\" was saved before the other model was opened.")
+            return
+    _keep_as_copy(held.slug, held.document, "my unsaved edits")
+
+
+def _keep_as_copy(slug: str, document: dict[str, Any], label: str) -> None:
+    named = {**document, "name": f"{document.get('name') or slug} ({label})"}
+    try:
+        copy = workspace().create(named)
+    except WorkspaceError as exc:
+        notify(f"An edit to \"{slug}\" could not be saved, nor kept as a copy ({exc}); it was dropped.")
+        return
+    notify(f"An edit to \"{slug}\" could not be saved there, so it is kept as a new model \"{copy}\" (sidebar).")
 
 
 def current_model() -> Model | None:

@@ -52,6 +52,7 @@ def _delete(slug: str) -> None:
     confirm = st.checkbox(f"Yes, delete {plain(slug)} from the workspace", key="sidebar.delete_confirm")
     if st.button("Delete model", key="sidebar.delete", disabled=not confirm, type="primary"):
         session.workspace().delete(slug)
+        session.discard_open_draft()  # the user deleted it: an edit of it not yet saved goes with it
         st.session_state.pop("sidebar.delete_confirm", None)
         session.switch_to(session.workspace().most_recent() or "")
         st.rerun()

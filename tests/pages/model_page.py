@@ -24,13 +24,27 @@ def saved(workspace_dir: Path) -> dict:
     return space.load(space.most_recent())
 
 
-def set_entities_grid_edits(at: AppTest, edits: dict) -> None:
-    """Give the entities grid these cumulative edits (what the browser sends) and run the page."""
-    # the grid reports its edits cumulatively under a versioned key (ui.model_editor); AppTest's state has no get()
-    version = at.session_state["model.entities.version"] if "model.entities.version" in at.session_state else 0  # noqa: SIM401
-    at.session_state[f"model.entities.editor.{version}"] = {
+def scoped(at: AppTest, name: str) -> str:
+    """`name` as a key of the open model's state in this session (ui.session.model_key)."""
+    return at.session_state["model.scope"].key(name)
+
+
+def grid_version(at: AppTest, grid: str) -> int:
+    """The version in a grid's editor key (ui.model_editor): it moves on each time the grid is drawn anew."""
+    key = scoped(at, f"{grid}.version")
+    return at.session_state[key] if key in at.session_state else 0  # noqa: SIM401 (AppTest's state has no get())
+
+
+def set_grid_edits(at: AppTest, grid: str, edits: dict) -> None:
+    """Give a grid these cumulative edits (what the browser sends) and run the page."""
+    at.session_state[scoped(at, f"{grid}.editor.{grid_version(at, grid)}")] = {
         "edited_rows": {}, "added_rows": [], "deleted_rows": [], **edits}
     at.run()
+
+
+def set_entities_grid_edits(at: AppTest, edits: dict) -> None:
+    """Give the entities grid these cumulative edits (what the browser sends) and run the page."""
+    set_grid_edits(at, "entities", edits)
 
 
 def add_entity_in_the_grid(at: AppTest, name: str) -> None:

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from modeling.model_file import load_model_file, model_to_document
 from modeling.workspace.folder import Workspace
+from tests.pages.model_page import scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,7 +50,7 @@ def test_a_saved_model_with_a_new_index_plans_a_backfill(workspace_dir: Path) ->
     assert not at.exception, at.exception
     assert at.metric[0].value == "backfill"
     assert any("Student.schoolYear" in w.value for w in at.warning)  # old students lack it: asks for a value
-    at.text_input(key="changes.fills").set_value("Student.schoolYear=2026").run()
+    at.text_input(key=scoped(at, "changes.fills")).set_value("Student.schoolYear=2026").run()
     assert not any("Student.schoolYear" in w.value for w in at.warning)
     changes = at.dataframe[0].value
     assert "key_design.entities[Student].indexes[GSI4]" in list(changes["path"])

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.pages.model_page import scoped
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -19,21 +21,21 @@ def _app() -> AppTest:
 def test_choices_survive_leaving_the_page_and_reach_the_report(workspace_dir: Path) -> None:
     at = _app()
     at.switch_page("pages/capacity_and_cost.py").run()
-    at.selectbox(key="cost.region").select("eu-west-1").run()
-    at.slider(key="cost.target").set_value(0.5).run()
-    at.toggle(key="cost.free_tier").set_value(True).run()
+    at.selectbox(key=scoped(at, "cost.region")).select("eu-west-1").run()
+    at.slider(key=scoped(at, "cost.target")).set_value(0.5).run()
+    at.toggle(key=scoped(at, "cost.free_tier")).set_value(True).run()
     assert at.query_params["region"] == "eu-west-1" and at.query_params["target"] == "0.5"
 
     at.switch_page("pages/model.py").run()
     at.switch_page("pages/report.py").run()
     assert not at.exception, at.exception
-    assert at.selectbox(key="report.region").value == "eu-west-1"
-    assert at.slider(key="report.target").value == 0.5
-    assert at.toggle(key="report.free_tier").value is True
+    assert at.selectbox(key=scoped(at, "report.region")).value == "eu-west-1"
+    assert at.slider(key=scoped(at, "report.target")).value == 0.5
+    assert at.toggle(key=scoped(at, "report.free_tier")).value is True
 
     at.switch_page("pages/capacity_and_cost.py").run()
-    assert at.selectbox(key="cost.region").value == "eu-west-1"  # back on the page: still the user's choice
-    assert at.slider(key="cost.target").value == 0.5
+    assert at.selectbox(key=scoped(at, "cost.region")).value == "eu-west-1"  # back on the page: still the user's choice
+    assert at.slider(key=scoped(at, "cost.target")).value == 0.5
 
 
 def test_a_link_with_choices_opens_with_them(workspace_dir: Path) -> None:
@@ -43,6 +45,6 @@ def test_a_link_with_choices_opens_with_them(workspace_dir: Path) -> None:
     at.query_params["free"] = "1"
     at.run()
     at.switch_page("pages/capacity_and_cost.py").run()
-    assert at.selectbox(key="cost.region").value == "ap-northeast-1"
-    assert at.slider(key="cost.target").value == 0.6
-    assert at.toggle(key="cost.free_tier").value is True
+    assert at.selectbox(key=scoped(at, "cost.region")).value == "ap-northeast-1"
+    assert at.slider(key=scoped(at, "cost.target")).value == 0.6
+    assert at.toggle(key=scoped(at, "cost.free_tier")).value is True

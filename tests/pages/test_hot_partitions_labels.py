@@ -12,6 +12,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.pages.model_page import scoped
+
 ROOT = Path(__file__).resolve().parents[2]
 SNAKE = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$")
 # a fraction printed as it is: 0.0000004, 4e-07, 0.12345 (a share shown unconverted)
@@ -20,7 +22,8 @@ RAW_FRACTION = re.compile(r"^-?0\.\d{4,}$|^-?\d(\.\d+)?e-\d+$")
 
 def _hot_page() -> AppTest:
     at = AppTest.from_file(str(ROOT / "pages" / "hot_partitions.py"), default_timeout=120)
-    at.session_state["hot.scale"] = "10 thousand"  # the labels do not depend on the scale; keep the test fast
+    at.run()
+    at.session_state[scoped(at, "hot.scale")] = "10 thousand"  # the labels do not depend on the scale: keep it fast
     at.run()
     assert not at.exception, at.exception
     return at
@@ -59,8 +62,8 @@ def test_partitions_over_time_without_a_burst_explains_itself_and_draws_no_flat_
 
 def test_a_burst_draws_the_heatmap_and_the_note_goes() -> None:
     at = _hot_page()
-    pattern = at.selectbox(key="hot.burst_pattern").options[1]
-    at.selectbox(key="hot.burst_pattern").select(pattern).run()
+    pattern = at.selectbox(key=scoped(at, "hot.burst_pattern")).options[1]
+    at.selectbox(key=scoped(at, "hot.burst_pattern")).select(pattern).run()
     assert not at.exception, at.exception
     assert not any("Without one, every second" in i.value for i in at.info)
     assert any("Partition load over time" in str(c.proto) for c in at.get("plotly_chart"))

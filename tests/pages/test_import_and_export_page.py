@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.workspace.folder import Workspace
+from tests.pages.model_page import scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBMIT_IMPORT = "FormSubmitter:import.form-Import as a new model"
@@ -53,9 +54,9 @@ def test_provisioned_model_shows_where_capacities_come_from_and_auto_scaling() -
     capacities = at.dataframe[0].value
     assert set(capacities["resource"]) == {"table", "GSI1", "GSI2"}
     assert "AWS::ApplicationAutoScaling::ScalableTarget" in at.code[0].value
-    at.toggle(key="iac.auto_scaling").set_value(False).run()
+    at.toggle(key=scoped(at, "iac.auto_scaling")).set_value(False).run()
     assert "ScalableTarget" not in at.code[0].value and "ProvisionedThroughput" in at.code[0].value
-    at.radio(key="iac.format").set_value("cli-json").run()
+    at.radio(key=scoped(at, "iac.format")).set_value("cli-json").run()
     request = json.loads(at.code[0].value)
     assert request["TableName"] == "crm" and request["BillingMode"] == "PROVISIONED"
     assert at.download_button(key="iac.download").label == "Download create-table.json"
@@ -63,10 +64,10 @@ def test_provisioned_model_shows_where_capacities_come_from_and_auto_scaling() -
 
 def test_terraform_of_the_on_demand_default_model_and_a_refused_tag() -> None:
     at = _page_with_example()
-    at.radio(key="iac.format").set_value("terraform").run()
+    at.radio(key=scoped(at, "iac.format")).set_value("terraform").run()
     assert 'resource "aws_dynamodb_table" "table"' in at.code[0].value
     assert any("on-demand" in c.value for c in at.caption)
-    at.text_area(key="iac.tags").input("aws:team=x").run()
+    at.text_area(key=scoped(at, "iac.tags")).input("aws:team=x").run()
     assert not at.exception and any("aws:" in e.value for e in at.error)
 
 
@@ -127,7 +128,7 @@ def test_opening_an_example_from_the_model_page_switches_the_sidebar_to_it() -> 
     at.selectbox(key="model.example_choice").select("chat_messages").run()
     at.button(key="model.open_example").click().run()
     assert at.title[0].value == "Model · Chat messages"
-    assert at.selectbox(key="sidebar.model").value == at.session_state["model.slug"]
+    assert at.selectbox(key="sidebar.model").value == at.session_state["model.scope"].slug
 
 
 def test_in_a_workshop_the_live_import_is_off_unless_the_instructor_allows_it(
@@ -159,11 +160,11 @@ def test_an_allowed_workshop_import_hides_and_refuses_other_attendees_tables(
 def test_alarms_can_be_turned_off_and_a_bad_topic_is_an_error_not_a_traceback() -> None:
     at = _page_with_example("chat_messages")
     assert "AWS::CloudWatch::Alarm" in at.code[0].value and "AWS::CloudWatch::Dashboard" in at.code[0].value
-    at.text_input(key="iac.alarm_topic").input("not-an-arn").run()
+    at.text_input(key=scoped(at, "iac.alarm_topic")).input("not-an-arn").run()
     assert not at.exception and any("SNS topic ARN" in e.value for e in at.error)
-    at.text_input(key="iac.alarm_topic").input("arn:aws:sns:us-east-1:123456789012:ops").run()
+    at.text_input(key=scoped(at, "iac.alarm_topic")).input("arn:aws:sns:us-east-1:123456789012:ops").run()
     assert "arn:aws:sns:us-east-1:123456789012:ops" in at.code[0].value
-    at.toggle(key="iac.alarms").set_value(False).run()
+    at.toggle(key=scoped(at, "iac.alarms")).set_value(False).run()
     assert "AWS::CloudWatch::" not in at.code[0].value
 
 
@@ -173,7 +174,7 @@ def test_load_test_tab_offers_the_locust_file_and_the_k6_script() -> None:
     assert len(mix) == len(set(mix["access pattern"])) > 0 and set(mix.columns) >= {"share", "weight"}
     assert at.download_button(key="loadtest.download").label == "Download locustfile.py"
     assert any("from locust import" in c.value for c in at.code)
-    at.radio(key="loadtest.format").set_value("k6").run()
+    at.radio(key=scoped(at, "loadtest.format")).set_value("k6").run()
     assert not at.exception
     assert at.download_button(key="loadtest.download").label == "Download loadtest.mjs"
     assert any("export default function" in c.value for c in at.code)
@@ -185,15 +186,16 @@ def test_only_the_open_tab_runs_and_a_choice_in_a_hidden_tab_is_kept() -> None:
     at = _page_with_example("iot_telemetry")
     assert at.code and not [r for r in at.radio if r.key == "loadtest.format"]  # the load test is not written
     assert [b for b in at.button if b.key == SUBMIT_IMPORT]  # a form is sent even when hidden (ui.tabs)
-    at.radio(key="iac.format").set_value("terraform").run()
-    at.text_area(key="iac.tags").input("team=data").run()
+    at.radio(key=scoped(at, "iac.format")).set_value("terraform").run()
+    at.text_area(key=scoped(at, "iac.tags")).input("team=data").run()
     _open_tab(at, LOAD_TEST)
     assert not [r for r in at.radio if r.key == "iac.format"]  # the code tab's body did not run
-    at.radio(key="loadtest.format").set_value("k6").run()
+    at.radio(key=scoped(at, "loadtest.format")).set_value("k6").run()
     _open_tab(at, IMPORT)
     _open_tab(at, CODE)
-    assert at.radio(key="iac.format").value == "terraform" and at.text_area(key="iac.tags").value == "team=data"
+    assert at.radio(key=scoped(at, "iac.format")).value == "terraform"
+    assert at.text_area(key=scoped(at, "iac.tags")).value == "team=data"
     assert 'resource "aws_dynamodb_table" "table"' in at.code[0].value and "team" in at.code[0].value
     _open_tab(at, LOAD_TEST)
-    assert at.radio(key="loadtest.format").value == "k6"
+    assert at.radio(key=scoped(at, "loadtest.format")).value == "k6"
     assert at.download_button(key="loadtest.download").label == "Download loadtest.mjs"

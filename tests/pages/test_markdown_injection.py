@@ -95,7 +95,6 @@ def test_invalid_entity_attribute_and_pattern_names_show_literally_in_the_proble
         slug = space.create(document)
         at = AppTest.from_file(str(ROOT / "pages" / "model.py"), default_timeout=120)
         at.query_params["model"] = slug
-        at.session_state["model.slug"] = slug
         _run_in(at, workspace_dir / field)
         _assert_literal(at, payload, field)
 

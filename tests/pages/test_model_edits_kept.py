@@ -7,8 +7,7 @@ from pathlib import Path
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from modeling.workspace.folder import Workspace
-from tests.pages.model_page import add_entity_in_the_grid, model_page, saved
+from tests.pages.model_page import add_entity_in_the_grid, grid_version, model_page, saved, scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _raw_box(at: AppTest, workspace_dir: Path):
-    return at.text_area(key=f"model.raw.{Workspace(workspace_dir).most_recent()}")
+    return at.text_area(key=scoped(at, "raw"))
 
 
 
@@ -78,8 +77,8 @@ def test_bad_yaml_is_refused_the_model_is_unchanged_and_the_text_is_kept(workspa
 
 def test_a_typed_attribute_row_without_a_name_is_kept_as_a_draft_with_its_problem(workspace_dir: Path) -> None:
     at = model_page()
-    entity = at.selectbox(key="model.attributes_entity").value
-    at.session_state[f"model.attributes.{entity}.editor.0"] = {
+    entity = at.selectbox(key=scoped(at, "attributes_entity")).value
+    at.session_state[scoped(at, f"attributes.{entity}.editor.0")] = {
         "edited_rows": {}, "added_rows": [{"type": "N", "description": "credits left"}], "deleted_rows": []}
     at.run()
     assert not at.exception
@@ -91,12 +90,12 @@ def test_a_typed_attribute_row_without_a_name_is_kept_as_a_draft_with_its_proble
 def test_a_new_row_holding_only_preset_cells_is_not_saved_and_stays_in_the_grid(workspace_dir: Path) -> None:
     at = model_page()
     before = saved(workspace_dir)
-    at.session_state["model.patterns.editor.0"] = {
+    at.session_state[scoped(at, "patterns.editor.0")] = {
         "edited_rows": {}, "added_rows": [{"kind": "read_one"}], "deleted_rows": []}
     at.run()
     assert saved(workspace_dir) == before
     # the grid is not re-created (same version), so the row the user is about to type into stays
-    assert "model.patterns.version" not in at.session_state or at.session_state["model.patterns.version"] == 0
+    assert grid_version(at, "patterns") == 0
 
 
 def test_the_check_link_opens_hot_partitions_on_the_findings_index_with_the_same_model(workspace_dir: Path) -> None:
@@ -105,14 +104,14 @@ def test_the_check_link_opens_hot_partitions_on_the_findings_index_with_the_same
     at.switch_page("pages/start.py").run()
     at.button(key="start.open.student_platform_mistakes").click().run()
     at.switch_page("pages/layout.py").run()
-    findings = at.radio(key="layout.finding")
+    findings = at.radio(key=scoped(at, "layout.finding"))
     assert findings.value.startswith("⛔ DDS101") and "GSI1" in findings.value
     opened = at.query_params["model"]
     at.button(key="layout.to_hot").click().run()
     assert not at.exception, at.exception
     assert at.title[0].value.startswith("Hot partitions · ")
     assert at.query_params["model"] == opened  # the same model, not the most recent one
-    assert at.selectbox(key="hot.index").value == "GSI1"  # where the finding is, not the table
+    assert at.selectbox(key=scoped(at, "hot.index")).value == "GSI1"  # where the finding is, not the table
 
 
 def test_an_unknown_model_in_a_link_is_said_not_silently_replaced(workspace_dir: Path) -> None:
@@ -132,7 +131,7 @@ def test_start_shows_the_design_findings_not_only_the_model_errors(workspace_dir
     findings = next(m for m in at.metric if m.label == "Design errors · warnings").value
     # the Layout page lists the same design's findings: the mistakes example has errors there
     at.switch_page("pages/layout.py").run()
-    layout_errors = sum(o.startswith("⛔") for o in at.radio(key="layout.finding").options)
+    layout_errors = sum(o.startswith("⛔") for o in at.radio(key=scoped(at, "layout.finding")).options)
     assert layout_errors > 0 and findings.startswith(f"{layout_errors} · ")
 
 
@@ -152,8 +151,7 @@ def test_a_new_model_from_the_start_page_is_valid_and_opens_on_the_model_page(wo
 
 
 def _version(at: AppTest, grid: str) -> int:
-    key = f"model.{grid}.version"
-    return at.session_state[key] if key in at.session_state else 0  # noqa: SIM401
+    return grid_version(at, grid)
 
 
 def test_a_grid_whose_rows_an_edit_elsewhere_leaves_alone_keeps_its_key_and_keeps_that_edit(
@@ -166,7 +164,7 @@ def test_a_grid_whose_rows_an_edit_elsewhere_leaves_alone_keeps_its_key_and_keep
     assert _version(at, "relationships") == before  # its rows did not change: same grid, same key
 
     first = saved(workspace_dir)["relationships"][0]["name"]
-    at.session_state[f"model.relationships.editor.{before}"] = {
+    at.session_state[scoped(at, f"relationships.editor.{before}")] = {
         "edited_rows": {0: {"cardinality_mean": "7"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception, at.exception
@@ -181,7 +179,7 @@ def test_a_grid_with_edits_of_its_own_is_drawn_again_when_another_grid_changes_t
         workspace_dir: Path) -> None:
     at = model_page()
     before = _version(at, "relationships")
-    at.session_state[f"model.relationships.editor.{before}"] = {
+    at.session_state[scoped(at, f"relationships.editor.{before}")] = {
         "edited_rows": {0: {"cardinality_mean": "7"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     add_entity_in_the_grid(at, "Invoice")

@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from modeling.examples import example_document
 from modeling.memo import clear_domain_caches
 from modeling.workspace.folder import Workspace
+from tests.pages.model_page import scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,9 +76,9 @@ def test_hot_partitions_what_if_follows_its_slider_and_comes_back(workspace_dir:
     Workspace(workspace_dir).create(example_document("student_platform"))
     at = _page("hot_partitions.py")
     first = _top_keys(at).copy()
-    at.slider(key="hot.shards").set_value(4).run()
+    at.slider(key=scoped(at, "hot.shards")).set_value(4).run()
     assert not at.exception, at.exception
-    at.slider(key="hot.shards").set_value(1).run()
+    at.slider(key=scoped(at, "hot.shards")).set_value(1).run()
     pd.testing.assert_frame_equal(_top_keys(at), first)  # a cached answer for the same inputs is the same
 
 
@@ -91,13 +92,13 @@ def test_capacity_and_cost_show_the_new_cost_after_an_edit(workspace_dir: Path) 
     Workspace(workspace_dir).create(example_document("student_platform"))
     at = _page("capacity_and_cost.py")
     before = _recommended_usd(at)
-    at.slider(key="cost.target").set_value(0.5).run()  # a choice change first: another cache entry
+    at.slider(key=scoped(at, "cost.target")).set_value(0.5).run()  # a choice change first: another cache entry
     _edit(workspace_dir, _scale_traffic(10))
     at.run()
     assert not at.exception, at.exception
     after = _recommended_usd(at)
     assert after != before
-    at.slider(key="cost.target").set_value(0.7).run()  # back to the first choices: the edited model's cost
+    at.slider(key=scoped(at, "cost.target")).set_value(0.7).run()  # back to the first choices: the edited model's cost
     assert _recommended_usd(at) not in (before,)
 
     def usd(text: str) -> float:

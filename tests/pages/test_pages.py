@@ -11,6 +11,7 @@ from costs.design_ranking import ranked_designs
 from modeling.examples import example_document, load_example
 from modeling.workspace.folder import Workspace
 from tests.markdown_checks import unescape
+from tests.pages.model_page import scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted(p.name for p in (ROOT / "pages").glob("*.py"))
@@ -49,7 +50,7 @@ def test_first_visit_opens_an_example_and_saves_it(workspace_dir: Path) -> None:
 
 def test_adding_an_entity_in_the_table_autosaves_it(workspace_dir: Path) -> None:
     at = _app_on("model.py")
-    at.session_state["model.entities.editor.0"] = {
+    at.session_state[scoped(at, "entities.editor.0")] = {
         "edited_rows": {}, "added_rows": [{"name": "Course", "item_count": 40}], "deleted_rows": []}
     at.run()
     assert not at.exception
@@ -62,7 +63,7 @@ def test_adding_an_access_pattern_autosaves_it(workspace_dir: Path) -> None:
     at = _app_on("model.py")
     row = {"name": "list_tenants_by_plan", "kind": "read_many", "entities": ["Tenant"], "inputs": ["plan"],
            "peak_requests_per_second": 5, "average_requests_per_second": 1}
-    at.session_state["model.patterns.editor.0"] = {"edited_rows": {}, "added_rows": [row], "deleted_rows": []}
+    at.session_state[scoped(at, "patterns.editor.0")] = {"edited_rows": {}, "added_rows": [row], "deleted_rows": []}
     at.run()
     pattern = _open_document(workspace_dir)["access_patterns"][-1]
     assert pattern["name"] == "list_tenants_by_plan"
@@ -72,7 +73,7 @@ def test_adding_an_access_pattern_autosaves_it(workspace_dir: Path) -> None:
 
 def test_a_validation_error_is_shown_next_to_the_pattern_and_the_edit_is_kept(workspace_dir: Path) -> None:
     at = _app_on("model.py")
-    at.session_state["model.patterns.editor.0"] = {"edited_rows": {0: {"average_requests_per_second": 99999}},
+    at.session_state[scoped(at, "patterns.editor.0")] = {"edited_rows": {0: {"average_requests_per_second": 99999}},
                                                    "added_rows": [], "deleted_rows": []}
     at.run()
     saved = _open_document(workspace_dir)["access_patterns"][0]
@@ -84,8 +85,8 @@ def test_a_validation_error_is_shown_next_to_the_pattern_and_the_edit_is_kept(wo
 
 def test_table_settings_form_saves_the_model_name(workspace_dir: Path) -> None:
     at = _app_on("model.py")
-    at.text_input(key="model.name").input("Renamed platform")
-    at.button(key="FormSubmitter:model.table_form-Save table settings").click().run()
+    at.text_input(key=scoped(at, "table_form.name")).input("Renamed platform")
+    at.button(key=f"FormSubmitter:{scoped(at, 'table_form')}-Save table settings").click().run()
     assert _open_document(workspace_dir)["name"] == "Renamed platform"
     assert at.title[0].value == "Model · Renamed platform"
 
@@ -100,20 +101,21 @@ def test_start_page_opens_an_example_as_a_new_model(workspace_dir: Path) -> None
 
 def test_layout_adopt_a_design_then_an_override_problem_appears_and_disappears(workspace_dir: Path) -> None:
     at = _app_on("layout.py")
-    options = at.radio(key="layout.design").options
+    options = at.radio(key=scoped(at, "layout.design")).options
     assert options[0] == "Proposed" and "Your design" not in options  # the search's winner first
     at.button(key="layout.adopt").click().run()
-    assert "key_design" in _open_document(workspace_dir) and at.radio(key="layout.design").value == "Your design"
-    at.session_state["model.layout.templates.editor.0"] = {
+    assert "key_design" in _open_document(workspace_dir)
+    assert at.radio(key=scoped(at, "layout.design")).value == "Your design"
+    at.session_state[scoped(at, "layout.templates.editor.0")] = {
         "edited_rows": {0: {"partition_key": "TENANT#{tenantIdd}"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception and any("tenantIdd" in e.value for e in at.error)
     # the grid keeps its key while only its own edits change the model: its edits are cumulative
-    at.session_state["model.layout.templates.editor.0"] = {
+    at.session_state[scoped(at, "layout.templates.editor.0")] = {
         "edited_rows": {0: {"partition_key": "TENANT#{tenantId}"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not any("tenantIdd" in e.value for e in at.error)
-    assert at.radio(key="layout.design").value == "Your design"
+    assert at.radio(key=scoped(at, "layout.design")).value == "Your design"
 
 
 def test_layout_lists_the_designs_and_their_indexes_and_lays_out_only_the_one_shown(
@@ -130,11 +132,11 @@ def test_layout_lists_the_designs_and_their_indexes_and_lays_out_only_the_one_sh
                         or real(request))
     at = _app_on("layout.py")
     designs = ranked_designs(load_example("student_platform"))
-    assert at.radio(key="layout.design").options == [d.name for d in designs]
+    assert at.radio(key=scoped(at, "layout.design")).options == [d.name for d in designs]
     assert laid_out == [designs[0].name]
     for design in designs:
-        at.radio(key="layout.design").set_value(design.name).run()
-        assert at.selectbox(key="layout.index").options == [
+        at.radio(key=scoped(at, "layout.design")).set_value(design.name).run()
+        assert at.selectbox(key=scoped(at, "layout.index")).options == [
             "table", *(i.name for i in design.key_design.global_secondary_indexes)]
         assert at.markdown and any(design.name in m.value for m in at.markdown)
     assert not at.exception
@@ -142,7 +144,7 @@ def test_layout_lists_the_designs_and_their_indexes_and_lays_out_only_the_one_sh
 
 def test_layout_view_through_an_index_shows_that_index_keys(workspace_dir: Path) -> None:
     at = _app_on("layout.py")
-    at.selectbox(key="layout.index").select("GSI1").run()
+    at.selectbox(key=scoped(at, "layout.index")).select("GSI1").run()
     assert not at.exception
     # the index's own key attributes, as the proposal names them (labelled GSI1PK/GSI1SK or plain attributes)
     shown_design = ranked_designs(load_example("student_platform"))[0]  # the page opens on the ranking's winner
@@ -156,8 +158,8 @@ def test_layout_checks_of_the_mistakes_example_show_what_a_finding_concerns(work
     at = _app_on("start.py")
     at.button(key="start.open.student_platform_mistakes").click().run()
     at.switch_page("pages/layout.py").run()
-    assert at.radio(key="layout.design").value == "Your design"
-    findings = at.radio(key="layout.finding")
+    assert at.radio(key=scoped(at, "layout.design")).value == "Your design"
+    findings = at.radio(key=scoped(at, "layout.finding"))
     assert findings.value.startswith("⛔ DDS101") and "GSI1" in findings.value
     assert any("STATUS#{status}" in frame.value.to_csv() for frame in at.dataframe)
     findings.set_value(next(o for o in findings.options if "DDS201" in o)).run()
@@ -168,7 +170,7 @@ def test_capacity_and_cost_recommends_and_follows_the_region(workspace_dir: Path
     at = _app_on("capacity_and_cost.py")
     assert "cheapest option" in at.success[0].value
     first = at.metric[0].value
-    at.selectbox(key="cost.region").select("ap-northeast-1").run()
+    at.selectbox(key=scoped(at, "cost.region")).select("ap-northeast-1").run()
     assert not at.exception and at.metric[0].value != first
 
 
@@ -182,13 +184,13 @@ def test_capacity_and_cost_runs_only_the_open_tab_and_keeps_a_hidden_tabs_choice
     assert at.text_area(key="cost.item").value and at.text_input(key="cost.item_bytes").value == "3500"
     at.session_state["cost.tab"] = "Auto scaling"
     at.run()
-    at.radio(key="cost.scaling_dimension").set_value("write").run()
+    at.radio(key=scoped(at, "cost.scaling_dimension")).set_value("write").run()
     at.session_state["cost.tab"] = "Designs"
     at.run()
     assert not [r for r in at.radio if r.key == "cost.scaling_dimension"]  # its tab did not run
     at.session_state["cost.tab"] = "Auto scaling"
     at.run()
-    assert at.radio(key="cost.scaling_dimension").value == "write"
+    assert at.radio(key=scoped(at, "cost.scaling_dimension")).value == "write"
     assert [c.key for c in at.get("plotly_chart")] == ["cost.scaling_chart"]
     assert not at.exception
 
@@ -207,7 +209,7 @@ def test_quick_calculator_sizes_an_item_and_explains_bad_json(workspace_dir: Pat
                                          ("layout.py", "designs cannot be shown")])
 def test_analysis_pages_explain_a_model_with_errors_instead_of_failing(page: str, words: str) -> None:
     at = _app_on("model.py")
-    at.session_state["model.patterns.editor.0"] = {"edited_rows": {0: {"average_requests_per_second": 99999}},
+    at.session_state[scoped(at, "patterns.editor.0")] = {"edited_rows": {0: {"average_requests_per_second": 99999}},
                                                    "added_rows": [], "deleted_rows": []}
     at.run()
     at.switch_page(f"pages/{page}").run()
@@ -218,13 +220,13 @@ def test_hot_partitions_flags_the_sign_up_burst_and_sharding_fixes_it(workspace_
     at = _app_on("start.py")
     at.button(key="start.open.student_platform_mistakes").click().run()
     at.switch_page("pages/hot_partitions.py").run()
-    assert at.selectbox(key="hot.design").value == "Your design"
-    assert at.selectbox(key="hot.index").value == "GSI1"  # opens where the worst finding is (DDS101)
-    at.selectbox(key="hot.index").select("table").run()  # the sign-up burst lands on the table's key
-    at.selectbox(key="hot.burst_pattern").select("create_student_by_tenant").run()
+    assert at.selectbox(key=scoped(at, "hot.design")).value == "Your design"
+    assert at.selectbox(key=scoped(at, "hot.index")).value == "GSI1"  # opens where the worst finding is (DDS101)
+    at.selectbox(key=scoped(at, "hot.index")).select("table").run()  # the sign-up burst lands on the table's key
+    at.selectbox(key=scoped(at, "hot.burst_pattern")).select("create_student_by_tenant").run()
     burst_errors = [unescape(e.value) for e in at.error if "create_student_by_tenant" in unescape(e.value)]
     assert burst_errors and "STUDENT#" in burst_errors[0]
-    at.slider(key="hot.shards").set_value(40).run()  # a create is a transaction (2 WCU): 37x one partition
+    at.slider(key=scoped(at, "hot.shards")).set_value(40).run()  # a create is a transaction (2 WCU): 37x one partition
     assert not at.exception
     assert not [e.value for e in at.error
                 if "create_student_by_tenant" in unescape(e.value) and e.value.startswith("**table")]
@@ -232,7 +234,7 @@ def test_hot_partitions_flags_the_sign_up_burst_and_sharding_fixes_it(workspace_
 
 def test_hot_partitions_takes_a_user_set_partition_count(workspace_dir: Path) -> None:
     at = _app_on("hot_partitions.py")
-    at.number_input(key="hot.partitions").set_value(7).run()
+    at.number_input(key=scoped(at, "hot.partitions")).set_value(7).run()
     assert not at.exception
     skew = next(frame.value for frame in at.dataframe if "Verdict" in frame.value.columns
                 and "Partitions" in frame.value.columns)
@@ -264,6 +266,6 @@ def test_capacity_and_cost_prices_the_models_own_region_or_says_it_cannot(worksp
     Workspace(workspace_dir).create(document)
     at = AppTest.from_file(str(ROOT / "pages" / "capacity_and_cost.py"), default_timeout=90).run()
     assert not at.exception, at.exception
-    assert at.selectbox(key="cost.region").value == region
+    assert at.selectbox(key=scoped(at, "cost.region")).value == region
     notices = [w.value for w in at.warning if "No price sheet ships" in w.value]
     assert bool(notices) == warned and (not warned or region in notices[0])

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from tests.markdown_checks import unescape
+from tests.pages.model_page import scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,7 +21,7 @@ def test_load_run_all_and_cleanup() -> None:
     at = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()
     assert not at.exception, at.exception
     assert any("Load the sample data" in i.value for i in at.info)
-    at.number_input(key="preview.items").set_value(400).run()
+    at.number_input(key=scoped(at, "preview.items")).set_value(400).run()
     _button(at, "preview.load").click().run()
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
@@ -32,7 +33,7 @@ def test_load_run_all_and_cleanup() -> None:
     done, total = passed.value.split(" of ")
     assert done == total and int(total) >= 10
     assert any("Every access pattern returned" in s.value for s in at.success)
-    assert at.selectbox(key="preview.detail").options, "every pattern can be inspected"
+    assert at.selectbox(key=scoped(at, "preview.detail")).options, "every pattern can be inspected"
     assert any("boto3" in c.value for c in at.code)
     table = next(c.value for c in at.caption if "Table `" in c.value).split("`")[1]
     assert table in dynamodb_client(configured_endpoint({})).list_tables()["TableNames"]
@@ -42,10 +43,10 @@ def test_load_run_all_and_cleanup() -> None:
 
 def test_own_input_values_rerun_one_pattern_and_bad_values_are_explained() -> None:
     at = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()
-    at.number_input(key="preview.items").set_value(300).run()
+    at.number_input(key=scoped(at, "preview.items")).set_value(300).run()
     _button(at, "preview.load").click().run()
     _button(at, "preview.run_all").click().run()
-    detail = at.selectbox(key="preview.detail")
+    detail = at.selectbox(key=scoped(at, "preview.detail"))
     pattern = next(o for o in detail.options if o.startswith("list_"))
     detail.set_value(pattern).run()
     returned = next(m for m in at.metric if m.label == "Items returned")
@@ -68,10 +69,10 @@ def test_a_custom_run_never_turns_a_failing_pattern_green() -> None:
     at.switch_page("pages/start.py").run()
     at.button(key="start.open.student_platform_mistakes").click().run()
     at.switch_page("pages/preview.py").run()
-    at.number_input(key="preview.items").set_value(1000).run()
+    at.number_input(key=scoped(at, "preview.items")).set_value(1000).run()
     _button(at, "preview.load").click().run()
     _button(at, "preview.run_all").click().run()
-    at.selectbox(key="preview.detail").set_value("get_student_by_id").run()
+    at.selectbox(key=scoped(at, "preview.detail")).set_value("get_student_by_id").run()
     fields = [t for t in at.text_input if t.key.startswith("preview.input.get_student_by_id.")]
     for field in fields:
         field.set_value("no-such-student")
@@ -85,12 +86,12 @@ def test_a_custom_run_never_turns_a_failing_pattern_green() -> None:
 
 def test_a_fresh_session_finds_the_table_it_loaded_and_a_changed_seed_does_not() -> None:
     at = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()
-    at.number_input(key="preview.items").set_value(200).run()
+    at.number_input(key=scoped(at, "preview.items")).set_value(200).run()
     _button(at, "preview.load").click().run()
     assert any(m.label == "Items in the table" for m in at.metric)
 
     again = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()  # a refresh
-    again.number_input(key="preview.items").set_value(200).run()
+    again.number_input(key=scoped(at, "preview.items")).set_value(200).run()
     assert any("already holds this sample data" in i.value for i in again.info)
     _button(again, "preview.run_all").click().run()
     assert not again.exception, again.exception
@@ -98,7 +99,7 @@ def test_a_fresh_session_finds_the_table_it_loaded_and_a_changed_seed_does_not()
     assert passed.value.split(" of ")[0] == passed.value.split(" of ")[1]
 
     other = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()
-    other.number_input(key="preview.items").set_value(200).run()
-    other.number_input(key="preview.seed").set_value(7).run()
+    other.number_input(key=scoped(at, "preview.items")).set_value(200).run()
+    other.number_input(key=scoped(at, "preview.seed")).set_value(7).run()
     assert not any("already holds" in i.value for i in other.info)
     assert any("Load the sample data" in i.value for i in other.info)

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from tests.fault_proxy import FaultPlan, FaultProxy
+from tests.pages.model_page import scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +30,7 @@ def _button(at: AppTest, key: str):
 
 def test_after_a_resume_the_page_shows_the_counted_items_and_the_shortfall(proxy: FaultProxy) -> None:
     at = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=120).run()
-    at.number_input(key="preview.items").set_value(500).run()
+    at.number_input(key=scoped(at, "preview.items")).set_value(500).run()
     # every BatchWriteItem attempt after the first four answers 500: the load stops part-way, whatever the
     # items (a seeded 97% share let a batch through or not depending on the design's key bytes)
     proxy.use(FaultPlan(seed=5, error500=1.0, targets=("BatchWriteItem",), pass_first=4))

@@ -17,6 +17,7 @@ from modeling.examples import example_document
 from modeling.model import Model, TableClass
 from modeling.model_file import FileFormat, dump_document
 from modeling.workspace.folder import Workspace
+from tests.pages.model_page import scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,7 +75,7 @@ def test_report_page_previews_the_open_models_report_with_its_hash(workspace_dir
 
 def test_changing_the_region_reprices_the_report(workspace_dir: Path) -> None:
     at = _report_page()
-    at.selectbox(key="report.region").select("eu-west-1").run()
+    at.selectbox(key=scoped(at, "report.region")).select("eu-west-1").run()
     assert not at.exception, at.exception
     # the report built for us-east-1 is not shown for eu-west-1: the page says it is out of date
     assert "us-east-1 (prices effective" not in _markdown(at)
@@ -151,7 +152,7 @@ def test_an_edit_after_a_built_report_is_never_shown_with_the_old_numbers(worksp
     assert f"**Monthly cost (USD)**: {new_cost:,f}" in _markdown(at)
 
     # a setting changed and changed back shows the report built for it at once, without a click
-    at.slider(key="report.target").set_value(0.5).run()
+    at.slider(key=scoped(at, "report.target")).set_value(0.5).run()
     assert not [s for s in at.subheader if s.value == "Sign-off"]
-    at.slider(key="report.target").set_value(0.7).run()
+    at.slider(key=scoped(at, "report.target")).set_value(0.7).run()
     assert f"**Monthly cost (USD)**: {new_cost:,f}" in _markdown(at)

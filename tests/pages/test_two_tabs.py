@@ -11,7 +11,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from modeling.workspace.folder import Workspace
-from tests.pages.model_page import add_entity_in_the_grid, model_page, saved
+from tests.pages.model_page import add_entity_in_the_grid, model_page, saved, scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,12 +92,12 @@ def test_a_damaged_draft_is_never_overwritten(workspace_dir: Path) -> None:
 
 def test_a_table_form_opened_before_another_tabs_rename_keeps_the_rename(workspace_dir: Path) -> None:
     tab_a, tab_b = model_page(), model_page()
-    tab_a.text_input(key="model.name").input("Renamed in tab A")
-    tab_a.button(key="FormSubmitter:model.table_form-Save table settings").click().run()
+    tab_a.text_input(key=scoped(tab_a, "table_form.name")).input("Renamed in tab A")
+    tab_a.button(key=f"FormSubmitter:{scoped(tab_a, 'table_form')}-Save table settings").click().run()
     tab_b.run()  # tab B's form was opened before the rename
     assert any("Changed since this form was opened" in c.value for c in tab_b.caption)
-    tab_b.text_area(key="model.description").input("Described in tab B")
-    tab_b.button(key="FormSubmitter:model.table_form-Save table settings").click().run()
+    tab_b.text_area(key=scoped(tab_b, "table_form.description")).input("Described in tab B")
+    tab_b.button(key=f"FormSubmitter:{scoped(tab_b, 'table_form')}-Save table settings").click().run()
     stored = saved(workspace_dir)
     assert stored["name"] == "Renamed in tab A"  # B did not write its stale name back
     assert stored["description"] == "Described in tab B"
@@ -107,10 +107,10 @@ def test_a_row_number_from_a_stale_table_never_edits_another_row(workspace_dir: 
     tab_a, tab_b = model_page(), model_page()
     first = saved(workspace_dir)["entities"][0]["name"]
     second = saved(workspace_dir)["entities"][1]["name"]
-    tab_a.session_state["model.entities.editor.0"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]}
+    tab_a.session_state[scoped(tab_a, "entities.editor.0")] = {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]}
     tab_a.run()
     # tab B still shows the first entity in row 0 and edits row 1, the second entity
-    tab_b.session_state["model.entities.editor.0"] = {
+    tab_b.session_state[scoped(tab_b, "entities.editor.0")] = {
         "edited_rows": {1: {"item_count": 777}}, "added_rows": [], "deleted_rows": []}
     tab_b.run()
     assert _conflict_shown(tab_b)
