@@ -120,10 +120,7 @@ def apply_pending(name: str, edit: Edit) -> None:
     """
     snapshot = _settled_snapshot(name)
     key = editor_key(name)
-    if snapshot is not None and snapshot.applied is not None and key not in st.session_state:
-        # the grid was not drawn in the last run (another entity's attributes were shown), so Streamlit
-        # dropped its edits: they are in the model already, and "no edits" now would undo them. Before,
-        # this saved the document the grid was drawn from, a false conflict whose merge lost data (26.2)
+    if snapshot is not None and _left_undrawn(snapshot, key):
         st.session_state.pop(_snapshot_key(name), None)
         _redraw(name)
         return
@@ -143,6 +140,15 @@ def apply_pending(name: str, edit: Edit) -> None:
     st.session_state[_snapshot_key(name)] = replace(snapshot, last=session.open_draft(), applied=edits)
     if not saved:
         st.rerun()  # the edit is held in the session; the frame at the top says why it is not saved
+
+
+def _left_undrawn(snapshot: _Snapshot, key: str) -> bool:
+    """Whether a grid with edits applied was not drawn in the last run (the page showed another entity's
+    attributes, or another page ran), so Streamlit dropped its edits: they are in the model already, and
+    reading "no edits" now would undo them. Before, this saved the document the grid was drawn from into
+    whatever model was open: a false conflict whose merge lost data (26.2), or another model overwritten
+    after a switch (26.1)."""
+    return snapshot.applied is not None and key not in st.session_state
 
 
 def _settled_snapshot(name: str) -> _Snapshot | None:
@@ -219,15 +225,28 @@ def _table_form_fields(document: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _with_table_form_fields(document: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
-    updated = editing.with_fields(document, None, {"name": values["name"], "description": values["description"]})
-    updated = editing.with_fields(updated, "table", {
-        "name": values["table_name"], "region": values["region"], "billing_mode": values["billing_mode"],
-        "table_class": values["table_class"], "ttl_attribute": values["ttl"],
-        "stream_view_type": None if values["stream"] == "(none)" else values["stream"],
-        "point_in_time_recovery": values["pitr"] or None, "replica_regions": values["replicas"]})
-    return editing.with_fields(updated, "traffic_profile", editing.traffic_profile_fields(
-        values["shape"], values["weights"]))
+_TOP_FIELDS = {"name": "name", "description": "description"}  # form field -> document field
+_TABLE_FIELDS = {"table_name": "name", "region": "region", "billing_mode": "billing_mode",
+                 "table_class": "table_class", "ttl": "ttl_attribute", "stream": "stream_view_type",
+                 "pitr": "point_in_time_recovery", "replicas": "replica_regions"}
+
+
+def _with_table_form_fields(document: dict[str, Any], changed: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """The document with the fields the user changed in the form, and only those: a field the form shows
+    with a default (a select box's first option for a setting the model leaves out) is never written."""
+    updated = editing.with_fields(document, None, {_TOP_FIELDS[f]: v for f, v in changed.items() if f in _TOP_FIELDS})
+    table = {_TABLE_FIELDS[f]: v for f, v in changed.items() if f in _TABLE_FIELDS}
+    if "stream" in changed:
+        table["stream_view_type"] = None if changed["stream"] == "(none)" else changed["stream"]
+    if "pitr" in changed:
+        table["point_in_time_recovery"] = changed["pitr"] or None
+    if table:
+        updated = editing.with_fields(updated, "table", table)
+    if "shape" in changed or "weights" in changed:
+        values = {**now, **changed}
+        updated = editing.with_fields(updated, "traffic_profile", editing.traffic_profile_fields(
+            values["shape"], values["weights"]))
+    return updated
 
 
 # the form's widget keys, each put in the open model's scope (session.model_key) when drawn
@@ -254,7 +273,7 @@ def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
         values = _table_form_widgets(shown, scope)
         if st.form_submit_button("Save table settings"):
             changed = {field: value for field, value in values.items() if value != shown[field]}
-            session.save_document(_with_table_form_fields(document, {**now, **changed}), scope)
+            session.save_document(_with_table_form_fields(document, changed, now), scope)
             for key in [base_key, *(scope.key(k) for k in _TABLE_FORM_KEYS.values())]:
                 st.session_state.pop(key, None)  # the form shows the saved model next time
             st.rerun()
