@@ -45,8 +45,21 @@ MAX_TIMELINE_CELLS = 2_000_000
 MAX_SAMPLE_ITEMS_PER_MODEL = 20_000
 MIN_SAMPLE_ITEMS_PER_ENTITY = 10
 # Filler text up to this length comes from Faker whole; longer text repeats a Faker paragraph of this length
-# (the bytes, not the prose, matter for sizing), so a 400 KB attribute costs what a 2 KB one does.
+# (the bytes, not the prose, matter for sizing), so a 400 KB attribute costs what a 2 KB one does. Longer filler
+# is also drawn once per attribute and shared by every sample item (the same string, not a copy per item) unless
+# the attribute must differ between items (unique or an identifier): its size is exact either way.
 MAX_FAKER_TEXT_CHARS = 2_000
+# Memory one draw of sample items may hold, as `modeling.data.sample_data.sample_footprint_bytes` estimates it.
+# A 512-character share link of ten 409,000-byte text attributes drew 200 distinct copies of each: 0.78 GB per
+# model, and eight such links took a 9 GB server down (issue 30). The six examples hold 0.4-1.8 MB, so 64 MiB is
+# ~35x the largest, and 16 cached draws (`modeling.design.sizing`) stay within a few hundred MB. The cost engine
+# draws fewer items per entity (never under MIN_SAMPLE_ITEMS_PER_ENTITY) to fit; a model that does not fit even
+# then is refused with what is too big (`modeling.validation`).
+MAX_SAMPLE_BYTES_PER_MODEL = 64 * 1024**2
+# Sample draws the process keeps for reuse (the sizing of every design and page rerun of a model draws the same
+# items), across all sessions: the oldest are dropped beyond this many bytes, so hostile models evict each other
+# instead of piling up (the newest is always kept while in use).
+MAX_CACHED_SAMPLE_BYTES = 2 * MAX_SAMPLE_BYTES_PER_MODEL
 
 # --- how big: sizes DynamoDB itself caps ---------------------------------------------------------------------
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
+from modeling.data.sample_data import attribute_text_bytes, must_differ, sample_footprint_bytes
 from modeling.design.keys import KeyTemplate, KeyTemplateError
 from modeling.errors import Problem, Severity
+from modeling.limits import MAX_SAMPLE_BYTES_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
 from modeling.model import (
     AccessPattern,
     AttributeType,
@@ -48,6 +50,7 @@ def semantic_problems(model: Model) -> list[Problem]:
         *(_key_design_problems(model, model.key_design) if model.key_design else ()),
         *_coverage_warnings(model),
         *_identity_problems(model),
+        *_sample_size_problems(model),
         *write_problems(model),
     ]
 
@@ -102,6 +105,33 @@ def _identity_problems(model: Model) -> Iterator[Problem]:
             yield Problem(f"entities[{entity.name}].identifiers",
                           f"`{entity.name}` has no identifier, so its items have no unique primary key",
                           _identifier_suggestion(model, entity))
+
+
+def _sample_size_problems(model: Model) -> Iterator[Problem]:
+    """A model whose sample data would not fit MAX_SAMPLE_BYTES_PER_MODEL even at the fewest sample items per
+    entity cannot be sized or previewed (issue 30): name the biggest text generator, which is what makes it so."""
+    fewest = {e.name: MIN_SAMPLE_ITEMS_PER_ENTITY for e in model.entities}
+    footprint = sample_footprint_bytes(model, fewest)
+    if footprint <= MAX_SAMPLE_BYTES_PER_MODEL:
+        return
+    parts = [(attribute_text_bytes(e, a, MIN_SAMPLE_ITEMS_PER_ENTITY), e, a)
+             for e in model.entities for a in e.attributes]
+    size, entity, attribute = max(parts, key=lambda part: part[0], default=(0, None, None))
+    message = (f"the model's sample data would take {_megabytes(footprint)} even at {MIN_SAMPLE_ITEMS_PER_ENTITY} "
+               f"items per entity, more than the limit of {_megabytes(MAX_SAMPLE_BYTES_PER_MODEL)}")
+    if entity is None or attribute is None or size == 0:
+        yield Problem("entities", message, "split the model: one model per table or service")
+        return
+    per_item = " (unique or an identifier, so every item holds its own)" if must_differ(entity, attribute) else ""
+    yield Problem(f"entities[{entity.name}].attributes[{attribute.name}].generator.length_bytes",
+                  f"{message}; the largest part is this text{per_item}: {_megabytes(size)}",
+                  "shorten the text generators' length_bytes (give the size as avg_size_bytes instead: capacity "
+                  "uses it without drawing the text), or keep long texts off unique and identifier attributes "
+                  "(a key is at most 2,048 bytes)")
+
+
+def _megabytes(size_bytes: int) -> str:
+    return f"{size_bytes / 1024**2:,.1f} MB"
 
 
 def _identifier_suggestion(model: Model, entity: Entity) -> str:

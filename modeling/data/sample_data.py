@@ -12,7 +12,7 @@ import hashlib
 import itertools
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -24,6 +24,7 @@ from faker.providers import BaseProvider
 from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
 from modeling.limits import MAX_FAKER_TEXT_CHARS
 from modeling.model import (
+    Attribute,
     AttributeType,
     BooleanGenerator,
     ConstantGenerator,
@@ -132,7 +133,10 @@ def _entity_items(model: Model, entity: Entity, count: int, seed: int,
     for attribute in entity.attributes:
         rng = np.random.default_rng(_seed_for(seed, entity.name, attribute.name))
         faker.seed_instance(_seed_for(seed, entity.name, attribute.name, "faker"))
-        values = _column(attribute.generator, attribute.type, count, rng, faker, generated)
+        if isinstance(attribute.generator, TextGenerator):
+            values = _text(attribute.generator, count, faker, shared=not must_differ(entity, attribute))
+        else:
+            values = _column(attribute.generator, attribute.type, count, rng, faker, generated)
         if attribute.unique:
             values = _made_unique(values)
         columns[attribute.name] = values
@@ -240,10 +244,63 @@ def _format_moment(moment: datetime, fmt: TimestampFormat) -> Any:
     return moment.isoformat().replace("+00:00", "Z")
 
 
-def _text(spec: TextGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
+def _text(spec: TextGenerator, count: int, faker: Faker, shared: bool) -> list[Any]:
+    """Filler text. Long filler is one string every item shares when `shared` (issue 30: 200 copies of 409 KB per
+    attribute pinned 0.78 GB a model); it is exactly `length_bytes` ASCII bytes, so sizes do not change."""
     if spec.length_bytes <= MAX_FAKER_TEXT_CHARS:
         return [faker.text(max_nb_chars=max(spec.length_bytes, 5))[: spec.length_bytes] for _ in range(count)]
+    if shared:
+        return [_long_text(faker, spec.length_bytes)] * count if count else []
     return [_long_text(faker, spec.length_bytes) for _ in range(count)]
+
+
+def must_differ(entity: Entity, attribute: Attribute) -> bool:
+    """Whether items need their own value: a unique attribute or an identifier (made distinct when repeated)."""
+    return attribute.unique or attribute.name in entity.identifiers
+
+
+# What one sample value and one item cost in memory beyond a text's characters: a Python object and its slot
+# in the item's dict, measured with tracemalloc on the six examples' draws (60-90 B a value), rounded up.
+SAMPLE_VALUE_BYTES = 100
+SAMPLE_ITEM_BYTES = 200
+
+
+def sample_item_bytes(entity: Entity) -> int:
+    """Memory one sample item of `entity` holds (`sample_footprint_bytes`), shared long text left out."""
+    return SAMPLE_ITEM_BYTES + sum(SAMPLE_VALUE_BYTES + _own_text_bytes(entity, a) for a in entity.attributes)
+
+
+def shared_text_bytes(entity: Entity) -> int:
+    """Memory of `entity`'s long filler texts drawn once and shared by all its items, whatever their number."""
+    return sum(a.generator.length_bytes for a in entity.attributes if _is_shared_text(entity, a)
+               and isinstance(a.generator, TextGenerator))
+
+
+def sample_footprint_bytes(model: Model, items_per_entity: Mapping[str, int]) -> int:
+    """About how much memory `generate_items(model, items_per_entity)` holds: every item's values and their text,
+    and each shared long text once (issue 30: bounded by `modeling.limits.MAX_SAMPLE_BYTES_PER_MODEL`)."""
+    return sum(items_per_entity.get(e.name, 0) * sample_item_bytes(e) + shared_text_bytes(e) for e in model.entities)
+
+
+def attribute_text_bytes(entity: Entity, attribute: Attribute, items: int) -> int:
+    """Text memory `attribute` takes in a draw of `items` items of `entity`: once if shared, else per item."""
+    if _is_shared_text(entity, attribute):
+        return attribute.generator.length_bytes if isinstance(attribute.generator, TextGenerator) else 0
+    return items * _own_text_bytes(entity, attribute)
+
+
+def _own_text_bytes(entity: Entity, attribute: Attribute) -> int:
+    """Text characters an item holds for itself: the text generator's length unless the text is shared."""
+    spec = attribute.generator
+    if not isinstance(spec, TextGenerator) or _is_shared_text(entity, attribute):
+        return 0
+    return spec.length_bytes
+
+
+def _is_shared_text(entity: Entity, attribute: Attribute) -> bool:
+    spec = attribute.generator
+    return (isinstance(spec, TextGenerator) and spec.length_bytes > MAX_FAKER_TEXT_CHARS
+            and not must_differ(entity, attribute))
 
 
 def _long_text(faker: Faker, length: int) -> str:
@@ -265,7 +322,7 @@ def _constant(spec: ConstantGenerator, count: int, rng: np.random.Generator, fak
 _GENERATORS = {
     UuidGenerator: _uuids, SequenceGenerator: _sequence, FakerGenerator: _faker_values, EnumGenerator: _enum,
     IntRangeGenerator: _int_range, FloatRangeGenerator: _float_range, TimestampRangeGenerator: _timestamps,
-    TextGenerator: _text, BooleanGenerator: _booleans, ConstantGenerator: _constant,
+    BooleanGenerator: _booleans, ConstantGenerator: _constant,
 }
 
 
@@ -330,8 +387,16 @@ def key_renderer(design: KeyDesign, entity: str) -> Callable[[Item], dict[str, s
     indexes = {i.name: i for i in (*design.global_secondary_indexes, *design.local_secondary_indexes)}
     local = {i.name for i in design.local_secondary_indexes}
     table_sort = keys.table.sort_key if design.sort_key is not None else None
+    long_keys: dict[str, str] = {}  # items sharing a long text render one key string, not a copy each (issue 30)
 
     def render(item: Item) -> dict[str, str]:
+        result = keys_of(item)
+        for name, value in result.items():
+            if len(value) > MAX_FAKER_TEXT_CHARS:
+                result[name] = long_keys.setdefault(value, value)
+        return result
+
+    def keys_of(item: Item) -> dict[str, str]:
         result = {design.partition_key.name: render_key(KeyTemplate.parse(keys.table.partition_key), item)}
         if design.sort_key is not None and table_sort is not None:
             result[design.sort_key.name] = render_key(KeyTemplate.parse(table_sort), item)

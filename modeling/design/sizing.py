@@ -21,9 +21,21 @@ from typing import Any
 import numpy as np
 from boto3.dynamodb.types import TypeSerializer
 
-from modeling.data.sample_data import generate_items, key_renderer, key_renderer_inputs
+from modeling.data.sample_data import (
+    generate_items,
+    key_renderer,
+    key_renderer_inputs,
+    sample_footprint_bytes,
+    sample_item_bytes,
+)
 from modeling.item_size import name_size_bytes, value_size_bytes
-from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
+from modeling.limits import (
+    MAX_CACHED_SAMPLE_BYTES,
+    MAX_SAMPLE_BYTES_PER_MODEL,
+    MAX_SAMPLE_ITEMS_PER_MODEL,
+    MIN_SAMPLE_ITEMS_PER_ENTITY,
+)
+from modeling.memo import ContentMemo
 from modeling.model import Entity, KeyDesign, Model, ProjectionType, SecondaryIndex
 
 SAMPLE_ITEMS_PER_ENTITY = 200
@@ -84,17 +96,44 @@ class Sizes:
         return found
 
 
-@lru_cache(maxsize=16)
+@dataclass(frozen=True)
+class _Drawn:
+    """A model's drawn sample items and the memory they hold (`sample_footprint_bytes`)."""
+
+    items: dict[str, list[dict[str, Any]]]
+    footprint_bytes: int
+
+
+# Draws by content: every design and page rerun of a model sizes the same items. At most 16 draws and
+# MAX_CACHED_SAMPLE_BYTES: a few big models evict each other instead of pinning memory (issue 30).
+_DRAWS: ContentMemo[_Drawn] = ContentMemo("sample items", 16, max_bytes=MAX_CACHED_SAMPLE_BYTES,
+                                          weigh=lambda drawn: drawn.footprint_bytes)
+
+
 def _cached_items(content: str, per_entity: int, seed: int) -> dict[str, list[dict[str, Any]]]:
-    return generate_items(Model.model_validate_json(content), per_entity, seed)
+    return _DRAWS.get((content, per_entity, seed), lambda: _draw(Model.model_validate_json(content), per_entity,
+                                                                  seed)).items
+
+
+def _draw(model: Model, per_entity: int, seed: int) -> _Drawn:
+    counts = {e.name: per_entity for e in model.entities}
+    return _Drawn(generate_items(model, per_entity, seed), sample_footprint_bytes(model, counts))
 
 
 def sample_counts(model: Model, per_entity: int = SAMPLE_ITEMS_PER_ENTITY) -> dict[str, int]:
-    """Sample items per entity: `per_entity` each, fewer when the model-wide budget would be exceeded
-    (a model of 1,500 entities must not draw 300,000 items to size them)."""
+    """Sample items per entity: `per_entity` each, fewer when a model-wide budget would be exceeded: a model of
+    1,500 entities must not draw 300,000 items to size them (MAX_SAMPLE_ITEMS_PER_MODEL), nor one of big
+    values hold gigabytes (MAX_SAMPLE_BYTES_PER_MODEL); never fewer than MIN_SAMPLE_ITEMS_PER_ENTITY."""
     budget = MAX_SAMPLE_ITEMS_PER_MODEL // max(1, len(model.entities))
-    each = min(per_entity, max(MIN_SAMPLE_ITEMS_PER_ENTITY, budget))
+    each = min(per_entity, max(MIN_SAMPLE_ITEMS_PER_ENTITY, min(budget, _items_within_bytes(model))))
     return {e.name: each for e in model.entities}
+
+
+def _items_within_bytes(model: Model) -> int:
+    """Items per entity whose draw stays within MAX_SAMPLE_BYTES_PER_MODEL (shared texts counted once)."""
+    shared = sample_footprint_bytes(model, {})
+    per_item = sum(sample_item_bytes(e) for e in model.entities)
+    return max(0, MAX_SAMPLE_BYTES_PER_MODEL - shared) // max(1, per_item)
 
 
 def sample_items(model: Model, design: KeyDesign, seed: int = SAMPLE_SEED,
