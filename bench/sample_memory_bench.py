@@ -4,7 +4,8 @@ Runs what the page runs (the design ranking's search, then the estimate of the f
 then for `--links` hostile share links (ten entities, each with a 409,000-byte text generator; a link of ~300
 characters), each a variant (another model, another sample draw). Prints the resident memory (VmRSS) each keeps
 once done, and its ratio to what the example kept, so figures compare across machines. Before the fix a hostile
-link kept ~780 MB (~180x what the student_platform example keeps) and each variant as much again; now ~4.5 MB, the one copy of its texts (about what an example keeps).
+link kept ~780 MB (~180x what the student_platform example keeps) and each variant as much again; now ~4.5 MB,
+the one copy of its texts (about what an example keeps).
 
 Run: .venv/bin/python bench/sample_memory_bench.py [--links 10]
 Not a test: figures depend on the allocator, so nothing here fails the suite (tests/pages/test_page_memory.py
