@@ -47,10 +47,12 @@ def _conflict(held: session.OpenDraft) -> None:
     with st.container(border=True, key="save_status.conflict"):
         st.warning("This model was saved in another tab or by someone else after you opened it, so your last "
                    "edit is not saved yet. Nothing is lost: choose what to keep.", icon="🔀")
-        st.caption("They changed: " + (", ".join(theirs_changed) or "nothing that differs from yours"))
-        st.caption("You changed: " + (", ".join(mine_changed) or "nothing"))
+        # the paths hold entity and attribute names: plain text, never a link or an image (issue 30.3)
+        st.caption("They changed: " + (", ".join(plain(p) for p in theirs_changed)
+                                       or "nothing that differs from yours"))
+        st.caption("You changed: " + (", ".join(plain(p) for p in mine_changed) or "nothing"))
         if merged.conflicts:
-            st.caption("Both changed, differently: " + ", ".join(c.path for c in merged.conflicts)
+            st.caption("Both changed, differently: " + ", ".join(plain(c.path) for c in merged.conflicts)
                        + ". A merge is not possible; keep one side and the other as a copy.")
         merge, mine, copy_mine, reload = st.columns(4)
         if merge.button("Merge both", key="save_status.merge", disabled=not merged.clean,
