@@ -346,6 +346,20 @@ def test_eu_central_1_prices_pitr_and_replicated_writes_from_its_own_sheet() -> 
     assert rwru.monthly_cost_usd == Decimal("20.04")
 
 
+def test_us_east_2_prices_a_replica_s_replicated_writes_at_its_own_wru_price() -> None:
+    # AWS (Nov 2024, dynamodb-facts §5, §9.1): a replicated write costs the same as a single-Region write, so
+    # us-east-2 rWRU = its own WRU, $0.625 per million (never another Region's price). Home us-east-1 with a
+    # replica in us-east-2, 10 writes/s of 1 unit for 730 h: 10 x 2,628,000 = 26.28 M rWRU x $0.625 = $16.425
+    # -> $16.43 in us-east-2 (was "not available": the sheet had no rWRU)
+    sheet = load_price_sheet("us-east-2")
+    rwru = sheet.price(PriceItem.REPLICATED_WRITE_REQUEST_UNITS, STANDARD)
+    assert rwru.value == sheet.price(PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, STANDARD).value == Decimal("0.625")
+    assert rwru.is_assumption and "aws.amazon.com/blogs/database" in rwru.source
+    usage = TableUsage(table=ResourceUsage.flat("t", 0, 10), replica_regions=("us-east-2",))
+    got = lines(estimate_monthly_cost(usage, load_price_sheet("us-east-1"), STANDARD_ONLY).option(OPT.ON_DEMAND))
+    assert got["Replicated writes, table t, us-east-2 (rWRU)"] == Decimal("16.43")
+
+
 UNPRICED_ON_DEMAND = ["us-west-2", "ap-southeast-1"]
 _ZERO = re.compile(r"\$0\.00(?!\d)|\bNone\b|USD 0(?![.\d])")
 
