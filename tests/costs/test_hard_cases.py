@@ -252,6 +252,18 @@ def test_pitr_without_a_price_is_excluded_and_said_so() -> None:
     assert option.monthly_total_usd is None and "excluding Point-in-time recovery" in option.status
 
 
+def test_a_reserved_term_missing_from_the_sheet_is_not_available_never_not_offered() -> None:
+    # AWS sells 3-year reserved capacity for Standard tables (§9.2); our us-east-2 sheet has no 3-year price
+    # (AWS Labs' reco config lists none for 'CMH'): that is unknown to us, not "not offered" by AWS
+    result = estimate_monthly_cost(flat(10, 5), load_price_sheet("us-east-2"), STANDARD_ONLY)
+    three_years = result.option(OPT.RESERVED_3Y, STANDARD)
+    assert three_years.monthly_total_usd is None and "not offered" not in three_years.status
+    assert three_years.status == (
+        "not available: no price for reserved_3y_rcu_upfront, reserved_3y_rcu_hourly, reserved_3y_wcu_upfront, "
+        "reserved_3y_wcu_hourly: not available in the us-east-2 price sheet (enter a negotiated price to include it)")
+    assert result.option(OPT.RESERVED_1Y, STANDARD).monthly_total_usd is not None  # the 1-year term is priced
+
+
 def test_not_offered_options_say_why_and_charts_draw_only_known_lines() -> None:
     result = estimate_monthly_cost(flat(10, 5, point_in_time_recovery=True), load_price_sheet("eu-west-1"))
     assert result.option(OPT.RESERVED_1Y, IA).status.startswith("not offered: reserved capacity is not offered")
