@@ -33,6 +33,7 @@ from costs.traffic_curves import pattern_minute_rates
 from costs.usage import CapacityOption, EstimateOptions, FixedCapacity, ResourceUsage, TableUsage
 from modeling.design.generator import propose_designs
 from modeling.design.plans import Operation
+from modeling.examples import load_example
 from modeling.interop.infrastructure import IacFormat
 from modeling.model import BillingMode, Model, TableClass, TrafficProfile, TrafficShape
 from tests.cli_runner import run_main
@@ -481,9 +482,10 @@ def _sparse_model() -> Model:
 
 SPARSE = [
     # s = share of Devices in GSI1 = weight of OFFLINE = 0.1; a KEYS_ONLY entry is under 1 KB: 1 WCU a write
-    # update of the gating attribute: in -> out a delete, out -> in a put (each s(1 - s) = 0.09), in -> in one
-    # write (s^2 = 0.01), out -> out nothing (0.81): 0.09 + 0.09 + 0.01 = 0.19 WCU a request (§4.1)
-    ("update_status_by_id", {"GSI1": Decimal("0.19")}),
+    # update of the gating attribute (§4.1): an item in the index (s = 0.1) is rewritten once if it stays, or
+    # deleted once if it moves out; an item outside costs nothing: 0.1 x 1 WCU = 0.1 WCU a request. (Reading
+    # the new value as independent of the old charged 2 x 0.1 x 0.9 + 0.1^2 = 0.19, issue 27 D3.)
+    ("update_status_by_id", {"GSI1": Decimal("0.1")}),
     # an update of an attribute neither in the keys nor projected (KEYS_ONLY) writes nothing to the index
     ("update_note_by_id", {}),
     # a new item enters the index only when OFFLINE: 0.1 put a request
@@ -699,3 +701,13 @@ def test_the_cli_says_when_a_region_has_no_price_sheet() -> None:
     assert run.returncode == 0, run.stderr
     assert "No price sheet ships for af-south-1" in run.stderr and "No price sheet ships for af-south-1" in run.stdout
     assert "$0.00" not in run.stdout and "No recommendation" in run.stdout
+
+
+def test_the_iot_heartbeat_writes_its_sparse_index_once_per_offline_device() -> None:
+    # update_device_last_seen_by_id SETs status; GSI2 holds only OFFLINE devices (generator weight 0.03), its
+    # entry under 1 KB. An OFFLINE device's heartbeat moves it out (one delete); an ONLINE one stays out
+    # (nothing): 0.03 x 1 WCU = 0.03 a request (§4.1). Before: 2 x 0.03 x 0.97 + 0.03^2 = 0.0591.
+    model = load_example("iot_telemetry")
+    profile = capacity_profile(model, propose_designs(model)[0])
+    heartbeat = next(c for c in profile.patterns if c.pattern == "update_device_last_seen_by_id")
+    assert dict(heartbeat.index_write_units_per_request)["GSI2"] == Decimal("0.03")
