@@ -1,8 +1,9 @@
 """Provisioned capacity under DynamoDB auto scaling, simulated minute by minute from consumption.
 
 The rules are those of AWS Labs' capacity-mode evaluator (dynamodb-facts §12.3), which reproduces
-the documented behaviour of §11.1 and the decrease quota of §8, with three deliberate differences:
-scale-in follows AWS's documented rule, not the evaluator's (see rule 3), and (because real
+the documented behaviour of §11.1 and the decrease quota of §8, with four deliberate differences:
+scale-out needs consumption above the target, as AWS documents it (the evaluator's ">=" also scales out
+at the target, rule 2); scale-in follows AWS's documented rule, not the evaluator's (see rule 3), and (because real
 Application Auto Scaling never provisions outside [min, max])
 the maximum always caps capacity (the evaluator skips a scale-out when demand exceeds the maximum,
 and can briefly exceed it), and, with `whole_units` (the default), capacity is a whole number of
@@ -12,8 +13,10 @@ Rules, for one table or GSI, reads and writes walked together (u = consumed unit
 need(x) = x / target, capacity est[i]):
 
 1. est[0] = need(u[0]) within [min, max]; minutes 1 and 2 keep it.
-2. Scale-out from minute 3: if need(min(u[i-2], u[i-1])) >= est[i-1] (two minutes at or above
-   target), est[i] = min(need(max(u[i-2], u[i-1])), max); otherwise est[i] = est[i-1].
+2. Scale-out from minute 3: if need(min(u[i-2], u[i-1])) > est[i-1] (two consecutive minutes above the
+   target: AWS scales out "when consumed capacity exceeds the target for 2 consecutive minutes", §11.1;
+   a minute exactly at the target is not above it), est[i] = min(need(max(u[i-2], u[i-1])), max);
+   otherwise est[i] = est[i-1].
 3. Scale-in from minute 15: candidate = max(min(need(max(u[i-15..i-1])), est[i]), min); a dimension
    qualifies when it has not decreased in the previous 15 minutes, the candidate is below est[i-1],
    and consumption stayed 20 percentage points or more below the target for all 15 minutes:
@@ -24,10 +27,11 @@ need(x) = x / target, capacity est[i]):
    developer guide's AutoScaling.html: the low CloudWatch alarm of target tracking). The evaluator
    instead scales in when est[i-1] > 1.2 x candidate (below 58.3 % for a 70 % target, §12.3);
    `scale_in_points_below_target=None` selects that rule (used for the §12.6 traces).
-4. Decrease quota (§8, shared by reads and writes, reset at 00:00 UTC): while fewer than 4 decreases
-   happened today, every qualifying dimension drops to its candidate (each counts one). After that,
-   a decrease needs minute >= 60 and no decrease of either dimension in the previous 60 minutes;
-   when both qualify only one drops, alternating, writes first.
+4. Decrease quota (§8, shared by reads and writes, reset at 00:00 UTC): 4 decreases at any time of the
+   day, each dimension's drop counting one: while fewer than 4 happened today, qualifying dimensions drop
+   to their candidates, but never more than the free decreases left (with one left and both qualifying,
+   one drops, alternating, writes first). After that, one decrease per hour: it needs no decrease of
+   either dimension in the previous 60 minutes; when both qualify only one drops, alternating, writes first.
 
 `simulate_autoscaling` is vectorised: numpy computes whole stretches between decreases, and Python
 only visits decrease events and the few minutes where a scale-out can trigger.
@@ -66,6 +70,8 @@ MIN_CAPACITY_UNITS = 1  # §8: minimum provisioned capacity per table or GSI
 # the estimate raises a finding naming the quota increase instead (costs.quotas)
 UNCAPPED_MAX_CAPACITY_UNITS = 10**12
 _ROUNDING_SLACK = 1e-9  # 100.0000000001 units after a division still provisions 100
+# 7 units/s over 0.7 is 10.000000000000002 in floating point: still exactly at the target of 10 units
+_ABOVE_TARGET_SLACK = 1e-9
 _NEVER = -(10**9)  # "last decrease" before any decrease
 _NEVER_AGAIN = 1 << 62  # "next decrease" when there is none
 
@@ -342,8 +348,8 @@ def _scale_out_path(previous: float, low: np.ndarray, grow: np.ndarray) -> np.nd
     path = np.full(len(low), previous)
     level, j, rises, levels = previous, 0, [], []
     while j < len(low):
-        j += int((low[j:] >= level).argmax())  # the next minute at or above target, if any
-        if low[j] < level:
+        j += int(_above(low[j:], level).argmax())  # the next minute above target, if any
+        if not _above(low[j], level):
             break
         if grow[j] > level:
             level = float(grow[j])
@@ -363,6 +369,8 @@ def _decide(qualifies: list[bool], counter: int, turn: int, minute: int, last: l
     """Which dimensions drop at `minute` under the decrease quota; returns (lowered, counter, turn)."""
     wanting = [k for k in (0, 1) if qualifies[k]]
     if counter < FREE_DECREASES_PER_DAY:
+        if len(wanting) > FREE_DECREASES_PER_DAY - counter:  # one free decrease left for two: never a fifth
+            return [turn], counter + 1, 1 - turn
         return wanting, counter + len(wanting), turn
     if minute < DECREASE_INTERVAL_MINUTES or minute < max(last) + DECREASE_INTERVAL_MINUTES or not wanting:
         return [], counter, turn
@@ -375,7 +383,7 @@ def _reference_grow(units: list[float], capacity: list[float], i: int, policy: S
     if i < 3:
         return _clamp(_round_up(units[0] / policy.target_utilization, policy), policy)
     a, b = units[i - 2], units[i - 1]
-    if min(a, b) / policy.target_utilization >= capacity[i - 1]:
+    if _above(min(a, b) / policy.target_utilization, capacity[i - 1]):
         return min(_round_up(max(a, b) / policy.target_utilization, policy), policy.max_capacity_units)
     return capacity[i - 1]
 
@@ -392,6 +400,11 @@ def _reference_qualifies(units: list[float], before: float, candidate: float, i:
 def _reference_candidate(units: list[float], capacity_now: float, i: int, policy: ScalingPolicy) -> float:
     floor = _round_up(max(units[i - SCALE_IN_MINUTES:i]) / policy.target_utilization, policy)
     return max(min(floor, capacity_now), policy.min_capacity_units)
+
+
+def _above(need: float | np.ndarray, capacity: float) -> np.ndarray | bool:
+    """Consumption over the target: need (units / target) strictly above the capacity (§11.1)."""
+    return need > capacity * (1 + _ABOVE_TARGET_SLACK)
 
 
 def _round_up(units: float | np.ndarray, policy: ScalingPolicy) -> float | np.ndarray:

@@ -67,6 +67,9 @@ class OptionEstimate:
     unavailable_reason: str = ""
     upfront_usd: Decimal = Decimal(0)
     capacity: tuple[CapacityPlan, ...] = ()
+    # with a reason: False when AWS does not offer the option (reserved for Standard-IA), True when it is
+    # offered but our price sheet lacks a price for it (unknown, never "not offered")
+    offered: bool = True
 
     @property
     def monthly_total_usd(self) -> Decimal | None:
@@ -105,7 +108,7 @@ class OptionEstimate:
     def status(self) -> str:
         """Plain words for a table cell: the total, or why there is none."""
         if self.unavailable_reason:
-            return f"not offered: {self.unavailable_reason}"
+            return f"{'not available' if self.offered else 'not offered'}: {self.unavailable_reason}"
         if self.lacks_throughput_price:
             return "not available: no price for " + ", ".join(n for n in self.missing_lines if not _is_shared_line(n))
         if not self.serves_peak:
@@ -212,7 +215,7 @@ def _option_estimate(usage: TableUsage, sheet: PriceSheet, options: EstimateOpti
                      option: CapacityOption, table_class: TableClass) -> OptionEstimate:
     ctx = _Pricing(usage, sheet, options, table_class, _free_unit_hours(usage, sheet, table_class))
     if option in RESERVED_TERM_YEARS and (reason := _reserved_unavailable(ctx, RESERVED_TERM_YEARS[option])):
-        return OptionEstimate(option, table_class, unavailable_reason=reason)
+        return OptionEstimate(option, table_class, unavailable_reason=reason[0], offered=reason[1])
     shared = (*storage_lines(ctx), *_extra_lines(ctx))
     if option is CapacityOption.ON_DEMAND:
         return OptionEstimate(option, table_class, (*_on_demand_lines(ctx), *shared, *_replica_lines(ctx, None)))
@@ -227,15 +230,19 @@ def _option_estimate(usage: TableUsage, sheet: PriceSheet, options: EstimateOpti
     return OptionEstimate(option, table_class, (*throughput, *shared, *_replica_lines(ctx, curve)), capacity=plans)
 
 
-def _reserved_unavailable(ctx: _Pricing, years: int) -> str:
+def _reserved_unavailable(ctx: _Pricing, years: int) -> tuple[str, bool] | None:
+    """(why the reserved term has no estimate, whether AWS offers it), or None when it can be priced."""
     # dynamodb-facts §9.2 (Reserved-capacity rules): Standard class, single-Region tables only
     # https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/HowItWorks.ReadWriteCapacityMode.md
     if ctx.table_class is not TableClass.STANDARD:
-        return "reserved capacity is not offered for Standard-IA tables (dynamodb-facts §9.2)"
-    items = [item for dim in CapacityDimension for item in (*reserved_items(years, dim), provisioned_item(dim))]
-    if any(ctx.price(item).value is None for item in items):
-        return f"reserved or provisioned prices are not available in the {ctx.sheet.region} price sheet"
-    return ""
+        return "reserved capacity is not offered for Standard-IA tables (dynamodb-facts §9.2)", False
+    # a missing price is unknown to us, not a sign that AWS does not sell the term: say so
+    missing = [item.value for dim in CapacityDimension for item in (*reserved_items(years, dim), provisioned_item(dim))
+               if ctx.price(item).value is None]
+    if missing:
+        return (f"no price for {', '.join(missing)}: not available in the {ctx.sheet.region} price sheet (enter "
+                "a negotiated price to include it)", True)
+    return None
 
 
 def _on_demand_lines(ctx: _Pricing) -> list[CostLineItem]:

@@ -164,6 +164,9 @@ class WriteMember:
     key_inputs: tuple[tuple[str, str], ...] = ()  # member attribute -> the pattern input holding it
     ops: tuple[tuple[UpdateAction, str, str], ...] = ()  # (action, attribute, value placeholder) in order
     after_update: bool = False  # keyed by the owner's values after its update (the new unique value)
+    # items like this one a request writes: 1, or a share of a transaction's expected_items when the pattern
+    # lists no members (spread evenly over its entities, as the model gives no per-entity count)
+    items_per_request: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -178,6 +181,11 @@ class WritePlan:
     @property
     def extra_items(self) -> int:
         return sum(1 for m in self.members if m.item != ITEM)
+
+    @property
+    def own_items_per_request(self) -> float:
+        """Items of the pattern's own entities one request writes (not its uniqueness, aggregate or copy items)."""
+        return sum(m.items_per_request for m in self.members if m.item == ITEM)
 
 
 def name_placeholder(attribute: str) -> str:
@@ -299,11 +307,14 @@ def attributes_changed_in_place(model: Model, entity: str) -> set[str]:
 
 
 def _own_members(model: Model, pattern_name: str) -> list[tuple[TransactionMember, bool]]:
-    """(member, is the pattern's own single item) for the pattern: its `members`, else one from its kind."""
+    """(member, is the pattern's own single item) for the pattern: its `members`, else one from its kind
+    (a transaction without members: one per entity, `_unlisted_transaction_members`)."""
     pattern = model.access_pattern(pattern_name)
     assert pattern is not None
     if pattern.members:
         return [(m, False) for m in pattern.members]
+    if pattern.kind is PatternKind.TRANSACT_WRITE and len(pattern.entities) > 1:
+        return [(m, False) for m in _unlisted_transaction_members(model, pattern_name)]
     action = {PatternKind.WRITE: TransactAction.PUT, PatternKind.BATCH_WRITE: TransactAction.PUT,
               PatternKind.TRANSACT_WRITE: TransactAction.PUT, PatternKind.UPDATE: TransactAction.UPDATE,
               PatternKind.DELETE: TransactAction.DELETE}[pattern.kind]
@@ -322,6 +333,23 @@ def _own_members(model: Model, pattern_name: str) -> list[tuple[TransactionMembe
         condition = WriteCondition(kind=ConditionKind.ATTRIBUTE_EXISTS)
     return [(TransactionMember(entity=pattern.entities[0], action=action, condition=condition, updates=updates),
              True)]
+
+
+def _unlisted_transaction_members(model: Model, pattern_name: str) -> list[TransactionMember]:
+    """A transact_write without `members` writes every one of its entities (dynamodb-facts §2): an update of
+    each entity that holds a changed attribute (SET those), a put of each other one (a new item)."""
+    pattern = model.access_pattern(pattern_name)
+    assert pattern is not None
+    members = []
+    for position, name in enumerate(pattern.entities):
+        entity = model.entity(name)
+        own = {a.name for a in entity.attributes} if entity is not None else set()
+        changed = [a for a in pattern.changed_attributes if a in own]
+        members.append(TransactionMember(
+            entity=name, action=TransactAction.UPDATE if changed else TransactAction.PUT,
+            condition=pattern.condition if position == 0 else None,
+            updates=tuple(AttributeUpdate(attribute=a) for a in changed)))
+    return members
 
 
 def write_plan(model: Model, design: KeyDesign, pattern_name: str) -> WritePlan | None:
@@ -391,19 +419,23 @@ def _write_plan(model: Model, design: KeyDesign, pattern_name: str) -> WritePlan
     members: list[WriteMember] = []
     notes: list[str] = []
     sources = _soft_sources(model, pattern_name)
+    # a transaction without members spreads its expected items evenly over its entities (docs/costs.md)
+    spread = (pattern.expected_items / len(pattern.entities)
+              if pattern.kind is PatternKind.TRANSACT_WRITE and not pattern.members and pattern.entities else 1.0)
     for member, _ in _own_members(model, pattern_name):
         entity = model.entity(member.entity)
         keys = next((k for k in design.entities if k.entity == member.entity), None)
         if entity is None or keys is None:
             continue
-        members.append(_own_member(design, keys, member, sources))
+        own = [_own_member(design, keys, member, sources)]
         if pattern.kind is not PatternKind.BATCH_WRITE:
-            members += _auxiliary_members(model, design, entity, member, pattern.changed)
+            own += _auxiliary_members(model, design, entity, member, pattern.changed)
         if pattern.soft_delete is not None and pattern.soft_delete.archive_entity:
             archive = next((k for k in design.entities if k.entity == pattern.soft_delete.archive_entity), None)
             if archive is not None:
-                members.append(WriteMember(TransactAction.PUT, archive.entity, ARCHIVE, archive.table.partition_key,
-                                           archive.table.sort_key, why="the archived copy"))
+                own.append(WriteMember(TransactAction.PUT, archive.entity, ARCHIVE, archive.table.partition_key,
+                                       archive.table.sort_key, why="the archived copy"))
+        members += [replace(m, items_per_request=spread) if spread != 1.0 else m for m in own]
     if pattern.kind is PatternKind.BATCH_WRITE:
         notes.append("BatchWriteItem takes no conditions, so auxiliary items are not kept in step by this pattern")
     transactional = pattern.kind is PatternKind.TRANSACT_WRITE or (

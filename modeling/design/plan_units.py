@@ -85,8 +85,8 @@ def write_units_per_request(plan: PatternPlan, sizes: Sizes) -> Decimal:
         factor = TRANSACTION_FACTOR if plan.write.transactional else 1
         total = sum((Decimal(write_unit_blocks(m.item_bytes if m.item_bytes is not None
                                                else sizes.item_bytes(m.entity))) * factor
-                     for m in plan.write.members), Decimal(0))
-        return total
+                     * Decimal(repr(m.items_per_request)) for m in plan.write.members), Decimal(0))
+        return total if total == total.to_integral_value() else total.quantize(Decimal("0.000001")).normalize()
     if plan.operation in (Operation.BATCH_WRITE_ITEM, Operation.TRANSACT_WRITE_ITEMS) and len(plan.entities) > 1:
         return _per_item(plan, sizes, math.ceil(plan.items_written_per_request),
                          lambda size: write_units(plan.operation, 1, size))

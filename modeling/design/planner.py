@@ -585,8 +585,8 @@ def _semantic_write(pattern: AccessPattern, write: WritePlan, operation: Operati
         operation = Operation.TRANSACT_WRITE_ITEMS
     elif pattern.soft_delete is not None:
         operation = Operation.UPDATE_ITEM  # a soft delete marks the item and keeps it
-    if pattern.members or write.transactional:
-        items = float(len(write.members))
+    if pattern.members or write.transactional:  # the pattern's own items: its uniqueness, aggregate, copy and
+        items = write.own_items_per_request      # archive items are priced as members, never as index entries
     elif pattern.kind is PatternKind.BATCH_WRITE:
         items = pattern.expected_items
     own = write.members[0] if write.members else None
@@ -658,9 +658,9 @@ def _index_write(pattern: AccessPattern, index: SecondaryIndex, templates: KeyTe
         return IndexWrite(index.name, IndexChange.KEY_CHANGES, share,
                           f"{', '.join(sorted(changed & key_attributes))} is part of the index key: "
                           "the old entry is deleted and a new one put")
-    if changed & {c.attribute for c in templates.only_when}:
-        return IndexWrite(index.name, IndexChange.ENTERS, 1.0, "the change moves the item into or out of "
-                          "the sparse index")
+    if changed & {c.attribute for c in templates.only_when}:  # once per item in the index (costs.capacity)
+        return IndexWrite(index.name, IndexChange.ENTERS, share, "the change rewrites the entry of an item in "
+                          "the sparse index, or deletes it when the item moves out")
     projected = (index.projection.type is ProjectionType.ALL
                  or changed & set(index.projection.non_key_attributes))
     if projected and changed:

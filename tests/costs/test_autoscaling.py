@@ -56,12 +56,62 @@ def test_the_quota_resets_at_midnight_utc() -> None:
     assert _clock(tuple(day_two[:6])) == ["24:15", "24:45", "25:15", "25:45", "26:45", "27:45"]
 
 
-def test_a_minute_exactly_at_target_counts_as_above() -> None:
-    # §12.6 edge case: 1 unit/s at 1.429 provisioned is at target, so one spike minute is enough
+@pytest.mark.parametrize("simulate", [simulate_autoscaling, simulate_autoscaling_reference], ids=["walk", "loop"])
+def test_a_minute_exactly_at_target_is_not_above_it(simulate) -> None:
+    # AWS (§11.1): scale out when consumption EXCEEDS the target for 2 consecutive minutes. 1 unit/s at
+    # 1 / 0.7 = 1.429 provisioned is exactly at 70 %, not above: minute 31 looks at minutes 29 (1 unit/s, at
+    # target) and 30 (100) -> no scale-out; minute 32 looks at 30 and 31 (both 100 > 0.7 x 1.429 = 1) ->
+    # 100 / 0.7 = 142.857. (The §12.6 evaluator's ">=" scaled out at minute 31, one minute early.)
     writes = np.full(60, 1.0)
     writes[30:35] = 100.0
-    capacity = simulate_autoscaling(np.full(60, 0.5), writes, EVALUATOR).writes.capacity_units
-    assert capacity[30] == pytest.approx(1 / 0.7) and capacity[31] == pytest.approx(100 / 0.7)
+    capacity = np.asarray(simulate(np.full(60, 0.5), writes, EVALUATOR).writes.capacity_units)
+    assert capacity[31] == pytest.approx(1 / 0.7) and capacity[32] == pytest.approx(100 / 0.7)
+
+
+def test_whole_units_exactly_at_target_do_not_scale_out() -> None:
+    # min 10 WCU, target 70 %: 7 units/s is exactly 70 % of 10 (7 / 0.7 = 10.000000000000002 in floating point)
+    # for 30 minutes: never above the target, so capacity stays 10; 7.1 units/s from minute 30 is above it:
+    # minute 32 (minutes 30, 31 above) -> ceil(7.1 / 0.7) = ceil(10.14) = 11
+    writes = np.full(40, 7.0)
+    writes[30:] = 7.1
+    capacity = simulate_autoscaling(np.zeros(40), writes, ScalingPolicy(0.7, 10, 1000)).writes.capacity_units
+    assert capacity[:32].tolist() == [10.0] * 32 and capacity[32] == 11
+
+
+def _both_dimensions_spike(minutes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Writes spike at 00:25, 00:55 and 01:25; reads and writes both spike at 01:55 (5 minutes of 100 units/s
+    over 0.5)."""
+    reads, writes = np.full(minutes, 0.5), _spikes(minutes, 30)
+    writes[115 + 5:] = 0.5  # writes: spikes at 25, 55, 85 and 115 only
+    reads[115:120] = 100.0
+    return reads, writes
+
+
+@pytest.mark.parametrize("simulate", [simulate_autoscaling, simulate_autoscaling_reference], ids=["walk", "loop"])
+def test_two_dimensions_never_take_a_fifth_free_decrease(simulate) -> None:
+    # Evaluator timing (§12.6): a spike at s scales in at s + 20. Writes drop at 00:45, 01:15, 01:45 (3 of
+    # the 4 free decreases, §8); reads and writes both qualify at 02:15 with ONE free decrease left: writes
+    # drop (writes first), reads wait until an hour has passed without a decrease: 03:15. Before the fix both
+    # dropped at 02:15, a fifth decrease inside the first hour after the fourth.
+    reads, writes = _both_dimensions_spike(300)
+    result = simulate(reads, writes, EVALUATOR)
+    assert _clock(result.writes.decrease_minutes) == ["00:45", "01:15", "01:45", "02:15"]
+    assert _clock(result.reads.decrease_minutes) == ["03:15"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from([0.5, 5.0, 100.0]), min_size=24, max_size=24),
+       st.lists(st.sampled_from([0.5, 5.0, 100.0]), min_size=24, max_size=24))
+def test_decreases_obey_the_daily_quota(read_levels: list[float], write_levels: list[float]) -> None:
+    # §8, General Reference: 4 decreases at any time of a UTC day, then one more only after an hour without any
+    # decrease (of either dimension: the counter is shared). So the 5th, 6th ... decrease of a day has no other
+    # decrease in the 60 minutes before it, and no two of them fall in the same minute.
+    reads, writes = np.repeat(read_levels, 60), np.repeat(write_levels, 60)  # levels held 60 minutes each
+    result = simulate_autoscaling(reads, writes, ScalingPolicy(0.7, 1, 10_000))
+    events = sorted([*result.reads.decrease_minutes, *result.writes.decrease_minutes])
+    for n, minute in enumerate(events):
+        if n >= 4:
+            assert not [m for m in events[:n] if minute - 60 < m], (n, minute, events)
 
 
 def test_w25_scales_out_after_two_minutes_above_70_percent() -> None:

@@ -33,6 +33,7 @@ from costs.traffic_curves import pattern_minute_rates
 from costs.usage import CapacityOption, EstimateOptions, FixedCapacity, ResourceUsage, TableUsage
 from modeling.design.generator import propose_designs
 from modeling.design.plans import Operation
+from modeling.examples import load_example
 from modeling.interop.infrastructure import IacFormat
 from modeling.model import BillingMode, Model, TableClass, TrafficProfile, TrafficShape
 from tests.cli_runner import run_main
@@ -252,6 +253,18 @@ def test_pitr_without_a_price_is_excluded_and_said_so() -> None:
     assert option.monthly_total_usd is None and "excluding Point-in-time recovery" in option.status
 
 
+def test_a_reserved_term_missing_from_the_sheet_is_not_available_never_not_offered() -> None:
+    # AWS sells 3-year reserved capacity for Standard tables (§9.2); our us-east-2 sheet has no 3-year price
+    # (AWS Labs' reco config lists none for 'CMH'): that is unknown to us, not "not offered" by AWS
+    result = estimate_monthly_cost(flat(10, 5), load_price_sheet("us-east-2"), STANDARD_ONLY)
+    three_years = result.option(OPT.RESERVED_3Y, STANDARD)
+    assert three_years.monthly_total_usd is None and "not offered" not in three_years.status
+    assert three_years.status == (
+        "not available: no price for reserved_3y_rcu_upfront, reserved_3y_rcu_hourly, reserved_3y_wcu_upfront, "
+        "reserved_3y_wcu_hourly: not available in the us-east-2 price sheet (enter a negotiated price to include it)")
+    assert result.option(OPT.RESERVED_1Y, STANDARD).monthly_total_usd is not None  # the 1-year term is priced
+
+
 def test_not_offered_options_say_why_and_charts_draw_only_known_lines() -> None:
     result = estimate_monthly_cost(flat(10, 5, point_in_time_recovery=True), load_price_sheet("eu-west-1"))
     assert result.option(OPT.RESERVED_1Y, IA).status.startswith("not offered: reserved capacity is not offered")
@@ -344,6 +357,20 @@ def test_eu_central_1_prices_pitr_and_replicated_writes_from_its_own_sheet() -> 
     # 26.28 x 0.7625 = 20.0385 -> 20.04
     rwru = line_item("r", sheet.price(PriceItem.REPLICATED_WRITE_REQUEST_UNITS, STANDARD), Decimal(26_280_000))
     assert rwru.monthly_cost_usd == Decimal("20.04")
+
+
+def test_us_east_2_prices_a_replica_s_replicated_writes_at_its_own_wru_price() -> None:
+    # AWS (Nov 2024, dynamodb-facts §5, §9.1): a replicated write costs the same as a single-Region write, so
+    # us-east-2 rWRU = its own WRU, $0.625 per million (never another Region's price). Home us-east-1 with a
+    # replica in us-east-2, 10 writes/s of 1 unit for 730 h: 10 x 2,628,000 = 26.28 M rWRU x $0.625 = $16.425
+    # -> $16.43 in us-east-2 (was "not available": the sheet had no rWRU)
+    sheet = load_price_sheet("us-east-2")
+    rwru = sheet.price(PriceItem.REPLICATED_WRITE_REQUEST_UNITS, STANDARD)
+    assert rwru.value == sheet.price(PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, STANDARD).value == Decimal("0.625")
+    assert rwru.is_assumption and "aws.amazon.com/blogs/database" in rwru.source
+    usage = TableUsage(table=ResourceUsage.flat("t", 0, 10), replica_regions=("us-east-2",))
+    got = lines(estimate_monthly_cost(usage, load_price_sheet("us-east-1"), STANDARD_ONLY).option(OPT.ON_DEMAND))
+    assert got["Replicated writes, table t, us-east-2 (rWRU)"] == Decimal("16.43")
 
 
 UNPRICED_ON_DEMAND = ["us-west-2", "ap-southeast-1"]
@@ -455,9 +482,10 @@ def _sparse_model() -> Model:
 
 SPARSE = [
     # s = share of Devices in GSI1 = weight of OFFLINE = 0.1; a KEYS_ONLY entry is under 1 KB: 1 WCU a write
-    # update of the gating attribute: in -> out a delete, out -> in a put (each s(1 - s) = 0.09), in -> in one
-    # write (s^2 = 0.01), out -> out nothing (0.81): 0.09 + 0.09 + 0.01 = 0.19 WCU a request (§4.1)
-    ("update_status_by_id", {"GSI1": Decimal("0.19")}),
+    # update of the gating attribute (§4.1): an item in the index (s = 0.1) is rewritten once if it stays, or
+    # deleted once if it moves out; an item outside costs nothing: 0.1 x 1 WCU = 0.1 WCU a request. (Reading
+    # the new value as independent of the old charged 2 x 0.1 x 0.9 + 0.1^2 = 0.19, issue 27 D3.)
+    ("update_status_by_id", {"GSI1": Decimal("0.1")}),
     # an update of an attribute neither in the keys nor projected (KEYS_ONLY) writes nothing to the index
     ("update_note_by_id", {}),
     # a new item enters the index only when OFFLINE: 0.1 put a request
@@ -673,3 +701,13 @@ def test_the_cli_says_when_a_region_has_no_price_sheet() -> None:
     assert run.returncode == 0, run.stderr
     assert "No price sheet ships for af-south-1" in run.stderr and "No price sheet ships for af-south-1" in run.stdout
     assert "$0.00" not in run.stdout and "No recommendation" in run.stdout
+
+
+def test_the_iot_heartbeat_writes_its_sparse_index_once_per_offline_device() -> None:
+    # update_device_last_seen_by_id SETs status; GSI2 holds only OFFLINE devices (generator weight 0.03), its
+    # entry under 1 KB. An OFFLINE device's heartbeat moves it out (one delete); an ONLINE one stays out
+    # (nothing): 0.03 x 1 WCU = 0.03 a request (§4.1). Before: 2 x 0.03 x 0.97 + 0.03^2 = 0.0591.
+    model = load_example("iot_telemetry")
+    profile = capacity_profile(model, propose_designs(model)[0])
+    heartbeat = next(c for c in profile.patterns if c.pattern == "update_device_last_seen_by_id")
+    assert dict(heartbeat.index_write_units_per_request)["GSI2"] == Decimal("0.03")

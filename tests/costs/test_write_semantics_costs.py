@@ -13,8 +13,10 @@ from decimal import Decimal
 import pytest
 
 from costs.capacity import capacity_profile
-from modeling.design.generator import generate_design
+from modeling.design.generator import generate_design, propose_designs
 from modeling.design.sizing import design_sizes
+from modeling.examples import load_example
+from modeling.model import Model
 from modeling.model_file import load_model_file
 from tests.fixture_files import FIXTURES_DIR
 
@@ -68,3 +70,95 @@ def test_the_same_put_without_semantics_costs_only_its_own_item() -> None:
                                                         for e in WALLET.entities)})
     profile = {c.pattern: c for c in capacity_profile(model, generate_design(model)).patterns}
     assert profile["follow_user_by_ids"].write_units_per_request == Decimal(1)
+
+
+# --- transactions without members, and the index writes of members (issue 27, D1 and D2) -------------------
+# Customer (id, a unique email, a tier in GSI1's key, a balance) and Order (id, customerId in GSI1's key, a
+# note); GSI1 projects KEYS_ONLY. Every item, entry and uniqueness item is under 1 KB: 1 write block each
+# (the premise is checked first). dynamodb-facts §1.1 (1 KB blocks), §2 (2x per item in a transaction, each
+# rounded on its own; index writes 1x), §4.1 (an index write per entry that enters, leaves or changes).
+def _shop() -> Model:
+    traffic = {"peak_requests_per_second": 1, "average_requests_per_second": 1}
+    text = {"kind": "sequence", "width": 7}
+    return Model.model_validate({
+        "format": "dynamodb-design-studio/model", "version": 1, "name": "Shop", "table": {"name": "shop"},
+        "entities": [
+            {"name": "Customer", "item_count": 100, "identifiers": ["id"], "attributes": [
+                {"name": "id", "avg_size_bytes": 8, "generator": {**text, "prefix": "c"}},
+                {"name": "email", "unique": True, "avg_size_bytes": 30},
+                {"name": "tier", "avg_size_bytes": 6},
+                {"name": "balance", "type": "N", "avg_size_bytes": 4}]},
+            {"name": "Order", "item_count": 100, "identifiers": ["id"], "attributes": [
+                {"name": "id", "avg_size_bytes": 8, "generator": {**text, "prefix": "o"}},
+                {"name": "customerId", "avg_size_bytes": 8, "generator": {**text, "prefix": "c"}},
+                {"name": "note", "avg_size_bytes": 100}]}],
+        "access_patterns": [
+            {"name": "sign_up_with_orders_by_id", "kind": "transact_write", "entities": ["Customer", "Order"],
+             "inputs": ["id"], "expected_items": 4, "traffic": traffic},
+            {"name": "move_balance_by_ids", "kind": "transact_write", "entities": ["Customer"],
+             "inputs": ["fromId", "toId", "amount"], "members": [
+                 {"entity": "Customer", "action": "Update", "key_inputs": {"id": "fromId"},
+                  "updates": [{"attribute": "balance", "action": "ADD", "input": "amount", "negate": True}]},
+                 {"entity": "Customer", "action": "Update", "key_inputs": {"id": "toId"},
+                  "updates": [{"attribute": "balance", "action": "ADD", "input": "amount"}]}],
+             "traffic": traffic}],
+        "key_design": {"global_secondary_indexes": [{"name": "GSI1", "partition_key": {"name": "GSI1PK"},
+                                                     "sort_key": {"name": "GSI1SK"},
+                                                     "projection": {"type": "KEYS_ONLY"}}],
+                       "entities": [
+                           {"entity": "Customer", "table": {"partition_key": "C#{id}", "sort_key": "C#{id}"},
+                            "indexes": {"GSI1": {"partition_key": "TIER#{tier}", "sort_key": "C#{id}"}}},
+                           {"entity": "Order", "table": {"partition_key": "O#{id}", "sort_key": "O#{id}"},
+                            "indexes": {"GSI1": {"partition_key": "CUST#{customerId}",
+                                                 "sort_key": "O#{id}"}}}]}})
+
+
+SHOP = _shop()
+SHOP_DESIGN = propose_designs(SHOP)[0]
+SHOP_PROFILE = {c.pattern: c for c in capacity_profile(SHOP, SHOP_DESIGN).patterns}
+
+
+def test_the_shop_items_are_each_one_write_block() -> None:
+    sizes = design_sizes(SHOP, SHOP_DESIGN.key_design)
+    assert sizes.item_bytes("Customer") <= 1024 and sizes.item_bytes("Order") <= 1024
+    assert all(sizes.entry_bytes("GSI1", e) <= 1024 for e in ("Customer", "Order"))
+
+
+def test_a_transaction_without_members_writes_every_entity_and_its_uniqueness_items() -> None:
+    # 4 expected items over 2 entities (the model gives no per-entity count): 2 Customers, 2 Orders, each a new
+    # item (no changed attribute). Table: 2 Customer puts x 1 block x 2 + 2 email uniqueness puts x 1 x 2 +
+    # 2 Order puts x 1 x 2 = 4 + 4 + 4 = 12 WCU. GSI1: 2 Customer entries + 2 Order entries = 4 WCU (1x; the
+    # uniqueness items are in no index). Total 16 WCU a request. Before: one Put of the first entity and its
+    # email claim, 2 x 2 = 4 WCU on the table, as if a 4-item checkout wrote one Customer.
+    capacity = SHOP_PROFILE["sign_up_with_orders_by_id"]
+    assert capacity.write_units_per_request == 12
+    assert capacity.index_write_units_per_request == (("GSI1", Decimal(4)),)
+    assert capacity.units_per_request == 16
+
+
+def test_members_updating_an_unindexed_attribute_write_no_index_entry() -> None:
+    # two Customer updates ADD to `balance`: not in GSI1's key, not projected (KEYS_ONLY) -> 0 index writes
+    # (§4.1: "an update that touches no index key or projected attribute" writes nothing). Table: 2 updates x
+    # 1 block x 2 = 4 WCU. Before: each member counted as a new GSI1 entry (a generic estimate replacing 0).
+    capacity = SHOP_PROFILE["move_balance_by_ids"]
+    assert capacity.write_units_per_request == 4
+    assert capacity.index_write_units_per_request == ()
+
+
+def test_the_ecommerce_checkout_prices_its_seven_items_and_their_index_writes() -> None:
+    # place_order_by_customer: a 7-item transaction of Order, OrderItem and Product, no `members`; Product has
+    # a unique sku, so the pattern has write semantics. Sizes: Order 416 B (1 block), OrderItem 256 B (1),
+    # Product 1,123 B (2 blocks; its GSI1 entry, ALL projected, 1,123 B: 2 blocks). 7 items spread evenly:
+    # 7/3 of each. Table (2x, §2): 2 x 7/3 x (1 + 1 + 2) = 56/3 = 18.666667. Index (1x): a new Order enters
+    # GSI1 and GSI2 (2 x 1 block); the Product's stock update rewrites its GSI1 entry (stock projected: 2
+    # blocks); no sku change, so no uniqueness item: 7/3 x (2 + 2) = 28/3 = 9.333333 (GSI1 7/3 x 3 = 7,
+    # GSI2 7/3). Total 28 WCU a request (the independent calculator's 1 Order + 3 OrderItems + 3 Products,
+    # 2 x (1 + 3 + 6) + 2 + 6, is also 28). Before: 3.33 (one Put of the Order).
+    model = load_example("ecommerce_orders")
+    design = propose_designs(model)[0]
+    sizes = design_sizes(model, design.key_design)
+    assert (sizes.item_bytes("Order"), sizes.item_bytes("OrderItem"), sizes.item_bytes("Product")) == (416, 256, 1123)
+    capacity = next(c for c in capacity_profile(model, design).patterns if c.pattern == "place_order_by_customer")
+    assert capacity.write_units_per_request == Decimal("18.666667")
+    assert capacity.index_write_units_per_request == (("GSI1", Decimal(7)), ("GSI2", Decimal("2.333333")))
+    assert capacity.units_per_request == Decimal(28)
