@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, seed, settings
+from hypothesis import HealthCheck, Phase, seed, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -413,3 +413,34 @@ def test_a_model_changes_only_by_its_edits_in_any_sequence(shard: int, record_pr
     run_state_machine_as_test(machine, settings=_settings(CI_EXAMPLES * (10 if SOAK else 1)))
     record_property("stateful_steps", sum(STEPS_RUN))  # in the JUnit report: the steps this shard ran
     print(f"shard {shard}: {len(STEPS_RUN)} sequences, {sum(STEPS_RUN)} steps")
+
+
+# --- the machine finds what the old mechanism did ------------------------------------------------------
+# Issue 26 asks to show that this test finds items 1-3 when the old mechanism is put back. Each mutation
+# below puts one part of it back, in-process, and the machine must then fail within a few sequences.
+
+
+def _unscoped_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys named as before (one name per page, whatever model is open), and nothing dropped on a switch."""
+    from ui import session
+
+    monkeypatch.setattr(session.ModelScope, "key", lambda self, name: f"model.{name}")
+    monkeypatch.setattr(session, "_end_scope", lambda scope: None)
+
+
+def _grids_reread_undrawn_edits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A grid not drawn in the last run reads "no edits" and saves the document it was drawn from."""
+    from ui import model_editor
+
+    monkeypatch.setattr(model_editor, "_left_undrawn", lambda snapshot, key: False)
+
+
+@pytest.mark.parametrize("mutation", [_unscoped_keys, _grids_reread_undrawn_edits], ids=lambda m: m.__name__)
+def test_the_machine_finds_the_old_mechanisms_faults(mutation: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    mutation(monkeypatch)
+    machine = seed(0)(type("MutatedSessionMachine", (SessionMachine,), {}))
+    with pytest.raises(Exception) as found:
+        run_state_machine_as_test(machine, settings=settings(
+            max_examples=40, stateful_step_count=STEPS, deadline=None, suppress_health_check=list(HealthCheck),
+            database=None, phases=[Phase.generate]))  # no shrinking: the first failure is enough here
+    print(f"{mutation.__name__}: {str(found.value).splitlines()[0][:300]}")
