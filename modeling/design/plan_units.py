@@ -37,7 +37,8 @@ def read_units_per_request(model: Model, design: KeyDesign, plan: PatternPlan, s
     Scan when nothing else fits); an ADD or a plain write reads nothing (writes consume write units only, §1.2).
     """
     if plan.operation.is_write:
-        locating = sum((read_units_per_request(model, design, read, sizes) for read in plan.locate), Decimal(0))
+        locating = sum((read_units_per_request(model, design, read, sizes) for read in plan.locate if read is not None),
+                       Decimal(0))
         if plan.write is None or not plan.write.reads_before_write:
             return locating
         own = [m for m in plan.write.members if m.reads_first]

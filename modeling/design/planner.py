@@ -38,9 +38,17 @@ from modeling.model import (
     RangeOperator,
     SecondaryIndex,
     SortOrder,
+    TransactAction,
     derived_index,
 )
-from modeling.write_semantics import ITEM, UnaddressedItem, WritePlan, has_write_semantics, unaddressed_items, write_plan
+from modeling.write_semantics import (
+    ITEM,
+    UnaddressedItem,
+    WritePlan,
+    has_write_semantics,
+    unaddressed_items,
+    write_plan,
+)
 
 _RANGE_SYNTAX = {
     RangeOperator.EQUALS: "{sk} = :{p}",
@@ -578,31 +586,43 @@ def _plan_write(model: Model, design: KeyDesign, pattern: AccessPattern) -> Patt
         pattern=pattern.name, operation=operation, index=TABLE, entities=pattern.entities, key_condition="",
         filter_expression="", scan_index_forward=True, consistent_read=False,
         items_read_per_request=float(write.reads_before_write if write else 0) + sum(
-            p.items_read_per_request for p in locate),
+            p.items_read_per_request for p in locate if p is not None),
         items_returned_per_request=0.0, items_written_per_request=items, index_writes=writes, reason=reason,
-        items_read_p99=float(write.reads_before_write if write else 0) + sum(p.items_read_p99 for p in locate),
+        items_read_p99=float(write.reads_before_write if write else 0) + sum(
+            p.items_read_p99 for p in locate if p is not None),
         write=write, served=not unaddressed, unaddressed=unaddressed, locate=locate)
 
 
-def _locating_read(model: Model, design: KeyDesign, pattern: AccessPattern, item: UnaddressedItem) -> PatternPlan:
+def _locating_read(model: Model, design: KeyDesign, pattern: AccessPattern,
+                   item: UnaddressedItem) -> PatternPlan | None:
     """The read that finds an unaddressed item's key from what the request knows: planned like any read of
-    one item by those attributes, so a Scan exactly when DDS201 would report one."""
+    one item by those attributes, so a Scan exactly when DDS201 would report one. None for a put: its item
+    does not exist yet, so nothing can be read; the missing values must come with the request."""
+    if item.action is TransactAction.PUT:
+        return None
     finder = AccessPattern(name=pattern.name, kind=PatternKind.READ_ONE, entities=(item.entity,),
                            inputs=item.supplied, traffic=pattern.traffic)
     return _plan_uncached(model, design, finder)
 
 
 def _unaddressed_reason(operation: Operation, unaddressed: tuple[UnaddressedItem, ...],
-                        locate: tuple[PatternPlan, ...]) -> str:
+                        locate: tuple[PatternPlan | None, ...]) -> str:
     parts = []
     for item, read in zip(unaddressed, locate, strict=True):
-        how = ("a Scan of every item in the table" if read.operation is Operation.SCAN
-               else f"a {read.operation} on {'the table' if read.index == TABLE else read.index}")
-        parts.append(f"{item.entity} ({item.partition_key} / {item.sort_key or '(no sort key)'}) needs "
-                     f"{', '.join(item.missing)}, which the inputs do not give; the application must first find "
-                     f"the key with {how}")
+        text = (f"{item.entity} ({item.partition_key} / {item.sort_key or '(no sort key)'}) needs "
+                f"{', '.join(item.missing)}, which the inputs do not give")
+        parts.append(f"{text}; {locating_words(item, read)}")
     return (f"{operation} takes each item's full primary key, but " + "; ".join(parts)
             + ". Add the missing attributes to the inputs, or key the entity by what the inputs give.")
+
+
+def locating_words(item: UnaddressedItem, read: PatternPlan | None) -> str:
+    """What the application must do before an unaddressed write, in words (the plan's reason, DDS312)."""
+    if read is None:
+        return "a put creates its item, so they must come with the request"
+    how = ("a Scan of every item in the table" if read.operation is Operation.SCAN
+           else f"a {read.operation} on {'the table' if read.index == TABLE else 'index ' + read.index}")
+    return f"the application must first find the key with {how}"
 
 
 def _semantic_write(pattern: AccessPattern, write: WritePlan, operation: Operation,

@@ -93,9 +93,10 @@ class PatternPlan:
     entity_shares: tuple[tuple[str, float], ...] = ()  # share of the items read of each entity (Query)
     write: WritePlan | None = None  # the members, expressions and extra items of a write (issue 16)
     # A write's items whose full primary key its inputs cannot build (DDS312), and for each the read the
-    # application must make first to find that key (a Scan when no key or index fits): priced with the write.
+    # application must make first to find that key (a Scan when no key or index fits), priced with the write;
+    # None for a put, whose item does not exist yet: its missing key values must come with the request.
     unaddressed: tuple[UnaddressedItem, ...] = ()
-    locate: tuple[PatternPlan, ...] = ()
+    locate: tuple[PatternPlan | None, ...] = ()
 
     @property
     def discarded_share(self) -> float:
@@ -106,7 +107,7 @@ class PatternPlan:
     def read_index(self) -> str:
         """Where the plan's reads are charged: its index, or for a write that must first find its key, the path
         of that read (the table when its items are found on different paths, an approximation)."""
-        paths = {read.index for read in self.locate}
+        paths = {read.index for read in self.locate if read is not None}
         return paths.pop() if len(paths) == 1 else self.index
 
     @property

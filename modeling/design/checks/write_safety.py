@@ -12,10 +12,16 @@ import re
 from collections.abc import Iterator
 
 from modeling.design.checks.catalogue import WARNING, Finding, finding, number
-from modeling.design.checks.context import Context, Rule, existing_entities, where
-from modeling.design.checks.estimates import read_units_per_request
-from modeling.design.checks.estimates import PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES, hot_share, parse_template
-from modeling.design.plans import TABLE, Operation
+from modeling.design.checks.context import Context, Rule, existing_entities
+from modeling.design.checks.estimates import (
+    PARTITION_WRITE_UNITS,
+    WRITE_BLOCK_BYTES,
+    hot_share,
+    parse_template,
+    read_units_per_request,
+)
+from modeling.design.planner import locating_words
+from modeling.design.plans import TABLE
 from modeling.model import (
     AccessPattern,
     Attribute,
@@ -170,17 +176,17 @@ def _unaddressed_writes(ctx: Context) -> Iterator[Finding]:
         for item, read in zip(plan.unaddressed, plan.locate, strict=True):
             path = f"access_patterns[{pattern.name}]" + (f".members[{item.member}]" if item.member is not None
                                                          else "")
-            units = read_units_per_request(ctx, read)
-            how = ("a Scan of every item in the table" if read.operation is Operation.SCAN
-                   else f"a {read.operation} on {where(read.index)}")
             missing = ", ".join(item.missing)
+            cost = ""
+            if read is not None:
+                units = read_units_per_request(ctx, read)
+                cost = (f": ≈ {number(units)} RCU per request, {number(units * rate)} RCU/s at {number(rate)} "
+                        "requests/s peak (approximate), priced with the write")
             yield finding("DDS312", path, (
                 f"{pattern.name} {_VERBS[item.action]} {item.entity} items keyed {item.partition_key} / "
                 f"{item.sort_key or '(no sort key)'}, but its inputs ({', '.join(pattern.inputs) or 'none'}) do "
-                f"not give {missing}, so the request cannot name the item. The application must first "
-                f"find its key with {how}, ≈ {number(units)} RCU per request, {number(units * rate)} RCU/s at "
-                f"{number(rate)} requests/s peak (approximate), priced with the write."),
-                pattern=pattern.name, index=None if read.index == TABLE else read.index,
+                f"not give {missing}, so the request cannot name the item: {locating_words(item, read)}{cost}."),
+                pattern=pattern.name, index=None if read is None or read.index == TABLE else read.index,
                 fix=f"Add {missing} to {pattern.name}'s inputs, or key {item.entity} by what the inputs give "
                     f"({', '.join(item.supplied) or 'nothing yet'}).")
 
