@@ -619,7 +619,7 @@ def _unaddressed_reason(operation: Operation, unaddressed: tuple[UnaddressedItem
 def locating_words(item: UnaddressedItem, read: PatternPlan | None) -> str:
     """What the application must do before an unaddressed write, in words (the plan's reason, DDS312)."""
     if read is None:
-        return "a put creates its item, so they must come with the request"
+        return "a put creates its item, so these values must come with the request"
     how = ("a Scan of every item in the table" if read.operation is Operation.SCAN
            else f"a {read.operation} on {'the table' if read.index == TABLE else 'index ' + read.index}")
     return f"the application must first find the key with {how}"

@@ -56,7 +56,7 @@ _COUNTER_NAME = re.compile(r"(count|total|xp|points|score|stock|quantity|qty|ver
 _COUNTER_WORDS = re.compile(r"increment|counter|atomic", re.IGNORECASE)
 
 
-def _is_counter(attribute: Attribute | None) -> bool:
+def is_counter(attribute: Attribute | None) -> bool:
     """A Number named like a counter (viewCount, stock, xp) or described as incremented."""
     return (attribute is not None and attribute.type is AttributeType.N
             and bool(_COUNTER_NAME.search(attribute.name) or _COUNTER_WORDS.search(attribute.description)))
@@ -94,7 +94,7 @@ def _counter_updates(ctx: Context) -> Iterator[Finding]:
     condition makes the retry fail: optimistic locking)."""
     for pattern in ctx.model.access_patterns:
         counters = sorted({name for entity, changed in _unguarded_changes(ctx, pattern) for name in changed
-                           if _is_counter(entity.attribute(name))})
+                           if is_counter(entity.attribute(name))})
         if counters:
             yield finding("DDS302", f"access_patterns[{pattern.name}]", (
                 f"{pattern.name} changes the counter(s) {', '.join(counters)}: SET {counters[0]} = {counters[0]} + :v "
