@@ -150,7 +150,7 @@ def _profile(model: Model, design: Design, seed: int, sample_items_per_entity: i
         pattern = patterns[plan.pattern]
         is_write = plan.operation.is_write
         capacities.append(PatternCapacity(
-            pattern=plan.pattern, operation=plan.operation, index=plan.index,
+            pattern=plan.pattern, operation=plan.operation, index=plan.read_index,
             read_units_per_request=read_units_per_request(model, design.key_design, plan, sizes),
             write_units_per_request=write_units_per_request(plan, sizes) if is_write else Decimal(0),
             index_write_units_per_request=_index_writes(model, design, plan, sizes) if is_write else (),

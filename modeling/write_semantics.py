@@ -17,8 +17,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import cast
 
-from modeling.design.keys import KeyTemplate
+from modeling.design.keys import KeyTemplate, missing_key_attributes
 from modeling.model import (
+    AccessPattern,
     AttributeUpdate,
     AuxiliaryItem,
     AuxiliaryKind,
@@ -30,9 +31,12 @@ from modeling.model import (
     KeyTemplates,
     Model,
     PatternKind,
+    SequenceGenerator,
+    TimestampRangeGenerator,
     TransactAction,
     TransactionMember,
     UpdateAction,
+    UuidGenerator,
     WriteCondition,
 )
 
@@ -350,6 +354,61 @@ def _unlisted_transaction_members(model: Model, pattern_name: str) -> list[Trans
             condition=pattern.condition if position == 0 else None,
             updates=tuple(AttributeUpdate(attribute=a) for a in changed)))
     return members
+
+
+# --- which items a write can address ------------------------------------------------------------------
+
+# Values a put mints as it creates the item, so they need not be inputs: an id (uuid, sequence) and the time
+# of the write (a timestamp). Anything else in a new item's key must come with the request (our choice).
+MINTED_ON_PUT = (UuidGenerator, SequenceGenerator, TimestampRangeGenerator)
+
+
+@dataclass(frozen=True)
+class UnaddressedItem:
+    """An item a write changes whose full primary key its inputs cannot build (DDS312).
+
+    `member` is the transaction member's position, None for the pattern's own item; `supplied` the entity
+    attributes the request does know (the inputs, renamed by `key_inputs`), which the read that has to find
+    the key first can use.
+    """
+
+    entity: str
+    member: int | None
+    action: TransactAction
+    partition_key: str
+    sort_key: str | None
+    missing: tuple[str, ...]
+    supplied: tuple[str, ...]
+
+
+def supplied_attributes(model: Model, pattern: AccessPattern, member: TransactionMember) -> tuple[str, ...]:
+    """The member's attributes a request knows: the inputs (an attribute named in `key_inputs` only from
+    its input), and for a put the values it mints (`MINTED_ON_PUT`)."""
+    known = [a for a in pattern.inputs if a not in member.key_inputs]
+    known += [a for a, source in member.key_inputs.items() if source in pattern.inputs]
+    entity = model.entity(member.entity)
+    if member.action is TransactAction.PUT and entity is not None:
+        known += [a.name for a in entity.attributes if isinstance(a.generator, MINTED_ON_PUT)]
+    return tuple(dict.fromkeys(known))
+
+
+def unaddressed_items(model: Model, design: KeyDesign, pattern: AccessPattern) -> tuple[UnaddressedItem, ...]:
+    """The written items (the pattern's own, each transaction member) whose table key template references an
+    attribute the request does not know: PutItem, UpdateItem and DeleteItem take the full primary key (AWS,
+    WorkingWithItems.html), so none can name them. The same test as a read's (`missing_key_attributes`)."""
+    if pattern.kind.is_read:
+        return ()
+    found = []
+    for i, (member, own) in enumerate(_own_members(model, pattern.name)):
+        keys = next((k for k in design.entities if k.entity == member.entity), None)
+        if keys is None:
+            continue
+        supplied = supplied_attributes(model, pattern, member)
+        missing = missing_key_attributes((keys.table.partition_key, keys.table.sort_key), supplied)
+        if missing:
+            found.append(UnaddressedItem(member.entity, None if own else i, member.action, keys.table.partition_key,
+                                         keys.table.sort_key, missing, supplied))
+    return tuple(found)
 
 
 def write_plan(model: Model, design: KeyDesign, pattern_name: str) -> WritePlan | None:

@@ -105,6 +105,22 @@ def _reference(source: str, inner: str) -> Segment:
     return Segment(match["name"], True, int(width) if width else None, int(decimals) if decimals else None)
 
 
+def missing_key_attributes(sources: Iterable[str | None], known: Iterable[str]) -> tuple[str, ...]:
+    """The attributes the key templates reference that `known` does not hold, in template order, once each.
+
+    What decides whether a request can address its items: a read needs its partition key's attributes from
+    its inputs (else only a Scan can serve it, DDS201), a write every attribute of its primary key (DDS312).
+
+    >>> missing_key_attributes(("ISBN#{isbn}", "COPY#{branchId}#{copyId}"), {"copyId"})
+    ('isbn', 'branchId')
+    >>> missing_key_attributes(("CUSTOMER#{customerId}", "PROFILE", None), ["customerId"])
+    ()
+    """
+    given = set(known)
+    names = (n for source in sources if source for n in KeyTemplate.parse(source).attribute_names)
+    return tuple(dict.fromkeys(n for n in names if n not in given))
+
+
 def render_key(template: KeyTemplate, values: Mapping[str, Any]) -> str:
     """The key value for an item's attribute values; KeyTemplateError names a missing attribute."""
     return render_segments(template.segments, values, template.source)

@@ -33,13 +33,17 @@ def read_units_per_request(model: Model, design: KeyDesign, plan: PatternPlan, s
     """Read units one request of a read plan consumes (on the table, a GSI or an LSI).
 
     For a write: the strongly consistent GetItems the application makes first (the version an optimistic
-    lock checks); an ADD or a plain write reads nothing (writes consume write units only, §1.2).
+    lock checks), and for an item its inputs cannot address the read that finds its key (`plan.locate`, a
+    Scan when nothing else fits); an ADD or a plain write reads nothing (writes consume write units only, §1.2).
     """
     if plan.operation.is_write:
+        locating = sum((read_units_per_request(model, design, read, sizes) for read in plan.locate if read is not None),
+                       Decimal(0))
         if plan.write is None or not plan.write.reads_before_write:
-            return Decimal(0)
+            return locating
         own = [m for m in plan.write.members if m.reads_first]
-        return sum((read_units(Operation.GET_ITEM, 1, sizes.item_bytes(m.entity), True) for m in own), Decimal(0))
+        return locating + sum((read_units(Operation.GET_ITEM, 1, sizes.item_bytes(m.entity), True) for m in own),
+                              Decimal(0))
     item = mean_bytes(sizes.average_bytes_by_entity, _weights(plan))
     if plan.operation is Operation.SCAN:  # §1.2: every item evaluated, sizes added, rounded once
         table_bytes = _table_bytes(model, sizes)

@@ -21,7 +21,7 @@ from itertools import compress
 from operator import is_not
 
 from modeling.design.items_read import ItemsRead, KeyRead, SortUse, estimate_query, value_share
-from modeling.design.keys import KeyTemplate
+from modeling.design.keys import KeyTemplate, missing_key_attributes
 from modeling.design.plans import TABLE, IndexChange, IndexWrite, Operation, PatternPlan
 from modeling.dynamodb_rules import PAGE_BYTES, attribute_bytes
 from modeling.model import (
@@ -38,9 +38,17 @@ from modeling.model import (
     RangeOperator,
     SecondaryIndex,
     SortOrder,
+    TransactAction,
     derived_index,
 )
-from modeling.write_semantics import ITEM, WritePlan, has_write_semantics, write_plan
+from modeling.write_semantics import (
+    ITEM,
+    UnaddressedItem,
+    WritePlan,
+    has_write_semantics,
+    unaddressed_items,
+    write_plan,
+)
 
 _RANGE_SYNTAX = {
     RangeOperator.EQUALS: "{sk} = :{p}",
@@ -307,7 +315,10 @@ def _plan_inputs(model: Model, memo: _PlanMemo, design: KeyDesign, pattern: Acce
         lookup = _write_inputs(design)
         if memo.has_write_semantics(model, pattern.name):
             return (lookup.whole(),)
-        return tuple(map(lookup.entity, pattern.entities))
+        found = tuple(map(lookup.entity, pattern.entities))
+        if unaddressed_items(model, design, pattern):  # the read that finds the key may use any path
+            found += tuple(_path_inputs(path, pattern.entities) for path in access_paths(design))
+        return found
     return tuple(_path_inputs(path, pattern.entities) for path in access_paths(design))
 
 
@@ -338,8 +349,8 @@ class _WriteInputs:
         if name not in self.entities:
             by_entity, indexes = _design_lookup(self.design)
             keys = by_entity.get(name)
-            self.entities[name] = None if keys is None else tuple(
-                (index, t.memo_key(), indexes.get(index)) for index, t in keys.indexes.items())
+            self.entities[name] = None if keys is None else (keys.table.memo_key(), tuple(
+                (index, t.memo_key(), indexes.get(index)) for index, t in keys.indexes.items()))
         return self.entities[name]
 
     def whole(self) -> str:
@@ -389,9 +400,9 @@ def _match(model: Model, path: AccessPath, pattern: AccessPattern) -> _Match | N
     # filter values are known constants too: `status = OPEN` can be part of a key
     equal_inputs = [name for name in (*pattern.inputs, *(f.attribute for f in pattern.filters))
                     if name != range_attribute]
+    if missing_key_attributes((templates[0].partition_key,), equal_inputs):
+        return None  # no Query can name the partition: the pattern needs another path, or a Scan (DDS201)
     partition = KeyTemplate.parse(templates[0].partition_key)
-    if not set(partition.attribute_names) <= set(equal_inputs):
-        return None
     entity = model.entity(pattern.entities[0])
     identity = tuple(entity.identifiers) if entity is not None else ()
     return _sort_key_match(path, pattern, templates, partition, equal_inputs, range_attribute, conditions, identity)
@@ -558,14 +569,15 @@ def _plan_write(model: Model, design: KeyDesign, pattern: AccessPattern) -> Patt
     entities = [e for e in (model.entity(n) for n in pattern.entities) if e is not None]
     items = pattern.expected_items if pattern.kind in (PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE) else 1.0
     writes = _index_writes(model, design, pattern, entities)
-    missing = sorted({i for e in entities for i in e.identifiers} - set(pattern.inputs))
-    reason = f"{operation} on the table; the inputs give each item's primary key."
-    if missing and pattern.kind is not PatternKind.WRITE and not pattern.members:
-        reason = (f"{operation} needs each item's full key, but {', '.join(missing)} is not an input: "
-                  "the application must read the key first.")
+    which, details = "each item's", ""
     write = write_plan(model, design, pattern.name)
     if write is not None:
-        operation, items, reason = _semantic_write(pattern, write, operation, items, reason)
+        operation, items, details = _semantic_write(pattern, write, operation, items)
+        which = "the item's" if write.members and not pattern.members else which
+    unaddressed = unaddressed_items(model, design, pattern)
+    locate = tuple(_locating_read(model, design, pattern, item) for item in unaddressed)
+    reason = (_unaddressed_reason(operation, unaddressed, locate) if unaddressed
+              else f"{operation} on the table; the inputs give {which} primary key.") + details
     if writes:
         per_item = sum(w.writes_per_item for w in writes)
         reason += (f" Each written item also costs {per_item:g} index write(s) in "
@@ -573,14 +585,50 @@ def _plan_write(model: Model, design: KeyDesign, pattern: AccessPattern) -> Patt
     return PatternPlan(
         pattern=pattern.name, operation=operation, index=TABLE, entities=pattern.entities, key_condition="",
         filter_expression="", scan_index_forward=True, consistent_read=False,
-        items_read_per_request=float(write.reads_before_write) if write else 0.0,
+        items_read_per_request=float(write.reads_before_write if write else 0) + sum(
+            p.items_read_per_request for p in locate if p is not None),
         items_returned_per_request=0.0, items_written_per_request=items, index_writes=writes, reason=reason,
-        items_read_p99=float(write.reads_before_write) if write else 0.0, write=write)
+        items_read_p99=float(write.reads_before_write if write else 0) + sum(
+            p.items_read_p99 for p in locate if p is not None),
+        write=write, served=not unaddressed, unaddressed=unaddressed, locate=locate)
 
 
-def _semantic_write(pattern: AccessPattern, write: WritePlan, operation: Operation, items: float,
-                    reason: str) -> tuple[Operation, float, str]:
-    """The operation, items written and reason of a write with conditions, updates or auxiliary items."""
+def _locating_read(model: Model, design: KeyDesign, pattern: AccessPattern,
+                   item: UnaddressedItem) -> PatternPlan | None:
+    """The read that finds an unaddressed item's key from what the request knows: planned like any read of
+    one item by those attributes, so a Scan exactly when DDS201 would report one. None for a put: its item
+    does not exist yet, so nothing can be read; the missing values must come with the request."""
+    if item.action is TransactAction.PUT:
+        return None
+    finder = AccessPattern(name=pattern.name, kind=PatternKind.READ_ONE, entities=(item.entity,),
+                           inputs=item.supplied, traffic=pattern.traffic)
+    return _plan_uncached(model, design, finder)
+
+
+def _unaddressed_reason(operation: Operation, unaddressed: tuple[UnaddressedItem, ...],
+                        locate: tuple[PatternPlan | None, ...]) -> str:
+    parts = []
+    for item, read in zip(unaddressed, locate, strict=True):
+        text = (f"{item.entity} ({item.partition_key} / {item.sort_key or '(no sort key)'}) needs "
+                f"{', '.join(item.missing)}, which the inputs do not give")
+        parts.append(f"{text}; {locating_words(item, read)}")
+    return (f"{operation} takes each item's full primary key, but " + "; ".join(parts)
+            + ". Add the missing attributes to the inputs, or key the entity by what the inputs give.")
+
+
+def locating_words(item: UnaddressedItem, read: PatternPlan | None) -> str:
+    """What the application must do before an unaddressed write, in words (the plan's reason, DDS312)."""
+    if read is None:
+        return "a put creates its item, so these values must come with the request"
+    how = ("a Scan of every item in the table" if read.operation is Operation.SCAN
+           else f"a {read.operation} on {'the table' if read.index == TABLE else 'index ' + read.index}")
+    return f"the application must first find the key with {how}"
+
+
+def _semantic_write(pattern: AccessPattern, write: WritePlan, operation: Operation,
+                    items: float) -> tuple[Operation, float, str]:
+    """The operation, items written and the reason's details of a write with conditions, updates or auxiliary
+    items (its expressions, extra items and notes)."""
     if write.transactional:
         operation = Operation.TRANSACT_WRITE_ITEMS
     elif pattern.soft_delete is not None:
@@ -590,8 +638,8 @@ def _semantic_write(pattern: AccessPattern, write: WritePlan, operation: Operati
     elif pattern.kind is PatternKind.BATCH_WRITE:
         items = pattern.expected_items
     own = write.members[0] if write.members else None
+    reason = ""
     if own is not None and not pattern.members:
-        reason = f"{operation} on the table; the inputs give the item's primary key."
         if own.update_expression:
             reason += f" UpdateExpression {own.update_expression}."
         if own.condition_expression:

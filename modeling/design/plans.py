@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from modeling.model import KeyDesign
-from modeling.write_semantics import WritePlan
+from modeling.write_semantics import UnaddressedItem, WritePlan
 
 
 class Operation(StrEnum):
@@ -92,11 +92,23 @@ class PatternPlan:
     filter_keeps_share: float = 1.0  # share of the items read that the FilterExpression returns
     entity_shares: tuple[tuple[str, float], ...] = ()  # share of the items read of each entity (Query)
     write: WritePlan | None = None  # the members, expressions and extra items of a write (issue 16)
+    # A write's items whose full primary key its inputs cannot build (DDS312), and for each the read the
+    # application must make first to find that key (a Scan when no key or index fits), priced with the write;
+    # None for a put, whose item does not exist yet: its missing key values must come with the request.
+    unaddressed: tuple[UnaddressedItem, ...] = ()
+    locate: tuple[PatternPlan | None, ...] = ()
 
     @property
     def discarded_share(self) -> float:
         """Share of the items read (and paid for) that a filter throws away."""
         return 1.0 - self.filter_keeps_share if self.filter_expression else 0.0
+
+    @property
+    def read_index(self) -> str:
+        """Where the plan's reads are charged: its index, or for a write that must first find its key, the path
+        of that read (the table when its items are found on different paths, an approximation)."""
+        paths = {read.index for read in self.locate if read is not None}
+        return paths.pop() if len(paths) == 1 else self.index
 
     @property
     def index_writes_per_request(self) -> float:

@@ -119,11 +119,13 @@ def _report(result: RelationalImport, output: Path | None) -> None:
 def _design_summary(model: Model) -> None:
     """How the first proposed design serves the patterns: what `dds design` would say, in one line."""
     design = propose_designs(model)[0]
-    scans = [p.pattern for p in design.plans if p.operation is Operation.SCAN or not p.served]
-    served = len(design.plans) - len(scans)
+    scans = [p.pattern for p in design.plans if p.operation is Operation.SCAN]
+    unnamed = [p.pattern for p in design.plans if p.unaddressed]  # DDS312: inputs short of the item's key
+    served = len(design.plans) - len(scans) - len(unnamed)
     print(f"design '{design.name}': {served} of {len(design.plans)} patterns served by a key read"
-          + (f"; only a Scan serves {', '.join(scans)}" if scans else "") + " (dds design MODEL for the reasons)",
-          file=sys.stderr)
+          + (f"; only a Scan serves {', '.join(scans)}" if scans else "")
+          + (f"; the inputs of {', '.join(unnamed)} cannot name the items they write" if unnamed else "")
+          + " (dds design MODEL for the reasons)", file=sys.stderr)
 
 
 def _short(statement: str) -> str:

@@ -293,6 +293,12 @@ def _capacity_entries(page: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun:
+    if plan.unaddressed:  # the preview could take the key from a stored item; the application cannot (DDS312)
+        gaps = "; ".join(f"{u.entity}'s key ({u.partition_key} / {u.sort_key or '(no sort key)'}) needs "
+                         f"{', '.join(u.missing)}" for u in plan.unaddressed)
+        return _failed(plan, f"not sent: {gaps}, which the pattern's inputs do not give, so the application "
+                             "cannot name the item it writes (DDS312). Add them to the inputs, or key the entity "
+                             "by what the inputs give.")
     if plan.write is not None and plan.operation is not Operation.BATCH_WRITE_ITEM:
         return _run_semantic(client, context, plan)
     pattern = context.model.access_pattern(plan.pattern)

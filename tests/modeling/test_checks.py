@@ -353,6 +353,44 @@ def test_all_projection_gsi_holding_most_of_the_table_is_reported() -> None:
     assert "DDS307" not in _ids(doc)  # sparse: PAID has weight 0.1, so 10,000 entries = 9 %
 
 
+def test_counter_updates_rewriting_an_all_projected_gsi_are_a_warning_with_their_monthly_writes() -> None:
+    doc = _doc()
+    _entity(doc, "Order")["attributes"].append(_attribute("viewCount", 3, {"kind": "int_range", "min": 0,
+                                                                           "max": 999}, type="N"))
+    _add_gsi(doc, "PLACED#{placedAt}", "ORDER#{orderId}")  # projection ALL
+    views = _add_pattern(doc, "count_order_view_by_id", "update", ["customerId", "orderId"], peak=40,
+                         updates=[{"attribute": "viewCount", "action": "ADD", "amount": 1}])
+    finding = _only(doc, "DDS313")
+    # An Order (about 150 B of attributes plus its keys) is under 1 KB, so each GSI1 entry write is 1 WRU
+    # (dynamodb-facts §4.1: an update of a projected non-key attribute is 1 index write, rounded to 1 KB).
+    # count_order_view_by_id: 40 / 4 = 10 requests/s on average x 730 h x 3,600 s = 26,280,000 WRU a month;
+    # place_order_by_customer adds 5 / 4 = 1.25/s x 2,628,000 s = 3,285,000 WRU (the new item enters GSI1):
+    # 26,280,000 of 29,565,000 = 88.9 %.
+    assert finding.severity is FindingSeverity.WARNING and finding.index == "GSI1"
+    assert finding.path == "key_design.global_secondary_indexes[GSI1]"
+    assert "≈ 26,280,000 of its ≈ 29,565,000 write units a month (89%)" in finding.message
+    assert "KEYS_ONLY" in finding.fix and "viewCount" in finding.fix and "uniqueness item" in finding.fix
+    # an INCLUDE projection that leaves the counter out: the update no longer writes GSI1
+    doc["key_design"]["global_secondary_indexes"][0]["projection"] = {"type": "INCLUDE",
+                                                                      "non_key_attributes": ["amount"]}
+    assert "DDS313" not in _ids(doc)
+    # ALL again, but the update also changes the amount: leaving the counter out would not save the write
+    doc["key_design"]["global_secondary_indexes"][0]["projection"] = {"type": "ALL"}
+    views["updates"].append({"attribute": "amount"})
+    assert "DDS313" not in _ids(doc)
+
+
+def test_a_version_bump_alone_rewriting_an_all_projected_gsi_is_reported() -> None:
+    doc = _doc()
+    _entity(doc, "Order")["attributes"].append(_attribute("version", 3, {"kind": "int_range", "min": 1, "max": 99},
+                                                          type="N"))
+    _add_gsi(doc, "PLACED#{placedAt}", "ORDER#{orderId}")  # projection ALL
+    _add_pattern(doc, "touch_order_by_id", "update", ["customerId", "orderId"], peak=4,
+                 condition={"kind": "version_matches", "attribute": "version"}, updates=[])
+    # 4 / 4 = 1 request/s x 2,628,000 s = 2,628,000 WRU a month of 1 KB entries (§4.1, §0.2)
+    assert "version) ≈ 2,628,000" in _only(doc, "DDS313").message
+
+
 def test_counter_update_is_atomic_but_not_idempotent() -> None:
     doc = _doc()
     _entity(doc, "Order")["attributes"].append(_attribute("viewCount", 3, {"kind": "int_range", "min": 0,

@@ -108,3 +108,38 @@ def test_dds311_ttl_in_epoch_milliseconds_never_expires() -> None:
     assert "never expire" in found[0].message
     document["entities"][0]["attributes"][-1]["generator"]["format"] = "epoch_seconds"
     assert findings(document, "DDS311") == []
+
+
+# --- DDS302 and optimistic locking (issue 27.5) ------------------------------------------------------------------
+
+
+def _balance_update(**pattern: Any) -> dict[str, Any]:
+    return wallet(access_patterns=[{"name": "change_balance_by_user", "kind": "update", "entities": ["User"],
+                                    "inputs": ["userId", "expected", "amount"],
+                                    "traffic": {"peak_requests_per_second": 5, "average_requests_per_second": 1},
+                                    **pattern}])
+
+
+def test_dds302_an_optimistic_lock_makes_the_version_increment_idempotent() -> None:
+    # condition `version = :expected_version`, update `SET email = :email ADD version :one`: a retry after the
+    # first attempt went through finds version + 1 and fails, so nothing counts twice
+    locked = _balance_update(condition={"kind": "version_matches", "attribute": "version"},
+                             updates=[{"attribute": "email"}])
+    assert findings(locked, "DDS302") == []
+    unlocked = _balance_update(updates=[{"attribute": "version", "action": "ADD", "amount": 1}])
+    [finding] = findings(unlocked, "DDS302")
+    assert "version" in finding.message and "a retried request adds again" in finding.message
+
+
+def test_dds302_an_equality_on_the_incremented_attribute_guards_it_but_a_floor_does_not() -> None:
+    guarded = _balance_update(condition={"attribute": "balance", "operator": "=", "input": "expected"},
+                              updates=[{"attribute": "balance", "action": "ADD", "input": "amount"}])
+    assert findings(guarded, "DDS302") == []
+    # `balance >= :amount` still holds on the retry while enough is left: the ADD counts twice
+    floor = _balance_update(condition={"attribute": "balance", "operator": ">=", "input": "amount"},
+                            updates=[{"attribute": "balance", "action": "ADD", "input": "amount", "negate": True}])
+    assert [f.path for f in findings(floor, "DDS302")] == ["access_patterns[change_balance_by_user]"]
+    # an equality on another attribute says nothing about a retry of the increment
+    other = _balance_update(condition={"attribute": "email", "operator": "=", "input": "expected"},
+                            updates=[{"attribute": "balance", "action": "ADD", "input": "amount"}])
+    assert len(findings(other, "DDS302")) == 1

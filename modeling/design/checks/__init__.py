@@ -5,8 +5,9 @@ severe first, then by check id, path and message, so the same input always gives
 rule is a small pure function. `CHECKS` lists every check with its explanation, fix and AWS
 documentation link, so the docs and the UI can show them all. Ids are grouped by theme, one module
 each: `keys` DDS1xx keys and partitions, `reads` DDS2xx reads, `writes` DDS301-303 writes and indexes,
-`amplification` DDS304-307 index writes and redundant indexes, `write_safety` DDS308-311 writes that stay
-correct (lost updates, uniqueness, hot counters, TTL values),
+`amplification` DDS304-307 and DDS313 index writes, redundant indexes and ALL projections rewritten by
+counters, `write_safety` DDS308-312 writes that stay correct (lost updates, uniqueness, hot counters, TTL
+values, writes that cannot name their item),
 `limits` DDS4xx limits and quotas and DDS5xx names. `catalogue` holds the checks' texts, `estimates`
 the AWS numbers and the approximate sizes, units and loads, `context` what every rule reads.
 

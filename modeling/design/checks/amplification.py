@@ -1,4 +1,5 @@
-"""DDS304-DDS307, write amplification: what every write pays in indexes, and indexes that do not earn it.
+"""DDS304-DDS307 and DDS313, write amplification: what every write pays in indexes, indexes that do not earn
+it, and ALL-projected GSIs rewritten by every counter change or version bump.
 
 Index writes follow dynamodb-facts §4.1 (a put when an item enters an index, a delete plus a put when an
 index key changes, one write when only projected attributes change, each sized on the index entry and
@@ -12,11 +13,12 @@ from collections.abc import Iterator
 
 from modeling.design import plan_units
 from modeling.design.checks.catalogue import Finding, finding, number, percent
-from modeling.design.checks.context import Context, Rule
+from modeling.design.checks.context import Context, Rule, changed_attributes, template_names
+from modeling.design.checks.writes import is_counter
 from modeling.design.planner import membership_share
-from modeling.design.plans import PatternPlan
+from modeling.design.plans import IndexChange, PatternPlan
 from modeling.dynamodb_rules import SECONDS_PER_MONTH
-from modeling.model import AccessPattern, ProjectionType, SecondaryIndex
+from modeling.model import AccessPattern, ConditionKind, ProjectionType, SecondaryIndex
 
 # An ALL-projected GSI holding at least this share of the table's items is "most of the table" (our choice).
 MOST_OF_THE_TABLE = 0.5
@@ -131,5 +133,63 @@ def _all_projection_over_most_of_the_table(ctx: Context) -> Iterator[Finding]:
                 index=index.name)
 
 
+def _counter_and_version_names(ctx: Context, pattern: AccessPattern) -> set[str]:
+    """The version attributes the pattern's optimistic locks bump, and its counter-like Numbers (DDS302's test)."""
+    conditions = [pattern.condition, *(m.condition for m in pattern.members)]
+    versions = {c.attribute for c in conditions if c is not None and c.kind is ConditionKind.VERSION_MATCHES}
+    counters = {name for entity, changed in changed_attributes(ctx, pattern) for name in changed
+                if is_counter(entity.attribute(name))}
+    return {n for n in versions | counters if n}
+
+
+def _only_counters_rewrite(ctx: Context, pattern: AccessPattern, index: str) -> tuple[str, ...]:
+    """The counters and versions of an update that changes nothing else its entities project into `index`
+    (and no key there): the attributes whose updates alone rewrite the index entries. Empty otherwise."""
+    counted = _counter_and_version_names(ctx, pattern)
+    found: set[str] = set()
+    for entity, changed in changed_attributes(ctx, pattern):
+        keys = ctx.keys.get(entity.name)
+        templates = keys.indexes.get(index) if keys else None
+        if templates is None:
+            continue
+        if changed & template_names(templates.partition_key, templates.sort_key) or not changed <= counted:
+            return ()
+        found |= changed
+    return tuple(sorted(found))
+
+
+def _counters_rewrite_all_projection(ctx: Context) -> Iterator[Finding]:
+    """DDS313: an ALL-projected GSI whose entries are rewritten by updates that change only counters or versions."""
+    gsis = [i.name for i in ctx.design.key_design.global_secondary_indexes if i.projection.type is ProjectionType.ALL]
+    totals: dict[str, float] = {}
+    rewrites: dict[str, list[tuple[str, tuple[str, ...], float]]] = {}
+    for pattern, plan in ctx.plans():
+        if not plan.operation.is_write:
+            continue
+        kinds = {w.index: w.kind for w in plan.index_writes}
+        for index, _, units in index_write_units_per_month(ctx, pattern, plan):
+            totals[index] = totals.get(index, 0.0) + units
+            if index not in gsis or kinds.get(index) is not IndexChange.PROJECTED_ONLY or units <= 0:
+                continue
+            if names := _only_counters_rewrite(ctx, pattern, index):
+                rewrites.setdefault(index, []).append((pattern.name, names, units))
+    for index in gsis:
+        found = rewrites.get(index)
+        if not found:
+            continue
+        units = sum(u for _, _, u in found)
+        which = "; ".join(f"{name} ({', '.join(names)}) ≈ {number(u)}" for name, names, u in found)
+        counted = sorted({n for _, names, _ in found for n in names})
+        yield finding("DDS313", f"key_design.global_secondary_indexes[{index}]", (
+            f"{index} projects ALL, so every update of {', '.join(counted)} rewrites its entry: ≈ {number(units)} "
+            f"of its ≈ {number(totals[index])} write units a month ({percent(units / totals[index])}) at the "
+            f"patterns' average rates: {which}. Paid with {index}'s own write capacity (on-demand: WRU)."),
+            pattern=found[0][0], index=index,
+            fix=(f"Project {index} KEYS_ONLY, or INCLUDE only what its patterns return, leaving out "
+                 f"{', '.join(counted)}: these updates then write only the table (≈ {number(units)} fewer write "
+                 "units a month). Or read the items through their uniqueness item (a GetItem by the unique value, "
+                 "then the item) instead of this index."))
+
+
 RULES: tuple[Rule, ...] = (_index_writes_per_write, _index_repeats_table_keys, _mergeable_gsis,
-                           _all_projection_over_most_of_the_table)
+                           _all_projection_over_most_of_the_table, _counters_rewrite_all_projection)

@@ -264,6 +264,28 @@ _CATALOGUE = (
           "Store the expiry as a Number of epoch seconds (e.g. 1767225600); convert milliseconds by dividing by "
           "1,000.",
           _DOCS + "time-to-live-ttl-before-you-start.html"),
+    # single-item writes take the full primary key (WorkingWithItems); a Scan reads every item (§1.2)
+    Check("DDS312", "Write cannot name the item it writes", ERROR,
+          "PutItem, UpdateItem and DeleteItem, and every member of a TransactWriteItems, take the item's full "
+          "primary key: every attribute the table's partition and sort key templates are built from. A write whose "
+          "inputs lack one of them cannot be sent as modelled: the application must first read the key (a Query "
+          "on an index keyed by the inputs, or a Scan of the whole table when there is none), so the write costs "
+          "that read as well, and two items matching the inputs would both be candidates. A put creates its item, "
+          "so the values it mints itself count as given: a uuid or sequence id and the time of the write.",
+          "Add the missing key attributes to the pattern's inputs (the application usually has them from the read "
+          "that showed the item), or key the entity by what the inputs give.",
+          _DOCS + "WorkingWithItems.html"),
+    # §4.1 (an update that changes only projected attributes is 1 index write, sized on the entry), §0.2, §9.2
+    Check("DDS313", "Counters and versions rewrite an ALL-projected GSI", WARNING,
+          "An update that changes only a non-key attribute still rewrites the item's entry in every GSI that "
+          "projects that attribute, and an ALL projection projects everything: each counter increment or version "
+          "bump is one more index write, sized on the whole entry and rounded up to 1 KB, paid with the GSI's own "
+          "write capacity. Frequent counters (views, likes, stock) and optimistic-locking versions make these "
+          "writes a large, easily overlooked part of the bill.",
+          "Project KEYS_ONLY, or INCLUDE only the attributes the index's patterns return, leaving the counter and "
+          "the version out: their updates then skip the index. Or read the index's items through the uniqueness "
+          "item (one GetItem by the unique value, then the item) instead of an ALL-projected GSI.",
+          _DOCS + "GSI.html"),
     Check("DDS401", "Item can exceed 400 KB", ERROR,
           "An item may be at most 400 KB, attribute names included, and with an LSI the item plus its LSI entries. "
           "Every read and write also grows with item size: one read unit per 4 KB, one write unit per 1 KB.",

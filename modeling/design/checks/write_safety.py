@@ -1,5 +1,5 @@
-"""DDS308-DDS311, writes that stay correct: lost updates, uniqueness a GSI cannot give, hot counter items
-and TTL values DynamoDB ignores (issue 16).
+"""DDS308-DDS312, writes that stay correct: lost updates, uniqueness a GSI cannot give, hot counter items,
+TTL values DynamoDB ignores (issue 16) and writes whose inputs cannot name their item (issue 27).
 
 Loads use the checks' approximation (modeling.design.checks.estimates): write units ceil(size / 1 KB), x2 in a
 transaction (dynamodb-facts §1.2, §2), against one partition's 1,000 WCU per second (§7.1).
@@ -13,7 +13,14 @@ from collections.abc import Iterator
 
 from modeling.design.checks.catalogue import WARNING, Finding, finding, number
 from modeling.design.checks.context import Context, Rule, existing_entities
-from modeling.design.checks.estimates import PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES, hot_share, parse_template
+from modeling.design.checks.estimates import (
+    PARTITION_WRITE_UNITS,
+    WRITE_BLOCK_BYTES,
+    hot_share,
+    parse_template,
+    read_units_per_request,
+)
+from modeling.design.planner import locating_words
 from modeling.design.plans import TABLE
 from modeling.model import (
     AccessPattern,
@@ -157,4 +164,31 @@ def _ttl_values(ctx: Context) -> Iterator[Finding]:
             "Number of epoch seconds, so these items never expire."))
 
 
-RULES: tuple[Rule, ...] = (_lost_updates, _uniqueness_by_gsi, _hot_counters, _ttl_values)
+_VERBS = {TransactAction.PUT: "puts", TransactAction.UPDATE: "updates", TransactAction.DELETE: "deletes",
+          TransactAction.CONDITION_CHECK: "checks"}
+
+
+def _unaddressed_writes(ctx: Context) -> Iterator[Finding]:
+    """DDS312: a write whose inputs cannot build a written item's full primary key (the planner's `unaddressed`,
+    decided by the same `missing_key_attributes` as a read's Scan, DDS201)."""
+    for pattern, plan in ctx.plans():
+        rate = pattern.traffic.peak_requests_per_second
+        for item, read in zip(plan.unaddressed, plan.locate, strict=True):
+            path = f"access_patterns[{pattern.name}]" + (f".members[{item.member}]" if item.member is not None
+                                                         else "")
+            missing = ", ".join(item.missing)
+            cost = ""
+            if read is not None:
+                units = read_units_per_request(ctx, read)
+                cost = (f": ≈ {number(units)} RCU per request, {number(units * rate)} RCU/s at {number(rate)} "
+                        "requests/s peak (approximate), priced with the write")
+            yield finding("DDS312", path, (
+                f"{pattern.name} {_VERBS[item.action]} {item.entity} items keyed {item.partition_key} / "
+                f"{item.sort_key or '(no sort key)'}, but its inputs ({', '.join(pattern.inputs) or 'none'}) do "
+                f"not give {missing}, so the request cannot name the item: {locating_words(item, read)}{cost}."),
+                pattern=pattern.name, index=None if read is None or read.index == TABLE else read.index,
+                fix=f"Add {missing} to {pattern.name}'s inputs, or key {item.entity} by what the inputs give "
+                    f"({', '.join(item.supplied) or 'nothing yet'}).")
+
+
+RULES: tuple[Rule, ...] = (_lost_updates, _uniqueness_by_gsi, _hot_counters, _ttl_values, _unaddressed_writes)

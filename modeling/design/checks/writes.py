@@ -18,7 +18,16 @@ from modeling.design.checks.estimates import (
     lsi_entry_bytes,
     parse_template,
 )
-from modeling.model import Attribute, AttributeType, RelationshipKind
+from modeling.model import (
+    AccessPattern,
+    Attribute,
+    AttributeType,
+    ComparisonOperator,
+    ConditionKind,
+    Entity,
+    RelationshipKind,
+    WriteCondition,
+)
 
 
 def _index_key_updates(ctx: Context) -> Iterator[Finding]:
@@ -47,17 +56,45 @@ _COUNTER_NAME = re.compile(r"(count|total|xp|points|score|stock|quantity|qty|ver
 _COUNTER_WORDS = re.compile(r"increment|counter|atomic", re.IGNORECASE)
 
 
-def _is_counter(attribute: Attribute | None) -> bool:
+def is_counter(attribute: Attribute | None) -> bool:
     """A Number named like a counter (viewCount, stock, xp) or described as incremented."""
     return (attribute is not None and attribute.type is AttributeType.N
             and bool(_COUNTER_NAME.search(attribute.name) or _COUNTER_WORDS.search(attribute.description)))
 
 
+def _retry_fails(condition: WriteCondition | None, changed: set[str]) -> bool:
+    """A retry of a write that went through fails its condition: an optimistic lock (the version it checks,
+    the same write increments) or an equality on an attribute the write changes. Such an increment is
+    idempotent on retry; `>=` on a balance is not (a retry still passes while enough is left)."""
+    if condition is None:
+        return False
+    if condition.kind is ConditionKind.VERSION_MATCHES:
+        return True
+    return condition.operator is ComparisonOperator.EQUALS and condition.attribute in changed
+
+
+def _unguarded_changes(ctx: Context, pattern: AccessPattern) -> list[tuple[Entity, set[str]]]:
+    """(entity, changed attributes) per written item whose condition does not make a retry fail."""
+    if pattern.members:
+        found = []
+        for member in pattern.members:
+            entity = ctx.entity(member.entity)
+            changed = {u.attribute for u in member.updates}
+            if member.condition is not None and member.condition.kind is ConditionKind.VERSION_MATCHES:
+                changed.add(member.condition.attribute or "")
+            if entity is not None and changed and not _retry_fails(member.condition, changed):
+                found.append((entity, changed))
+        return found
+    return [(entity, changed) for entity, changed in changed_attributes(ctx, pattern)
+            if not _retry_fails(pattern.condition, changed)]
+
+
 def _counter_updates(ctx: Context) -> Iterator[Finding]:
-    """DDS302: an update of a counter-like Number: atomic in place, but a retry counts twice."""
+    """DDS302: an update of a counter-like Number: atomic in place, but a retry counts twice (unless its
+    condition makes the retry fail: optimistic locking)."""
     for pattern in ctx.model.access_patterns:
-        counters = sorted({name for entity, changed in changed_attributes(ctx, pattern) for name in changed
-                           if _is_counter(entity.attribute(name))})
+        counters = sorted({name for entity, changed in _unguarded_changes(ctx, pattern) for name in changed
+                           if is_counter(entity.attribute(name))})
         if counters:
             yield finding("DDS302", f"access_patterns[{pattern.name}]", (
                 f"{pattern.name} changes the counter(s) {', '.join(counters)}: SET {counters[0]} = {counters[0]} + :v "
