@@ -3,6 +3,7 @@
 Python uses the boto3 resource (plain values, numbers as Decimal) except for transactions, which only
 the low-level client offers; the CLI takes DynamoDB JSON; JavaScript uses the document client of
 `@aws-sdk/lib-dynamodb` (plain values). All three send exactly the request the preview executed.
+User text (names and values) is only ever data: a Python literal (`python_literal`), JSON, a shell-quoted word.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import shlex
 from decimal import Decimal
 from typing import Any
 
+from modeling.code_literals import python_literal
 from modeling.design.plans import Operation
 from modeling.preview.dataset import json_value
 from modeling.preview.requests import PatternRequest, typed_params
@@ -36,7 +38,7 @@ def python_code(request: PatternRequest) -> str:
     call = "    response = " if guarded else "response = "
     if request.operation in _SINGLE_TABLE:
         params = {k: v for k, v in request.params.items() if k != "TableName"}
-        setup = f'table = boto3.resource("dynamodb").Table({request.params["TableName"]!r})\n'
+        setup = f'table = boto3.resource("dynamodb").Table({python_literal(request.params["TableName"])})\n'
         head, target = f"{setup}{'try:' + chr(10) if guarded else ''}{call}table.{method}(", params
     elif request.operation in (Operation.BATCH_GET_ITEM, Operation.BATCH_WRITE_ITEM):
         head, target = f'response = boto3.resource("dynamodb").{method}(', request.params
@@ -82,7 +84,7 @@ def _py(value: Any, depth: int) -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        body = "".join(f"{inner}{k!r}: {_py(v, depth + 1)},\n" for k, v in value.items())
+        body = "".join(f"{inner}{_py(k, depth + 1)}: {_py(v, depth + 1)},\n" for k, v in value.items())
         return "{\n" + body + pad + "}"
     if isinstance(value, list | tuple):
         if not value:
@@ -92,7 +94,9 @@ def _py(value: Any, depth: int) -> str:
         return f'Decimal("{value}")'
     if isinstance(value, set | frozenset):
         return "{" + ", ".join(_py(v, depth) for v in sorted(value, key=str)) + "}"
-    return repr(value)
+    if isinstance(value, str):
+        return python_literal(value)
+    return repr(value)  # bytes, numbers, booleans and None: their repr is a literal
 
 
 def cli_command(request: PatternRequest, endpoint_url: str | None = None) -> str:
