@@ -58,6 +58,11 @@ def _delete(slug: str) -> None:
         st.rerun()
 
 
+def endpoint_changed() -> None:
+    """This session created or deleted a table: the sidebar's status is read again, not taken from its cache."""
+    st.session_state["sidebar.endpoint_token"] = st.session_state.get("sidebar.endpoint_token", 0) + 1
+
+
 def _switch_to_chosen() -> None:
     session.switch_to(st.session_state[session.MODEL_WIDGET_KEY])
 
@@ -81,5 +86,5 @@ def _endpoint_status() -> None:
         return
     st.error(plain(status.message), icon="🔴")
     if st.button("Retry", key="sidebar.endpoint_retry"):
-        st.session_state["sidebar.endpoint_token"] = st.session_state.get("sidebar.endpoint_token", 0) + 1
+        endpoint_changed()
         st.rerun()
