@@ -8,6 +8,8 @@ writes ("+$821.00/month on-demand: GSI2 adds 1 index write to every like_post").
 Capacity & cost page, the report and the other pages list designs in this order, so they agree.
 `ranked_designs(model)` gives the same designs in the pickers' order without pricing them (the order comes
 from the search alone): a page that only lists them does not size and price every one.
+A model without entities has no design: the ranking is then empty and `DesignRanking.no_design` (the search's
+`NoDesign`) says what to add; `chosen_design` turns that into a `NoDesignError` for callers that need one.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from decimal import Decimal
 from typing import Any
 
 from costs.design_cost import priced_design
-from costs.design_search import PricedCandidate, SearchResult, search_layouts
+from costs.design_search import NoDesign, PricedCandidate, SearchResult, search_layouts
+from costs.errors import NoDesignError, UnknownDesignError
 from costs.monthly import CostEstimate
 from costs.pricing import price_sheet_for
 from costs.usage import CapacityOption, label
@@ -50,12 +53,17 @@ class RankedDesign:
 class DesignRanking:
     ranked: tuple[RankedDesign, ...]  # the winner first
     unservable: tuple[str, ...]
-    search: SearchResult
+    search: SearchResult | NoDesign
 
     @property
     def designs(self) -> tuple[Design, ...]:
         """Designs for pickers: the model's own first (what the user typed stays the default), then the ranking."""
         return _picker_order(tuple(r.design for r in self.ranked))
+
+    @property
+    def no_design(self) -> NoDesign | None:
+        """Why there is no design at all (the model has no entities), else None."""
+        return self.search if isinstance(self.search, NoDesign) else None
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,7 @@ class _Finalists:
     """The designs the ranking prices, in its order, before any of them is priced."""
 
     designs: tuple[Design, ...]
-    search: SearchResult
+    search: SearchResult | NoDesign
 
 
 _FINALISTS: ContentMemo[_Finalists] = ContentMemo("design finalists", max_entries=16)
@@ -87,6 +95,21 @@ def ranked_designs(model: Model) -> tuple[Design, ...]:
     return _picker_order(_finalists(content_key(model_json), model_json).designs)
 
 
+def chosen_design(designs: tuple[Design, ...], name: str | None) -> Design:
+    """The design of that name, or the first (the ranking's default) when no name is given.
+
+    Raises NoDesignError when there is no design at all, UnknownDesignError when none has that name: never
+    another design than the one asked for without saying so."""
+    if not designs:
+        raise NoDesignError("the model has no design yet", "entities", 0,
+                            "add an entity with its identifier, then the access patterns that use it")
+    design = next((d for d in designs if d.name == name), None) if name is not None else designs[0]
+    if design is None:
+        raise UnknownDesignError("no design of that name", "design", name,
+                                 f"choose one of: {', '.join(d.name for d in designs)}")
+    return design
+
+
 def _picker_order(designs: tuple[Design, ...]) -> tuple[Design, ...]:
     """The model's own first (what the user typed stays the default), then the ranking."""
     own = [d for d in designs if d.name == YOUR_DESIGN]
@@ -100,6 +123,8 @@ def _finalists(key: str, model_json: str) -> _Finalists:
 def _search_finalists(model_json: str) -> _Finalists:
     model = Model.model_validate_json(model_json)
     search = search_layouts(model)
+    if isinstance(search, NoDesign):
+        return _Finalists((), search)
     picks: list[tuple[str, PricedCandidate]] = [(PROPOSED, search.best)]
     fewer = [c for c in search.complete if c.gsi_count < search.best.gsi_count and not c.refused]
     separate = [c for c in search.complete if c.all_separate and not c.refused]
@@ -120,13 +145,16 @@ def _search_finalists(model_json: str) -> _Finalists:
 def _ranking(model_json: str, finalists: _Finalists) -> DesignRanking:
     model = Model.model_validate_json(model_json)
     designs = finalists.designs
+    if not designs:
+        return DesignRanking((), (), finalists.search)
     sheet = price_sheet_for(model.table.region)  # never another Region's prices (an unpriced sheet says so)
     estimates = [_estimate(model, d, sheet, model_json) for d in designs]
     winner, winner_cost = designs[0], estimates[0]
     ranked = tuple(RankedDesign(d, _on_demand(e), *_recommended(e),
                                 "" if i == 0 else lost_because(model, winner, winner_cost, d, e))
                    for i, (d, e) in enumerate(zip(designs, estimates, strict=True)))
-    return DesignRanking(ranked, finalists.search.unservable, finalists.search)
+    unservable = finalists.search.unservable if isinstance(finalists.search, SearchResult) else ()
+    return DesignRanking(ranked, unservable, finalists.search)
 
 
 def _same_layout(a: Design, b: Design) -> bool:

@@ -11,7 +11,8 @@ best complete one stops there. It lives in `costs` because it prices; `modeling`
 Rules the search enforces, not just prefers: a layout that serves a read with a Scan loses to any that
 serves it with a key (strong reads never come from a GSI: the planner refuses it, dynamodb-facts §4.1),
 and a layout whose LSI would hold an item collection over 10 GB is refused (§4.2). When no layout
-serves a pattern by key, `DesignSearch.unservable` says which and why.
+serves a pattern by key, `DesignSearch.unservable` says which and why. A model without entities has no
+layout at all: the search answers `NoDesign`, saying what to add, instead of a design of nothing.
 
 The objective is the on-demand monthly cost: it is linear in the traffic, so bounds hold; the ranked
 result (`costs.design_ranking`) also prices the finalists under every capacity option.
@@ -35,6 +36,7 @@ from modeling.design.checks.estimates import MAX_ITEM_COLLECTION_BYTES
 from modeling.design.design_space import OWN_PARTITION, LayoutChoice, Placement, canonical_model, placement_options
 from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design
 from modeling.design.keys import KeyTemplate
+from modeling.design.missing import Missing, nothing_to_design, what_is_missing
 from modeling.design.plans import Design, Operation
 from modeling.design.sizing import SizingMemo
 from modeling.memo import ContentMemo, content_key
@@ -85,6 +87,17 @@ class SearchResult:
     complete: tuple[PricedCandidate, ...]  # every complete layout priced, best first
     unservable: tuple[str, ...]
     stats: SearchStats
+
+
+@dataclass(frozen=True)
+class NoDesign:
+    """The search's answer for a model with nothing to place (no entities yet): no layout, and what to add."""
+
+    missing: tuple[Missing, ...]
+
+    @property
+    def message(self) -> str:
+        return " ".join(m.message for m in self.missing)
 
 
 # The search only orders layouts by what they cost relative to each other. In a Region whose sheet does
@@ -157,11 +170,14 @@ _SEARCHES: ContentMemo[SearchResult] = ContentMemo("design_search", max_entries=
 
 
 def search_layouts(model: Model, sheet: PriceSheet | None = None, max_candidates: int | None = None,
-                   exhaustive: bool = False) -> SearchResult:
-    """The cheapest layout of the model (canonicalised first), with every complete layout priced on the way.
+                   exhaustive: bool = False) -> SearchResult | NoDesign:
+    """The cheapest layout of the model (canonicalised first), with every complete layout priced on the way;
+    `NoDesign` for a model without entities.
 
     Memoised by the canonical model's content and the arguments (the stats of a remembered answer are those of
     the search that found it)."""
+    if nothing_to_design(model):
+        return NoDesign(what_is_missing(model))
     canonical = canonical_model(model).model_copy(update={"key_design": None})
     key = content_key(canonical.model_dump_json(), repr(sheet), repr(max_candidates), repr(exhaustive))
     return _SEARCHES.get(key, lambda: _search(canonical, sheet, max_candidates, exhaustive))
@@ -263,6 +279,8 @@ def _depth_first(order: list[str], options: dict[str, tuple[Placement, ...]], sh
                  placed: tuple[tuple[str, Placement], ...]) -> Iterator[_Node]:
     """Partial layouts in depth-first order; a node the consumer prunes (after it is yielded) is not
     expanded. An explicit stack, not recursion: a model may have thousands of entities."""
+    if not order:  # nothing to place: no partial layout (search_layouts answers NoDesign before walking)
+        return
     stack = [_children(order, options, share, placed)]
     while stack:
         node = next(stack[-1], None)

@@ -43,3 +43,7 @@ class ModelInputError(CostError):
 
 class UnknownDesignError(CostError):
     """The design asked for is not among the model's candidates."""
+
+
+class NoDesignError(CostError):
+    """The model has no design at all (no entities yet), so nothing can be sized, priced or exported."""

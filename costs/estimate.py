@@ -16,8 +16,8 @@ from typing import Any
 from costs.autoscaling import ScalingPolicy
 from costs.capacity import CapacityProfile, UsageExtras
 from costs.design_cost import priced_design
-from costs.design_ranking import rank_designs, ranked_designs
-from costs.errors import CostError, UnknownDesignError
+from costs.design_ranking import chosen_design, rank_designs, ranked_designs
+from costs.errors import CostError
 from costs.monthly import CostEstimate, OptionEstimate
 from costs.pricing import (
     HOURS_PER_MONTH,
@@ -93,11 +93,7 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
     """Capacity and monthly cost of a model's design, with the other candidates side by side."""
     sheet = _price_sheet(request)
     designs = ranked_designs(request.model)  # the ranking's own prices are needed only for the comparison
-    design = next((d for d in designs if d.name == request.design_name), designs[0] if request.design_name is None
-                  else None)
-    if design is None:  # never price another design than the one asked for without saying so
-        raise UnknownDesignError("no design of that name", "design", request.design_name,
-                                 f"choose one of: {', '.join(d.name for d in designs)}")
+    design = chosen_design(designs, request.design_name)
     model_json = request.model.model_dump_json()  # once: every design's price is keyed by it
     profile, usage, cost = _priced(request, design, sheet, model_json)
     comparison, deltas = ((), ())

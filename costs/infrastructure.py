@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, MIN_CAPACITY_UNITS, ScalingPolicy
 from costs.capacity import capacity_profile, table_usage
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import chosen_design, ranked_designs
 from costs.errors import UsageError
 from costs.monitoring import MonitoringOptions, monitoring_plan
 from costs.pricing import CapacityDimension
@@ -76,11 +76,7 @@ class InfrastructureExport:
 
 def export_infrastructure(request: InfrastructureRequest) -> InfrastructureExport:
     """The model's design as code; provisioned tables get the capacities the cost engine sizes."""
-    designs = ranked_designs(request.model)
-    design = next((d for d in designs if d.name == request.design_name), None) if request.design_name else designs[0]
-    if design is None:
-        raise UsageError("no such design", "design", request.design_name,
-                         "choose one of: " + ", ".join(d.name for d in designs))
+    design = chosen_design(ranked_designs(request.model), request.design_name or None)
     capacity = None
     if request.model.table.billing_mode is BillingMode.PROVISIONED:
         capacity = provisioned_capacity(request.model, design, request.auto_scaling, request.target_utilization,

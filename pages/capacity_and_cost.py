@@ -4,7 +4,7 @@ import streamlit as st
 
 from costs.errors import CostError
 from modeling.model import TableClass
-from ui import cost_views, session
+from ui import cost_views, missing_views, session
 from ui.frame import page_frame
 from ui.tabs import lazy_tabs
 from ui.text import plain
@@ -13,6 +13,7 @@ page_frame("Capacity & cost")
 document = session.current_document()
 st.title(f"Capacity & cost · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("it cannot be priced")
+missing_views.require_design(model)
 
 region, design, target, free_tier = cost_views.choice_widgets(model)
 st.caption("A month is 730 hours (AWS Pricing Calculator convention). Money in USD; line items are rounded "

@@ -4,7 +4,7 @@ import streamlit as st
 
 from costs.errors import CostError
 from modeling.errors import ModelingError
-from ui import changes_views, session
+from ui import changes_views, missing_views, session
 from ui.frame import page_frame
 from ui.text import plain
 
@@ -12,6 +12,7 @@ page_frame("Changes")
 document = session.current_document()
 st.title(f"Changes · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("the changes cannot be listed")
+missing_views.require_design(model)
 st.caption("Every change from the open model to a NEW one, what DynamoDB allows on a live table for each (in "
            "place, a backfill, every item rewritten, a new table), and the ordered, priced plan with its checks "
            "and rollbacks. The migration script it downloads is the code the preview rehearses "

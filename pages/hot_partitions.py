@@ -3,7 +3,7 @@
 import streamlit as st
 
 from modeling.errors import ModelingError
-from ui import hot_views, session
+from ui import hot_views, missing_views, session
 from ui.frame import page_frame
 from ui.text import plain
 
@@ -11,6 +11,7 @@ page_frame("Hot partitions")
 document = session.current_document()
 st.title(f"Hot partitions · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("its partitions cannot be simulated")
+missing_views.require_design(model)
 model_json = model.model_dump_json()
 
 columns = st.columns([3, 2, 2, 1])

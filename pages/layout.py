@@ -5,7 +5,7 @@ import streamlit as st
 import editing
 from modeling.design.design_report import design_document
 from modeling.errors import problems_under
-from ui import layout_views, model_editor, session
+from ui import layout_views, missing_views, model_editor, session
 from ui.frame import page_frame
 from ui.problems import show_problems
 from ui.text import plain
@@ -24,6 +24,7 @@ if model is None:
     if "key_design" in document:
         layout_views.overrides(document, True)
     st.stop()
+missing_views.require_design(model)
 
 model_json = model.model_dump_json()  # once: a 500-entity model takes ~30 ms to dump
 left, middle, right = st.columns([3, 2, 2])

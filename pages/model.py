@@ -4,7 +4,7 @@ import streamlit as st
 
 import editing
 from modeling.errors import Severity
-from ui import model_editor, session
+from ui import missing_views, model_editor, session
 from ui.file_tab import file_tab
 from ui.frame import page_frame
 from ui.text import plain
@@ -31,6 +31,7 @@ elif warnings:
     st.warning(f"Valid, with {len(warnings)} warning(s).", icon="⚠️")
 else:
     st.success("The model is valid.", icon="✅")
+missing_views.what_to_add_on_the_model_page(document, problems)
 
 tabs = st.tabs(["Table & traffic", "Entities & attributes", "Relationships", "Access patterns", "File"])
 with tabs[0]:

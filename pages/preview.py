@@ -7,7 +7,7 @@ from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 from modeling.preview.session import preview_setup
-from ui import preview_views, session
+from ui import missing_views, preview_views, session
 from ui.frame import page_frame
 from ui.text import plain
 
@@ -15,6 +15,7 @@ page_frame("Preview")
 document = session.current_document()
 st.title(f"Preview · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("it cannot be previewed")
+missing_views.require_design(model)
 st.caption("Seeded sample data is loaded into the DynamoDB endpoint and every access pattern runs as a real "
            "boto3 call, its answer checked against the data. Keep the sample small: the embedded moto server "
            "reads the whole table for every Query, so a few thousand items is the useful limit.")

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import report_views, session
+from ui import missing_views, report_views, session
 from ui.frame import page_frame
 from ui.text import plain
 
@@ -10,6 +10,7 @@ page_frame("Cost-review report")
 document = session.current_document()
 st.title(f"Cost-review report · {plain(document.get('name', 'untitled'))}")
 model = session.require_model("the report cannot be made")
+missing_views.require_design(model)
 st.caption("One document a reviewer can sign off without opening the app: the design and why, checks, hot "
            "partitions, capacity, the cost of every option, price sources, and a sign-off block naming the "
            "exact model file by its SHA-256. Negotiated prices and backup inputs are shared with Capacity & cost.")

@@ -21,7 +21,7 @@ from modeling.interop.live_import import (
 )
 from modeling.model import BillingMode, Model
 from modeling.preview.loadtest import LoadTest, LoadTestFormat
-from ui import session
+from ui import missing_views, session
 from ui.tabs import KEEP
 from ui.text import plain
 from workshop.isolation import LIVE_IMPORT_ENV, live_import_allowed, visible_tables, workshop_mode
@@ -43,6 +43,8 @@ def cached_export(model_json: str, fmt: str, design: str | None, auto_scaling: b
 
 
 def iac_tab(model: Model) -> None:
+    if not missing_views.has_design(model):  # an empty model: what to add, and the import tab still works
+        return
     columns = st.columns([2, 2, 3])
     fmt = columns[0].radio("Format", list(IacFormat), format_func=LABELS.get, key="iac.format",
                            persist_state=KEEP)  # kept while another tab is open (ui.tabs)
@@ -92,6 +94,8 @@ _LOAD_TEST_LABELS = {LoadTestFormat.LOCUST: "Locust (Python)", LoadTestFormat.K6
 
 
 def load_test_tab(model: Model) -> None:
+    if not missing_views.has_design(model):
+        return
     st.markdown("A load test whose mix follows the access patterns' traffic, sending the Preview page's "
                 "requests over its seeded sample data. It writes to the table: point it at a test table.")
     left, right = st.columns(2)

@@ -6,9 +6,10 @@ import streamlit as st
 
 from costs.design_ranking import ranked_designs
 from editing import starter_document
+from modeling.design.missing import nothing_to_design
 from modeling.design.summary import DesignFindingsSummary, DocumentSummary, design_findings_summary
 from modeling.model import Model
-from ui import session
+from ui import missing_views, session
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -28,9 +29,14 @@ def summary_metrics(summary: DocumentSummary, model: Model | None) -> None:
         columns[5].metric("Design errors · warnings", "—",
                           help="Fix the model's errors first; then the design is checked")
         return
+    if nothing_to_design(model):
+        columns[5].metric("Design errors · warnings", "—", help="Add an entity first; then the design is checked")
+        missing_views.what_to_add(model)
+        return
     design = _design_findings(model.model_dump_json())
     columns[5].metric("Design errors · warnings", f"{design.error_count} · {design.warning_count}",
                       help=f"The design checks of {design.design_name}, as the Layout page shows them")
+    missing_views.what_to_add(model)
 
 
 def new_model_form() -> None:

@@ -9,14 +9,21 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from costs.design_ranking import PROPOSED, YOUR_DESIGN, rank_designs, ranking_rows
-from costs.design_search import search_layouts
+from costs.design_ranking import PROPOSED, YOUR_DESIGN, chosen_design, rank_designs, ranked_designs, ranking_rows
+from costs.design_search import NoDesign, search_layouts
+from costs.errors import NoDesignError, UnknownDesignError
+from costs.estimate import EstimateRequest, estimate_model
+from costs.infrastructure import InfrastructureRequest, export_infrastructure
+from costs.load_test import export_load_test
 from costs.pricing import load_price_sheet
 from modeling.design.keys import KeyTemplate
+from modeling.design.missing import Gap, what_is_missing
 from modeling.design.plans import Operation
 from modeling.examples import list_examples, load_example
+from modeling.interop.infrastructure import IacFormat
 from modeling.memo import clear_domain_caches
 from modeling.model import Model
+from modeling.preview.loadtest import LoadTestFormat
 
 SHEET = load_price_sheet("us-east-1")
 
@@ -142,3 +149,48 @@ def test_no_layout_keys_the_table_on_an_attribute_a_write_changes_in_place(slug:
             table = KeyTemplate.parse(keys.table.partition_key).attribute_names + (
                 KeyTemplate.parse(keys.table.sort_key).attribute_names if keys.table.sort_key else ())
             assert not _changed_in_place(model, keys.entity) & set(table), (candidate.choice, keys)
+
+
+# --- a model with nothing to lay out (issue 26) ------------------------------------------------------
+
+EMPTY = Model.model_validate({"name": "New model", "table": {"name": "new-model"}, "entities": [],
+                              "access_patterns": []})
+
+
+def test_a_model_without_entities_has_no_design_and_says_what_to_add() -> None:
+    # it raised IndexError in the depth-first walk (`order[0]` of an empty placement order)
+    search = search_layouts(EMPTY)
+    assert isinstance(search, NoDesign)
+    assert [m.gap for m in search.missing] == [Gap.NO_ENTITIES] and "Add an entity" in search.message
+    ranking = rank_designs(EMPTY)
+    assert ranking.ranked == () and ranking.no_design == search and ranked_designs(EMPTY) == ()
+    assert rank_designs(load_example("student_platform")).no_design is None
+
+
+def test_what_needs_one_design_of_a_model_without_entities_raises_a_typed_error() -> None:
+    with pytest.raises(NoDesignError, match="no design yet"):
+        estimate_model(EstimateRequest(EMPTY))
+    with pytest.raises(NoDesignError):
+        export_infrastructure(InfrastructureRequest(EMPTY, IacFormat.CLOUDFORMATION))
+    with pytest.raises(NoDesignError):
+        export_load_test(EMPTY, LoadTestFormat.LOCUST)
+    designs = ranked_designs(load_example("student_platform"))
+    assert chosen_design(designs, None) == designs[0] and chosen_design(designs, designs[-1].name) == designs[-1]
+    with pytest.raises(UnknownDesignError, match="choose one of"):
+        chosen_design(designs, "Nope")
+
+
+@pytest.mark.parametrize(("document", "expected"), [
+    ({"entities": [{"name": "Customer", "item_count": 1}]},
+     [(Gap.NO_ATTRIBUTES, ("Customer",)), (Gap.NO_ACCESS_PATTERNS, ())]),
+    ({"entities": [{"name": "Customer", "item_count": 1, "identifiers": ["id"],
+                    "attributes": [{"name": "id", "type": "S"}]}],
+      "access_patterns": [{"name": "get_customer_by_id", "kind": "read_one", "entities": ["Customer"],
+                           "inputs": ["id"], "traffic": {"peak_requests_per_second": 0,
+                                                         "average_requests_per_second": 0}}]},
+     [(Gap.NO_TRAFFIC, ("get_customer_by_id",))]),
+], ids=["an entity without attributes and no patterns", "a pattern without traffic"])
+def test_a_half_built_model_lists_each_missing_step_once(document: dict, expected: list) -> None:
+    model = Model.model_validate({"name": "Half", "table": {"name": "half"}, **document})
+    assert [(m.gap, m.names) for m in what_is_missing(model)] == expected
+    assert what_is_missing(load_example("student_platform")) == ()

@@ -40,7 +40,7 @@ def test_bad_input_is_one_line_on_stderr_never_a_traceback(tmp_path: Path) -> No
     cases = [([CRM, "--format", "pulumi"], 2, "unknown format"),
              ([str(tmp_path / "missing.yaml"), "--format", "cli-json"], 1, "cannot read the file"),
              ([CRM, "--format", "cli-json", "--tag", "aws:owner=me"], 1, "not allowed"),
-             ([CRM, "--format", "cli-json", "--design", "Nope"], 1, "no such design"),
+             ([CRM, "--format", "cli-json", "--design", "Nope"], 1, "no design of that name"),
              ([CRM, "--format", "cli-json", "-o", str(tmp_path / "no-dir" / "x.json")], 1, "cannot write")]
     for args, code, words in cases:
         result = run(*args)

@@ -118,7 +118,7 @@ def test_the_same_model_gives_the_same_bytes_and_the_cli_writes_the_file(tmp_pat
     assert (tmp_path / "a.py").read_bytes() == (tmp_path / "b.py").read_bytes()
     compile((tmp_path / "a.py").read_text(encoding="utf-8"), "locustfile.py", "exec")  # valid Python
     bad = run_main(main, ["export-loadtest", model_file, "--format", "locust", "--design", "nope"])
-    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "no such design" in bad.stderr
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "no design of that name" in bad.stderr
 
 
 @pytest.mark.parametrize("text", ['x"); import os; os.system("echo pwned', "a\u2028b ${x} `y` */ '''"])
