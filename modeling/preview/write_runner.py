@@ -27,7 +27,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from modeling.data.sample_data import Item, item_keys
-from modeling.design.keys import KeyTemplate, render_key
+from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
 from modeling.model import (
     AccessPattern,
     ConditionKind,
@@ -60,6 +60,7 @@ from modeling.write_semantics import (
 CONDITION_FAILED = "ConditionalCheckFailedException"
 TRANSACTION_CANCELED = "TransactionCanceledException"
 SUCCESS = "success"
+SELECTION_ATTEMPTS = 20  # random picks of a transaction's existing items before saying none fit together
 CONCURRENT_CLIENTS = 20
 ADDS_PER_CLIENT = 10
 
@@ -255,7 +256,10 @@ def _expectation(table: _Table, pattern: AccessPattern, plan: WritePlan, binding
             entity_keys = next(k for k in ctx.key_design.entities if k.entity == m.entity)
             for attribute, template in changed_index_keys(ctx.key_design, entity_keys,
                                                           {u.attribute for u in m.updates}):
-                updated[attribute] = render_key(KeyTemplate.parse(template), updated)
+                try:
+                    updated[attribute] = render_key(KeyTemplate.parse(template), updated)
+                except KeyTemplateError:  # the item lacks a part (it is missing): no index key to expect
+                    continue
             after.append({**updated, **key})
         else:
             after.append(item if m.action is TransactAction.PUT else
@@ -611,11 +615,21 @@ def _success_binding(ctx: WriteContext, name: str, plan: WritePlan, rng: random.
             if source not in inputs and source not in pattern.value_inputs and owner.get(attribute) is not None:
                 inputs[source] = owner[attribute]
 
-    for i, member in enumerate(own):  # existing items first: their values are what the inputs must be
-        if member.action is TransactAction.PUT:
-            continue
-        owners[i] = _existing_owner(ctx, pattern, member, i, inputs, used, rng, table)
-        take_inputs(owners[i], i)
+    for attempt in range(SELECTION_ATTEMPTS):  # existing items first: their values are what the inputs must be
+        try:
+            for i, member in enumerate(own):
+                if member.action is not TransactAction.PUT:
+                    owners[i] = _existing_owner(ctx, pattern, member, i, inputs, used, rng, table)
+                    take_inputs(owners[i], i)
+            break
+        except RequestBuildError:  # the first item chosen left no match for a later one (a tenant of one student)
+            if attempt == SELECTION_ATTEMPTS - 1:
+                raise
+            inputs.clear()
+            used.clear()
+            if table is not None:  # and the items written for the abandoned pick are put back
+                table.restore()
+                table.prepared.clear()
     for i, member in enumerate(own):  # new items carry the inputs the existing ones fixed
         if member.action is not TransactAction.PUT:
             continue
