@@ -240,13 +240,15 @@ def _expectation(table: _Table, pattern: AccessPattern, plan: WritePlan, binding
         version = m.condition.attribute if m.condition is not None and m.condition.kind is \
             ConditionKind.VERSION_MATCHES else None
         if m.action is TransactAction.PUT:
-            given = _with_inputs(owner, inputs, names, _entity_attributes(ctx.model, m.entity))
+            attributes = _entity_attributes(ctx.model, m.entity)  # every one an input names holds its value
+            given = {**owner, **{a: inputs[n] for a, n in names.items() if n in inputs and a in attributes}}
             new_item = expected_own_item(given, m.updates, inputs, binding.new_values)
             item = {**new_item, **item_keys(ctx.key_design, m.entity, new_item)}
             key = _primary_key(ctx.key_design, m.entity, item)
         else:
             item = None
-            key = _primary_key(ctx.key_design, m.entity, _with_inputs(owner, inputs, names, _key_attributes(m)))
+            named = {a: inputs[n] for a, n in names.items() if n in inputs and a in _key_attributes(m)}
+            key = _primary_key(ctx.key_design, m.entity, {**owner, **named})
         state = table.read(key)
         read_version = binding.versions.get(position, {}).get(version or "", owner.get(version or ""))
         compared = condition_value(m.condition, inputs, read_version)
