@@ -9,8 +9,8 @@ import streamlit as st
 
 from costs.preview import PatternResult, PreviewReport, PreviewRun, run_preview
 from modeling.errors import EndpointError, ModelingError
-from modeling.preview.dataset import PreviewData
 from modeling.preview.code import python_code
+from modeling.preview.dataset import PreviewData
 from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
 from modeling.preview.runner import PatternRun
