@@ -436,7 +436,8 @@ class UpdateAction(StrEnum):
 
 
 class AttributeUpdate(_Frozen):
-    """One attribute an update changes, and how: `{attribute: xp, action: ADD, input: points}`."""
+    """One attribute an update changes, and how: `{attribute: xp, action: ADD, input: points}`,
+    `{attribute: status, value: on_loan}` (SET to a constant)."""
 
     attribute: Name
     action: UpdateAction = UpdateAction.SET
@@ -444,16 +445,23 @@ class AttributeUpdate(_Frozen):
                                   "subtracts); default 1 when no input gives it.")
     input: Name | None = Field(default=None, description="The pattern input that holds the new value (SET, "
                                "if_not_exists) or the number to add (ADD).")
+    value: ConstantValue | None = Field(default=None, description="SET, if_not_exists: a constant new value "
+                                        "(status: on_loan).")
     negate: bool = Field(default=False, description="ADD: subtract the input's value (a transfer's sender).")
 
     @model_validator(mode="after")
     def _fields_fit_action(self) -> AttributeUpdate:
-        if self.action is UpdateAction.REMOVE and (self.amount is not None or self.input is not None):
-            raise ValueError("REMOVE takes no value; remove `amount` and `input`")
+        if self.action is UpdateAction.REMOVE and (self.amount is not None or self.input is not None
+                                                   or self.value is not None):
+            raise ValueError("REMOVE takes no value; remove `amount`, `input` and `value`")
         if self.action is not UpdateAction.ADD and (self.amount is not None or self.negate):
             raise ValueError(f"`amount` and `negate` belong to ADD, not {self.action.value}")
+        if self.action is UpdateAction.ADD and self.value is not None:
+            raise ValueError("ADD takes a constant `amount`, not `value`")
         if self.amount is not None and self.input is not None:
             raise ValueError("give ADD either a constant `amount` or an `input`, not both")
+        if self.value is not None and self.input is not None:
+            raise ValueError("give either a constant `value` or an `input`, not both")
         return self
 
 
@@ -481,7 +489,8 @@ class TransactAction(StrEnum):
 
 
 class TransactionMember(_Frozen):
-    """One member of a transact_write pattern: which entity, what it does, under which condition."""
+    """One member of a transact_write pattern: which entity, what it does, under which condition. A Put
+    member's `updates` (SET a `value` or `input`, REMOVE) say what the new item holds."""
 
     entity: Name
     action: TransactAction

@@ -272,6 +272,8 @@ def update_expression(updates: tuple[AttributeUpdate, ...], version: str | None 
             text = f"{update.input}_negated" if update.negate else update.input
             value = e.value(text, given.get(update.input, ValueSource(ValueKind.INPUT, update.input,
                                                                       negate=update.negate)))
+        elif update.value is not None:  # SET to a constant (status = on_loan)
+            value = e.value(update.attribute, ValueSource(ValueKind.CONSTANT, constant=update.value))
         else:
             value = e.value(update.attribute, ValueSource(ValueKind.NEW_VALUE, update.attribute))
         if update.action is UpdateAction.SET:
@@ -438,7 +440,7 @@ def _soft_sources(model: Model, pattern_name: str) -> dict[str, ValueSource]:
             "expires_at": ValueSource(ValueKind.EXPIRES_AT, days=soft.expires_after_days or 0)}
 
 
-def _changed_index_keys(design: KeyDesign, keys: EntityKeys, changed: set[str]) -> tuple[tuple[str, str], ...]:
+def changed_index_keys(design: KeyDesign, keys: EntityKeys, changed: set[str]) -> tuple[tuple[str, str], ...]:
     """(index key attribute, template) of the entity's index keys built from a changed attribute."""
     result: dict[str, str] = {}
     indexes = {i.name: i for i in (*design.global_secondary_indexes, *design.local_secondary_indexes)}
@@ -461,8 +463,10 @@ def _own_member(design: KeyDesign, keys: EntityKeys, member: TransactionMember,
     e = _Expression()
     version = _version(member.condition)
     changed = {u.attribute for u in member.updates}
-    expression = (update_expression(member.updates, version, e, sources, _changed_index_keys(design, keys, changed))
+    expression = (update_expression(member.updates, version, e, sources, changed_index_keys(design, keys, changed))
                   if member.action is TransactAction.UPDATE else "")
+    if member.action is TransactAction.PUT and member.updates:  # what the new item holds: applied to its Item
+        update_expression(member.updates, None, e, sources)
     condition = condition_expression(member.condition, design.partition_key.name, e)
     return WriteMember(member.action, member.entity, ITEM, keys.table.partition_key, keys.table.sort_key,
                        expression, condition, reads_first=version is not None, names=tuple(sorted(e.names.items())),

@@ -108,9 +108,11 @@ def _pattern_problems(model: Model, pattern: AccessPattern) -> Iterator[Problem]
                               f"add {source} to the pattern's inputs")
         if member.condition:
             yield from _condition_problems(model, pattern, member_entity, f"{path}.condition", member.condition)
-        if member.updates and member.action.value != "Update":
+        if member.updates and member.action.value not in ("Update", "Put"):
             yield Problem(f"{path}.updates", f"a {member.action.value} member takes no updates",
                           "make the member's action Update, or remove its updates")
+        if member.action.value == "Put":
+            yield from _new_item_problems(path, member.updates)
         for update in member.updates:
             yield from _update_problems(pattern, member_entity, f"{path}.updates[{update.attribute}]", update)
 
@@ -144,6 +146,19 @@ def _update_problems(pattern: AccessPattern, entity: Entity, path: str, update: 
     if update.input and update.input not in pattern.inputs:
         yield Problem(f"{path}.input", f"`{update.input}` is not an input of {pattern.name}",
                       f"add {update.input} to the pattern's inputs")
+
+
+def _new_item_problems(path: str, updates: tuple[AttributeUpdate, ...]) -> Iterator[Problem]:
+    """A Put member's updates say what the new item holds: a SET of a `value` or `input`, or a REMOVE (the new
+    item lacks the attribute); an ADD or if_not_exists has no item to work on."""
+    for update in updates:
+        where = f"{path}.updates[{update.attribute}]"
+        if update.action in (UpdateAction.ADD, UpdateAction.IF_NOT_EXISTS):
+            yield Problem(where, f"a Put writes a new item, so {update.action.value} has nothing to change",
+                          "SET the new item's `value` (or `input`), or make the member an Update")
+        elif update.action is UpdateAction.SET and update.value is None and update.input is None:
+            yield Problem(where, f"the new item's {update.attribute} needs a value",
+                          "give `value` (a constant, e.g. OPEN) or `input` (a pattern input)")
 
 
 def _soft_delete_problems(model: Model, entity: Entity, path: str, pattern: AccessPattern) -> Iterator[Problem]:

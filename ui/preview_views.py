@@ -9,9 +9,11 @@ import streamlit as st
 
 from costs.preview import PatternResult, PreviewReport, PreviewRun, run_preview
 from modeling.errors import EndpointError, ModelingError
+from modeling.preview.code import python_code
 from modeling.preview.dataset import PreviewData
 from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
+from modeling.preview.runner import PatternRun
 from modeling.preview.session import PreviewSetup, already_loaded, cleanup_preview, load_preview
 from ui import session
 from ui.sidebar import endpoint_changed
@@ -179,6 +181,7 @@ def pattern_detail(setup: PreviewSetup, data: PreviewData, report: PreviewReport
     tabs[0].code(result.python or "# not executed", language="python")
     tabs[1].code(result.cli or "# not executed", language="bash")
     tabs[2].code(result.javascript or "// not executed", language="javascript")
+    _outcomes(run)
     with tabs[3]:
         if run.returned:
             st.dataframe(pd.DataFrame([{k: str(v) for k, v in item.items()} for item in run.returned]),
@@ -188,6 +191,18 @@ def pattern_detail(setup: PreviewSetup, data: PreviewData, report: PreviewReport
             st.json(list(run.comparison.missing))
             st.markdown("**Returned but not expected**")
             st.json(list(run.comparison.unexpected))
+
+
+def _outcomes(run: PatternRun) -> None:
+    """A conditional write's cases, the success path and each rejected path, each with the request it sent."""
+    if not run.cases:
+        return
+    st.markdown("**Outcomes** (a write passes only when its success path and its rejected paths both pass)")
+    for case in run.cases:
+        with st.expander(f"{'✅' if case.passed else '❌'} {plain(case.case)}: {plain(case.expected)}"):
+            st.text(case.detail)
+            if case.request is not None:
+                st.code(python_code(case.request), language="python")
 
 
 def _capacity(result: PatternResult) -> None:

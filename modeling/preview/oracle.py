@@ -19,7 +19,15 @@ from typing import Any
 
 from modeling.data.sample_data import Item
 from modeling.design.plans import Operation
-from modeling.model import ComparisonOperator, ConditionKind, Model, RangeOperator, UpdateAction, WriteCondition
+from modeling.model import (
+    AttributeUpdate,
+    ComparisonOperator,
+    ConditionKind,
+    Model,
+    RangeOperator,
+    UpdateAction,
+    WriteCondition,
+)
 from modeling.preview.dataset import PreviewData, StoredItem, json_value
 from modeling.preview.requests import ReadShape, filter_values
 
@@ -270,3 +278,48 @@ def condition_holds(condition: WriteCondition | None, claims: bool, before: Item
         return bool(_COMPARE[condition.operator](before[condition.attribute], value))  # type: ignore[index]
     except TypeError:
         return False  # DynamoDB compares only values of one type
+
+
+def constant_value(constant: Any) -> Any:
+    """A model constant as DynamoDB stores it: numbers as Decimal (booleans stay booleans)."""
+    if isinstance(constant, int | float) and not isinstance(constant, bool):
+        return Decimal(str(constant))
+    return constant
+
+
+def update_value(update: AttributeUpdate, inputs: dict[str, Any], new_value: Any) -> Any:
+    """The value one update of the pattern puts in, read from the pattern's semantics: its constant, its input
+    (negated for a `negate` ADD), its `amount` (1 by default), else `new_value` (a SET of a fresh value)."""
+    if update.value is not None:
+        return constant_value(update.value)
+    if update.input is not None:
+        value = inputs[update.input]
+        return -value if update.negate else value
+    if update.action is UpdateAction.ADD:
+        return constant_value(update.amount if update.amount is not None else 1)
+    return new_value
+
+
+def expected_own_item(before: Item | None, updates: tuple[AttributeUpdate, ...], inputs: dict[str, Any],
+                      new_values: dict[str, Any], version: str | None = None) -> Item:
+    """An item after the pattern's updates (a Put: the new item's attributes after its SETs and REMOVEs), worked
+    out from the model's `updates`, not from the request: SET a constant or input, ADD, REMOVE, if_not_exists,
+    and +1 on the version a `version_matches` condition checks."""
+    ops = tuple((u.action, u.attribute, f"u{i}") for i, u in enumerate(updates))
+    values = {f"u{i}": update_value(u, inputs, new_values.get(u.attribute, (before or {}).get(u.attribute)))
+              for i, u in enumerate(updates)}
+    if version is not None:
+        ops = (*ops, (UpdateAction.ADD, version, "version"))
+        values["version"] = Decimal(1)
+    return apply_operations(before, ops, values)
+
+
+def condition_value(condition: WriteCondition | None, inputs: dict[str, Any], read_version: Any) -> Any:
+    """What the pattern's condition compares with: its constant, its input, or the version the application read."""
+    if condition is None:
+        return None
+    if condition.kind is ConditionKind.VERSION_MATCHES:
+        return read_version
+    if condition.value is not None:
+        return constant_value(condition.value)
+    return inputs.get(condition.input or "")

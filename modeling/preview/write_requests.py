@@ -61,6 +61,8 @@ def bind(plan: WritePlan, key_design: KeyDesign, binding: Binding, archive_of: d
         values = _with_keys(member, owner, values)
         if member.item == ITEM:
             updated = expected_attributes(owner, member, values) if member.ops else owner
+            if member.action is TransactAction.PUT:  # a Put's updates say what the new item holds
+                owner = updated
         bound.append(_bound(member, key_design, updated if member.after_update else owner, values,
                             archive_attributes))
     return bound

@@ -20,23 +20,47 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from botocore.exceptions import ClientError
 
-from modeling.data.sample_data import Item
-from modeling.design.keys import KeyTemplate
-from modeling.model import ConditionKind, KeyDesign, Model, PatternKind, TransactAction, UpdateAction
+from modeling.data.sample_data import Item, item_keys
+from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
+from modeling.model import (
+    AccessPattern,
+    ConditionKind,
+    KeyDesign,
+    Model,
+    PatternKind,
+    TransactAction,
+    UpdateAction,
+    WriteCondition,
+)
 from modeling.preview.dataset import PreviewData, from_dynamodb_json, to_dynamodb_json
-from modeling.preview.oracle import apply_operations, condition_holds
+from modeling.preview.oracle import (
+    apply_operations,
+    condition_holds,
+    condition_value,
+    constant_value,
+    expected_own_item,
+)
 from modeling.preview.requests import PatternRequest, RequestBuildError, typed_params
 from modeling.preview.write_requests import Binding, BoundMember, bind, write_request
-from modeling.write_semantics import ARCHIVE, ITEM, WriteMember, WritePlan, condition_value_placeholder
+from modeling.write_semantics import (
+    ARCHIVE,
+    ITEM,
+    WriteMember,
+    WritePlan,
+    changed_index_keys,
+    condition_value_placeholder,
+)
 
 CONDITION_FAILED = "ConditionalCheckFailedException"
 TRANSACTION_CANCELED = "TransactionCanceledException"
+SUCCESS = "success"
+SELECTION_ATTEMPTS = 20  # random picks of a transaction's existing items before saying none fit together
 CONCURRENT_CLIENTS = 20
 ADDS_PER_CLIENT = 10
 
@@ -52,6 +76,7 @@ class CaseResult:
     request: PatternRequest | None = None
     cancellation_reasons: tuple[str, ...] = ()
     written: tuple[tuple[Item | None, Item | None], ...] = ()  # (before, after) per member of a success
+    failing: tuple[int, ...] = ()  # the members whose condition the oracle says fails
 
 
 @dataclass(frozen=True)
@@ -86,6 +111,7 @@ class _Table:
     def __init__(self, ctx: WriteContext) -> None:
         self.ctx = ctx
         self.originals: dict[str, tuple[dict[str, Any], Item | None]] = {}
+        self.prepared: list[tuple[Item, dict[str, Any]]] = []
 
     def read(self, key: dict[str, Any]) -> Item | None:
         stored = self.ctx.client.get_item(TableName=self.ctx.table, Key=to_dynamodb_json(key),
@@ -104,6 +130,21 @@ class _Table:
         self.originals.setdefault(_key_text(key), (key, self.read(key)))
         self.ctx.client.put_item(TableName=self.ctx.table, Item=to_dynamodb_json(item))
 
+    def prepare(self, item: Item, key: dict[str, Any]) -> None:
+        """Write an item the success path needs (a Copy that is available), again after every `reset`."""
+        self.prepared.append((item, key))
+        self.put(item, key)
+
+    def reset(self) -> None:
+        """The table as the success path starts: the loaded items, plus the ones it prepared."""
+        self.restore()
+        for item, key in self.prepared:
+            self.put(item, key)
+
+    def delete(self, key: dict[str, Any]) -> None:
+        self.originals.setdefault(_key_text(key), (key, self.read(key)))
+        self.ctx.client.delete_item(TableName=self.ctx.table, Key=to_dynamodb_json(key))
+
     def restore(self) -> None:
         for key, original in self.originals.values():
             if original is None:
@@ -119,34 +160,151 @@ def _key_text(key: dict[str, Any]) -> str:
 # --- one case ----------------------------------------------------------------------------------------
 
 
-def _expected(bound: list[BoundMember], states: list[Item | None]) -> tuple[list[bool], list[Item | None]]:
-    """Whether each member's condition holds, and each member's item after a successful request (the oracle)."""
-    holds, after = [], []
-    for member, state in zip(bound, states, strict=True):
-        m = member.member
-        claims = m.item not in (ITEM, ARCHIVE) and "attribute_not_exists" in m.condition_expression
-        placeholder = condition_value_placeholder(m.condition)
-        holds.append(condition_holds(m.condition, claims, state, member.values, {"value": placeholder}))
+@dataclass(frozen=True)
+class _Expectation:
+    """The oracle's view of one request: where each member's item is (the pattern's inputs name it), whether its
+    condition holds there, and what it holds after a success, worked out from the model's semantics."""
+
+    keys: list[dict[str, Any]]
+    holds: list[bool]
+    after: list[Item | None]
+
+
+def input_names(pattern: AccessPattern, own_index: int) -> dict[str, str]:
+    """Attribute -> the pattern input holding its value, for the `own_index`-th own member: an attribute named
+    like an input, or the member's `key_inputs` (studentId: fromStudentId). One value per input name: every
+    member that holds `memberId` holds the same one."""
+    declared = pattern.members[own_index] if own_index < len(pattern.members) else None
+    names = {a: a for a in pattern.inputs}
+    names.update(declared.key_inputs if declared is not None else {})
+    return names
+
+
+def _key_attributes(member: WriteMember) -> set[str]:
+    return {a for template in (member.partition_key, member.sort_key or "") if template
+            for a in KeyTemplate.parse(template).attribute_names}
+
+
+def _with_inputs(owner: Item, inputs: dict[str, Any], names: dict[str, str], attributes: set[str]) -> Item:
+    """The owner with each of `attributes` that an input names set to the input's value."""
+    return {**owner, **{a: inputs[n] for a, n in names.items() if n in inputs and a in attributes}}
+
+
+def _entity_attributes(model: Model, entity: str) -> set[str]:
+    found = model.entity(entity)
+    return {a.name for a in found.attributes} if found is not None else set()
+
+
+def _primary_key(key_design: KeyDesign, entity: str, item: Item) -> dict[str, Any]:
+    names = [key_design.partition_key.name, *([key_design.sort_key.name] if key_design.sort_key else [])]
+    keys = item_keys(key_design, entity, item)
+    return {n: keys[n] for n in names if n in keys}
+
+
+def _special_inputs(pattern: AccessPattern, now: datetime) -> dict[str, Any]:
+    """A soft delete's values, from its definition: the status constant, the time and the TTL epoch second."""
+    soft = pattern.soft_delete
+    if soft is None:
+        return {}
+    expires = now + timedelta(days=soft.expires_after_days or 0)
+    return {"deleted_status": soft.status_value, "deleted_at": now.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+            "expires_at": Decimal(int(expires.timestamp()))}
+
+
+def _expectation(table: _Table, pattern: AccessPattern, plan: WritePlan, binding: Binding,
+                 bound: list[BoundMember]) -> tuple[_Expectation, list[Item | None]]:
+    """The oracle, and each member's item as it is now (read where the oracle says it is)."""
+    ctx = table.ctx
+    inputs = {**binding.inputs, **_special_inputs(pattern, binding.now)}
+    keys, holds, after, states = [], [], [], []
+    own_index = -1
+    for position, b in enumerate(bound):
+        m = b.member
+        if m.item != ITEM:
+            keys.append(b.key)
+            state = table.read(b.key)
+            claims = m.item != ARCHIVE and "attribute_not_exists" in m.condition_expression
+            placeholder = condition_value_placeholder(m.condition)
+            holds.append(condition_holds(m.condition, claims, state, b.values, {"value": placeholder}))
+            if m.action is TransactAction.PUT:
+                after.append(b.item)
+            elif m.action is TransactAction.UPDATE:
+                after.append({**apply_operations(state, m.ops, b.values), **b.key})
+            else:
+                after.append(None if m.action is TransactAction.DELETE else state)
+            states.append(state)
+            continue
+        own_index += 1
+        owner = binding.owners[own_index] if own_index < len(binding.owners) else {}
+        names = input_names(pattern, own_index)
+        version = m.condition.attribute if m.condition is not None and m.condition.kind is \
+            ConditionKind.VERSION_MATCHES else None
         if m.action is TransactAction.PUT:
-            after.append(member.item)
-        elif m.action is TransactAction.DELETE:
-            after.append(None)
-        elif m.action is TransactAction.UPDATE:
-            after.append({**apply_operations(state, m.ops, member.values), **member.key})
+            attributes = _entity_attributes(ctx.model, m.entity)  # every one an input names holds its value
+            given = {**owner, **{a: inputs[n] for a, n in names.items() if n in inputs and a in attributes}}
+            new_item = expected_own_item(given, m.updates, inputs, binding.new_values)
+            item = {**new_item, **item_keys(ctx.key_design, m.entity, new_item)}
+            key = _primary_key(ctx.key_design, m.entity, item)
         else:
-            after.append(state)
-    return holds, after
+            item = None
+            named = {a: inputs[n] for a, n in names.items() if n in inputs and a in _key_attributes(m)}
+            key = _primary_key(ctx.key_design, m.entity, {**owner, **named})
+        state = table.read(key)
+        read_version = binding.versions.get(position, {}).get(version or "", owner.get(version or ""))
+        compared = condition_value(m.condition, inputs, read_version)
+        holds.append(condition_holds(m.condition, False, state, {"v": compared}, {"value": "v"}))
+        if m.action is TransactAction.UPDATE:
+            updated = expected_own_item(state, m.updates, inputs, binding.new_values, version)
+            entity_keys = next(k for k in ctx.key_design.entities if k.entity == m.entity)
+            for attribute, template in changed_index_keys(ctx.key_design, entity_keys,
+                                                          {u.attribute for u in m.updates}):
+                try:
+                    updated[attribute] = render_key(KeyTemplate.parse(template), updated)
+                except KeyTemplateError:  # the item lacks a part (it is missing): no index key to expect
+                    continue
+            after.append({**updated, **key})
+        else:
+            after.append(item if m.action is TransactAction.PUT else
+                         None if m.action is TransactAction.DELETE else state)
+        keys.append(key)
+        states.append(state)
+    return _Expectation(keys, holds, after), states
 
 
-def run_case(table: _Table, pattern: str, plan: WritePlan, case: str, bound: list[BoundMember],
-             inputs: dict[str, Any]) -> CaseResult:
-    request = write_request(pattern, plan, table.ctx.table, bound, inputs)
-    states = table.snapshot(bound)
-    holds, after = _expected(bound, states)
+def _crossed(bound: list[BoundMember], expectation: _Expectation) -> list[str]:
+    """Members the request writes somewhere else than the pattern's inputs say (crossed ids)."""
+    return [f"the request writes {_label(b.member)} {_key_shown(b.key)} but the pattern's inputs name "
+            f"{_key_shown(want)}" for b, want in zip(bound, expectation.keys, strict=True) if b.key != want]
+
+
+def _key_shown(key: dict[str, Any]) -> str:
+    return "/".join(str(key[k]) for k in sorted(key))
+
+
+def run_case(table: _Table, pattern: str, plan: WritePlan, case: str, binding: Binding,
+             bound: list[BoundMember], breaks: int | None = None) -> CaseResult:
+    """Send one case's request; `breaks`: the member whose condition alone the case means to make fail."""
+    request = write_request(pattern, plan, table.ctx.table, bound, binding.inputs)
+    model_pattern = table.ctx.model.access_pattern(pattern)
+    assert model_pattern is not None
+    expectation, states = _expectation(table, model_pattern, plan, binding, bound)
+    table.snapshot(bound)  # every item the request names is put back afterwards, the oracle's or not
+    crossed_before = {_key_text(b.key): table.read(b.key) for b, key in zip(bound, expectation.keys, strict=True)
+                      if b.key != key}
+    holds, after = expectation.holds, expectation.after
     succeeds = all(holds)
-    if case != "success" and succeeds:  # the case was meant to make a condition fail: it proves nothing
+    failing = tuple(i for i, h in enumerate(holds) if not h)
+    if case == SUCCESS and not succeeds:  # the rejected path is not the success path: this proves nothing
+        return CaseResult(case, "succeeds", False, "only the rejected path could run: no item satisfying "
+                          + ", ".join(_condition_shown(bound[i].member) for i in failing)
+                          + " could be found or written", request, failing=failing)
+    if case != SUCCESS and succeeds:  # the case was meant to make a condition fail: it proves nothing
         return CaseResult(case, "a failure", False, "the oracle says every condition holds, so this case "
                           "cannot show the failure", request)
+    if breaks is not None and failing != (breaks,):
+        return CaseResult(case, "a failure", False, f"meant to fail only {_label(plan.members[breaks])}'s "
+                          f"condition, but the oracle says {', '.join(_label(bound[i].member) for i in failing)} "
+                          "fail", request, failing=failing)
     transactional = request.operation.value == "TransactWriteItems"
     expected = "succeeds" if succeeds else (TRANSACTION_CANCELED if transactional else CONDITION_FAILED)
     code, reasons = "", ()
@@ -157,10 +315,12 @@ def run_case(table: _Table, pattern: str, plan: WritePlan, case: str, bound: lis
         reasons = tuple(r.get("Code", "None") for r in exc.response.get("CancellationReasons", []) or [])
         if code not in (CONDITION_FAILED, TRANSACTION_CANCELED):
             raise
-    now = [table.read(b.key) for b in bound]
+    now = [table.read(key) for key in expectation.keys]
     wanted = after if succeeds else states
     changed = [i for i, (got, want) in enumerate(zip(now, wanted, strict=True)) if got != want]
-    problems = []
+    elsewhere = [b for b, key in zip(bound, expectation.keys, strict=True) if b.key != key
+                 and table.read(b.key) != crossed_before[_key_text(b.key)]]
+    problems = _crossed(bound, expectation)
     # A dropped or failed response is retried by the SDK; when the first attempt was applied, the retry meets
     # its own write and the condition fails. The items then read exactly as the success leaves them, and the
     # preview is their only writer: the write succeeded (production code makes such retries idempotent with
@@ -176,9 +336,12 @@ def run_case(table: _Table, pattern: str, plan: WritePlan, case: str, bound: lis
             problems.append(f"CancellationReasons {list(reasons)}, expected {list(expected_reasons)}")
     if changed:
         what = "differs from the oracle's" if succeeds else "changed although the request failed"
-        problems.append(", ".join(_label(bound[i].member) for i in changed) + f" {what}")
+        problems.append(", ".join(_label(bound[i].member) for i in changed) + f" {what}"
+                        + (f" ({_difference(now[changed[0]], wanted[changed[0]])})" if succeeds else ""))
+    if elsewhere:
+        problems.append(", ".join(_label(b.member) for b in elsewhere) + " changed at a key the inputs do not name")
     if problems:
-        return CaseResult(case, expected, False, "; ".join(problems), request, reasons)
+        return CaseResult(case, expected, False, "; ".join(problems), request, reasons, failing=failing)
     if applied_before_retry:
         detail = ("succeeded on an attempt whose response was lost: the SDK's retry then failed its own "
                   "condition; every member reads back as the oracle expects")
@@ -189,7 +352,26 @@ def run_case(table: _Table, pattern: str, plan: WritePlan, case: str, bound: lis
         detail = (f"{expected} ({', '.join(failed)}{' in CancellationReasons' if transactional else ''}); "
                   "every member unchanged")
     written = tuple(zip(states, now, strict=True)) if succeeds else ()
-    return CaseResult(case, expected, True, detail, request, reasons, written)
+    return CaseResult(case, expected, True, detail, request, reasons, written, failing)
+
+
+def _difference(got: Item | None, want: Item | None) -> str:
+    """The first attributes that differ, as `status is on_loan-new, the oracle says on_loan`."""
+    if got is None or want is None:
+        return f"{'missing' if got is None else 'present'}, the oracle says {'missing' if want is None else 'present'}"
+    names = sorted(n for n in {*got, *want} if got.get(n) != want.get(n))[:3]
+    return "; ".join(f"{n} is {got.get(n, 'absent')}, the oracle says {want.get(n, 'absent')}" for n in names)
+
+
+def _condition_shown(member: WriteMember) -> str:
+    condition = member.condition
+    if condition is None:
+        return f"{_label(member)}'s attribute_not_exists"
+    if condition.kind is ConditionKind.COMPARE:
+        value = condition.value if condition.value is not None else f":{condition.input}"
+        operator = condition.operator.value if condition.operator else ""
+        return f"{_label(member)}'s {condition.attribute} {operator} {value}"
+    return f"{_label(member)}'s {condition.kind.value}"
 
 
 def _label(member: WriteMember) -> str:
@@ -215,7 +397,7 @@ def run_semantic_write(ctx: WriteContext, pattern_name: str, plan: WritePlan) ->
     started = time.perf_counter()
     cases: list[CaseResult] = []
     try:
-        binding, archive = _success_binding(ctx, pattern_name, plan, rng)
+        binding, archive = _success_binding(ctx, pattern_name, plan, rng, table=table)
         cases = _cases(ctx, table, pattern_name, plan, binding, archive, rng)
     finally:
         table.restore()
@@ -231,32 +413,81 @@ def _cases(ctx: WriteContext, table: _Table, name: str, plan: WritePlan, binding
     def bound_of(b: Binding) -> list[BoundMember]:
         return bind(plan, ctx.key_design, b, archive_attributes=archive)
 
+    def case(title: str, b: Binding, breaks: int | None = None) -> CaseResult:
+        return run_case(table, name, plan, title, b, bound_of(b), breaks)
+
     first = bound_of(binding)
-    cases = [run_case(table, name, plan, "success", first, binding.inputs)]
+    cases = [run_case(table, name, plan, SUCCESS, binding, first)]
     own = [m for m in plan.members if m.item == ITEM]
     kinds = {m.condition.kind for m in own if m.condition is not None}
     if ConditionKind.ATTRIBUTE_NOT_EXISTS in kinds and pattern.kind is PatternKind.WRITE:
-        cases.append(run_case(table, name, plan, "duplicate id (the same item again)", first, binding.inputs))
+        cases.append(run_case(table, name, plan, "duplicate id (the same item again)", binding, first))
     if ConditionKind.VERSION_MATCHES in kinds:
-        cases.append(run_case(table, name, plan, "stale version (the version read before the success)", first,
-                              binding.inputs))
+        cases.append(run_case(table, name, plan, "stale version (the version read before the success)", binding,
+                              first))
     cases += _unique_cases(ctx, table, name, plan, binding, bound_of, rng)
     for position, member in enumerate(plan.members):
         condition = member.condition
-        if member.item != ITEM or condition is None or condition.kind is not ConditionKind.COMPARE:
+        if member.item != ITEM or condition is None or condition.kind is not ConditionKind.COMPARE \
+                or condition.input is None:
             continue
-        broken = _broken_comparison(ctx, table, plan, binding, position, bound_of)
+        broken = _broken_comparison(ctx, table, pattern, plan, binding, position, bound_of)
         if broken is not None:
-            cases.append(run_case(table, name, plan, f"{condition.attribute} {condition.operator.value} value made "
-                                  "false" if condition.operator else "comparison made false", bound_of(broken),
-                                  broken.inputs))
+            cases.append(case(f"{condition.attribute} {condition.operator.value} value made false"
+                              if condition.operator else "comparison made false", broken))
     if ConditionKind.ATTRIBUTE_EXISTS in kinds:
         spares = ctx.data.spares_of(own[0].entity)
         if spares:
-            missing = replace(binding, owners=(spares[-1].attributes, *binding.owners[1:]))
-            cases.append(run_case(table, name, plan, "missing item (attribute_exists)", bound_of(missing),
-                                  binding.inputs))
-    return cases
+            cases.append(case("missing item (attribute_exists)", _rebind(ctx, pattern, plan, binding, 0,
+                                                                         dict(spares[-1].attributes))))
+    cases += _rejected_paths(table, plan, binding, first, case)
+    return [*cases, *_uncovered(plan, cases)]
+
+
+def _rejected_paths(table: _Table, plan: WritePlan, binding: Binding, first: list[BoundMember],
+                    case: Callable[[str, Binding, int | None], CaseResult]) -> list[CaseResult]:
+    """The success request again, from the success path's starting table with one member's item changed first so
+    that its condition alone fails: a constant comparison made false, a transaction's new item already there."""
+    result = []
+    for position, b in enumerate(first):
+        member, condition = b.member, b.member.condition
+        if member.item != ITEM or condition is None:
+            continue
+        if condition.kind is ConditionKind.COMPARE and condition.value is not None:
+            value = _compare_value(table.ctx, member.entity, condition, False)
+            if value is None:
+                continue
+            table.reset()
+            current = table.read(b.key) or {}
+            changed = {**current, condition.attribute or "": value}
+            table.put(changed, b.key)
+            result.append(case(f"{_condition_shown(member)} made false ({condition.attribute} = {value})", binding,
+                               position))
+        elif condition.kind is ConditionKind.ATTRIBUTE_NOT_EXISTS and plan.transactional and b.item is not None \
+                and sum(1 for m in plan.members if m.item == ITEM) > 1:
+            table.reset()
+            table.put(b.item, b.key)
+            result.append(case(f"{_label(member)} already exists (attribute_not_exists)", binding, position))
+    return result
+
+
+def _uncovered(plan: WritePlan, cases: list[CaseResult]) -> list[CaseResult]:
+    """A failed case for each conditioned member no case made fail: its rejected path did not run."""
+    shown = {i for c in cases if c.case != SUCCESS and c.passed for i in c.failing}
+    return [CaseResult(f"rejected path of {_condition_shown(m)}", "a failure", False,
+                       "could not be run: no item violating the condition could be found or written")
+            for i, m in enumerate(plan.members) if m.item == ITEM and m.condition is not None and i not in shown]
+
+
+def _rebind(ctx: WriteContext, pattern: AccessPattern, plan: WritePlan, binding: Binding, own_index: int,
+            owner: Item) -> Binding:
+    """The binding with another item for one own member, and the inputs its key attributes name set to match."""
+    member = [m for m in plan.members if m.item == ITEM][own_index]
+    names = input_names(pattern, own_index)
+    keyed = {n: owner[a] for a, n in names.items() if a in _key_attributes(member) and a in owner}
+    owners = list(binding.owners)
+    owners[own_index] = owner
+    return replace(binding, owners=tuple(owners), inputs={**binding.inputs, **keyed})
 
 
 def _unique_cases(ctx: WriteContext, table: _Table, name: str, plan: WritePlan, binding: Binding,
@@ -278,9 +509,9 @@ def _unique_cases(ctx: WriteContext, table: _Table, name: str, plan: WritePlan, 
         if len(spares) < 2:
             return []
         other = {**spares[1].attributes, attribute: binding.owners[0].get(attribute)}  # the success item's value
-        taken = replace(binding, owners=(other,))
+        taken = _rebind(ctx, pattern, plan, binding, 0, other)
         return [run_case(table, name, plan, f"duplicate {attribute} (another new item, the same {attribute})",
-                         bound_of(taken), binding.inputs)]
+                         taken, bound_of(taken))]
     # an update to another item's value: that item's uniqueness item is put first (the loaded data has none)
     others = [i for i in ctx.data.of(claims[0].entity) if i.attributes != binding.owners[0]]
     if not others:
@@ -294,11 +525,11 @@ def _unique_cases(ctx: WriteContext, table: _Table, name: str, plan: WritePlan, 
     current = table.read(bind(plan, ctx.key_design, binding)[0].key) or binding.owners[0]
     moved = replace(binding, owners=(current,), new_values={**binding.new_values, attribute: holder.get(attribute)},
                     versions={0: {a: current.get(a) for a in current}})
-    return [run_case(table, name, plan, f"{attribute} held by another item", bound_of(moved), binding.inputs)]
+    return [run_case(table, name, plan, f"{attribute} held by another item", moved, bound_of(moved))]
 
 
-def _broken_comparison(ctx: WriteContext, table: _Table, plan: WritePlan, binding: Binding, position: int,
-                       bound_of: Callable[[Binding], list[BoundMember]]) -> Binding | None:
+def _broken_comparison(ctx: WriteContext, table: _Table, pattern: AccessPattern, plan: WritePlan, binding: Binding,
+                       position: int, bound_of: Callable[[Binding], list[BoundMember]]) -> Binding | None:
     """The binding with the compared input changed so that the comparison is false (and new Put items, so
     that only this condition fails)."""
     member = plan.members[position]
@@ -322,7 +553,8 @@ def _broken_comparison(ctx: WriteContext, table: _Table, plan: WritePlan, bindin
     for i, m in enumerate(m for m in plan.members if m.item == ITEM):
         spares = ctx.data.spares_of(m.entity)
         if m.action is TransactAction.PUT and len(spares) > 1:
-            owners[i] = _with_inputs(dict(spares[1].attributes), inputs, m)
+            owners[i] = _with_inputs(dict(spares[1].attributes), inputs, input_names(pattern, i),
+                                     _entity_attributes(ctx.model, m.entity))
     return replace(binding, inputs=inputs, owners=tuple(owners), versions=_versions(plan, owners))
 
 
@@ -367,45 +599,127 @@ def semantic_write_request(ctx: WriteContext, name: str, plan: WritePlan, rng: r
                          binding.inputs)
 
 
-def _success_binding(ctx: WriteContext, name: str, plan: WritePlan,
-                     rng: random.Random, position: int = 0) -> tuple[Binding, tuple[str, ...]]:
+def _success_binding(ctx: WriteContext, name: str, plan: WritePlan, rng: random.Random, position: int = 0,
+                     table: _Table | None = None) -> tuple[Binding, tuple[str, ...]]:
+    """The items and inputs of the success path: existing items chosen (or, given a table, written first) so that
+    every condition on them holds, new items for the Puts, and one value per input name across the members."""
     pattern = ctx.model.access_pattern(name)
     assert pattern is not None
     _refuse_primary_key_updates(plan)
     now = ctx.now or datetime.now(UTC).replace(microsecond=0)
-    owners: list[Item] = []
+    own = [m for m in plan.members if m.item == ITEM]
+    owners: list[Item] = [{} for _ in own]
     inputs: dict[str, Any] = {}
     used: set[int] = set()
-    members = pattern.members
-    own = [m for m in plan.members if m.item == ITEM]
-    for i, member in enumerate(own):
-        declared = members[i] if members else None
-        if member.action is TransactAction.PUT:
-            spares = ctx.data.spares_of(member.entity)
-            if not spares:
-                raise RequestBuildError(f"the preview has no new {member.entity} items to write")
-            owners.append(dict(spares[position % len(spares)].attributes))
+
+    def take_inputs(owner: Item, i: int) -> None:
+        for attribute, source in input_names(pattern, i).items():
+            if source not in inputs and source not in pattern.value_inputs and owner.get(attribute) is not None:
+                inputs[source] = owner[attribute]
+
+    for attempt in range(SELECTION_ATTEMPTS):  # existing items first: their values are what the inputs must be
+        try:
+            for i, member in enumerate(own):
+                if member.action is not TransactAction.PUT:
+                    owners[i] = _existing_owner(ctx, pattern, member, i, inputs, used, rng, table)
+                    take_inputs(owners[i], i)
+            break
+        except RequestBuildError:  # the first item chosen left no match for a later one (a tenant of one student)
+            if attempt == SELECTION_ATTEMPTS - 1:
+                raise
+            inputs.clear()
+            used.clear()
+            if table is not None:  # and the items written for the abandoned pick are put back
+                table.restore()
+                table.prepared.clear()
+    for i, member in enumerate(own):  # new items carry the inputs the existing ones fixed
+        if member.action is not TransactAction.PUT:
             continue
-        existing = [s for s in ctx.data.of(member.entity) if id(s) not in used]
-        if not existing:
-            raise RequestBuildError(f"the preview holds no {member.entity} items to {member.action.value.lower()}")
-        chosen = rng.choice(existing)
-        used.add(id(chosen))
-        owners.append(dict(chosen.attributes))
-        for attribute, source in (declared.key_inputs.items() if declared else ()):
-            inputs[source] = chosen.attributes.get(attribute)
-    for n in pattern.inputs:  # inputs that are the owners' attributes
-        if n not in inputs and owners and n in owners[0] and n not in pattern.value_inputs:
-            inputs[n] = owners[0][n]
+        spares = ctx.data.spares_of(member.entity)
+        if not spares:
+            raise RequestBuildError(f"the preview has no new {member.entity} items to write")
+        owners[i] = _with_inputs(dict(spares[position % len(spares)].attributes), inputs, input_names(pattern, i),
+                                 _entity_attributes(ctx.model, member.entity))
+        take_inputs(owners[i], i)
     for n in pattern.value_inputs:
         inputs.setdefault(n, _safe_value(plan, owners, n))
-    owners = [_with_inputs(owner, inputs, m) for owner, m in zip(owners, own, strict=True)]
+    owners = [_with_inputs(owner, inputs, input_names(pattern, i), _entity_attributes(ctx.model, m.entity))
+              if m.action is TransactAction.PUT else owner
+              for i, (owner, m) in enumerate(zip(owners, own, strict=True))]
     new_values = _new_values(ctx, plan, owners)
     archive: tuple[str, ...] = ()
     if pattern.soft_delete is not None and pattern.soft_delete.archive_entity:
         archived = ctx.model.entity(pattern.soft_delete.archive_entity)
         archive = tuple(a.name for a in archived.attributes) if archived else ()
     return Binding(tuple(owners), inputs, now, _versions(plan, owners), new_values), archive
+
+
+def _existing_owner(ctx: WriteContext, pattern: AccessPattern, member: WriteMember, i: int, inputs: dict[str, Any],
+                    used: set[int], rng: random.Random, table: _Table | None) -> Item:
+    """An existing item for an update or delete: the one the inputs already name, else one agreeing with them;
+    one whose constant comparison holds, or (given a table) one written first with a value that makes it hold."""
+    names = input_names(pattern, i)
+    key_attributes = _key_attributes(member)
+    fixed = {a: inputs[n] for a, n in names.items() if n in inputs and a in key_attributes}
+    candidates = [s for s in ctx.data.of(member.entity) if id(s) not in used
+                  and all(s.attributes.get(a) == v for a, v in fixed.items())]
+    if not candidates:
+        if fixed and set(fixed) >= key_attributes:  # the inputs name an item the data lacks: the update creates it
+            return dict(fixed)
+        raise RequestBuildError(f"the preview holds no {member.entity} items to {member.action.value.lower()}")
+    agreeing = [s for s in candidates if all(s.attributes.get(a) == inputs[n] for a, n in names.items()
+                                             if n in inputs and a in s.attributes)]
+    pool = agreeing or candidates
+    condition = member.condition
+    constant = condition is not None and condition.kind is ConditionKind.COMPARE and condition.value is not None
+    if constant:
+        assert condition is not None
+        satisfying = [s for s in pool if _compare_holds(condition, s.attributes)]
+        if satisfying:
+            pool = satisfying
+        elif table is not None:
+            chosen = rng.choice(pool)
+            used.add(id(chosen))
+            value = _compare_value(ctx, member.entity, condition, True)
+            if value is None:
+                return dict(chosen.attributes)
+            owner = {**chosen.attributes, condition.attribute or "": value}
+            table.prepare({**owner, **item_keys(ctx.key_design, member.entity, owner)},
+                          _primary_key(ctx.key_design, member.entity, owner))
+            return owner
+    chosen = rng.choice(pool)
+    used.add(id(chosen))
+    return dict(chosen.attributes)
+
+
+def _compare_holds(condition: WriteCondition, item: Item) -> bool:
+    return condition_holds(condition, False, item, {"v": condition_value(condition, {}, None)}, {"value": "v"})
+
+
+def _compare_value(ctx: WriteContext, entity: str, condition: WriteCondition, holds: bool) -> Any | None:
+    """A value of the compared attribute that makes `attribute operator constant` hold (or fail), of the
+    attribute's own type; None when there is none (a String compared with a Number never holds)."""
+    constant = constant_value(condition.value)
+    found = ctx.model.entity(entity)
+    declared = found.attribute(condition.attribute or "") if found is not None else None
+    kind = declared.type.value if declared is not None else None
+    fits = {"S": isinstance(constant, str), "N": isinstance(constant, Decimal), "BOOL": isinstance(constant, bool)}
+    if kind is None or not fits.get(kind, False):
+        return None
+    seen = [i.attributes.get(condition.attribute or "") for i in ctx.data.of(entity)]
+    other: Any = next((v for v in sorted({v for v in seen if isinstance(v, str)}) if v != constant), None)
+    above: Any
+    below: Any
+    if isinstance(constant, bool):
+        other, above, below = (not constant), None, None
+    elif isinstance(constant, Decimal):
+        other, above, below = constant + 1, constant + 1, constant - 1
+    else:
+        other, above, below = other or f"not-{constant}", f"{constant}~", constant[:-1] if constant else None
+    operator = condition.operator.value if condition.operator else "="
+    if holds:
+        return {"=": constant, "<>": other, "<": below, "<=": constant, ">": above, ">=": constant}[operator]
+    return {"=": other, "<>": constant, "<": constant, "<=": above, ">": constant, ">=": below}[operator]
 
 
 def _safe_value(plan: WritePlan, owners: list[Item], name: str) -> Decimal:
@@ -428,13 +742,6 @@ def _safe_value(plan: WritePlan, owners: list[Item], name: str) -> Decimal:
                     ">=", ">"):
                 value = min(value, current if condition.operator.value == ">=" else current - 1)
     return max(value, Decimal(0))
-
-
-def _with_inputs(owner: Item, inputs: dict[str, Any], member: WriteMember) -> Item:
-    """A Put's new item carries the inputs it names (a payment's fromUserId, amount)."""
-    if member.action is not TransactAction.PUT:
-        return owner
-    return {**owner, **{k: v for k, v in inputs.items() if k in owner}}
 
 
 def _new_values(ctx: WriteContext, plan: WritePlan, owners: list[Item]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import yaml
 from modeling.errors import Severity
 from modeling.examples import EXAMPLES_DIR
 from modeling.model import (
+    AttributeUpdate,
     AuxiliaryKind,
     ComparisonOperator,
     ConditionKind,
@@ -91,3 +92,33 @@ def test_the_schema_rejects_an_unknown_condition_shorthand() -> None:
 
 def test_the_wallet_file_is_valid_against_the_json_schema() -> None:
     jsonschema.validate(yaml.safe_load(WALLET.read_text("utf-8")), SCHEMA)
+
+
+@pytest.mark.parametrize("update", [{"attribute": "status", "value": "on_loan"},
+                                    {"attribute": "tier", "action": "if_not_exists", "value": 3},
+                                    {"attribute": "xp", "action": "ADD", "input": "points"}])
+def test_an_update_may_set_a_constant_and_the_schema_agrees(update: dict) -> None:
+    parsed = AttributeUpdate.model_validate(update)
+    assert parsed.value == update.get("value")
+    jsonschema.validate(update, {**SCHEMA["$defs"]["AttributeUpdate"], "$defs": SCHEMA["$defs"]})
+
+
+@pytest.mark.parametrize(("update", "message"), [
+    ({"attribute": "status", "value": "on_loan", "input": "status"}, "either a constant `value` or an `input`"),
+    ({"attribute": "status", "action": "REMOVE", "value": "x"}, "REMOVE takes no value"),
+    ({"attribute": "xp", "action": "ADD", "value": 1}, "ADD takes a constant `amount`")])
+def test_a_constant_where_it_means_nothing_is_refused_with_the_fix(update: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        AttributeUpdate.model_validate(update)
+
+
+def test_a_put_member_says_what_its_new_item_holds_but_cannot_add_to_it() -> None:
+    document = yaml.safe_load(WALLET.read_text("utf-8"))
+    pay = next(p for p in document["access_patterns"] if p["name"] == "pay_user_by_ids")
+    pay["members"][2]["updates"] = [{"attribute": "amount", "input": "amount"}]
+    assert [p for p in document_problems(document) if p.severity is Severity.ERROR] == []
+    pay["members"][2]["updates"] = [{"attribute": "amount", "action": "ADD", "amount": 1}, {"attribute": "toUserId"}]
+    errors = [p for p in document_problems(document) if p.severity is Severity.ERROR]
+    assert [p.path for p in errors] == ["access_patterns[pay_user_by_ids].members[2].updates[amount]",
+                                        "access_patterns[pay_user_by_ids].members[2].updates[toUserId]"]
+    assert "Put writes a new item" in errors[0].message and "needs a value" in errors[1].message

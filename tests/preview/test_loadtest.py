@@ -150,6 +150,6 @@ def test_a_pattern_without_a_request_is_left_out_and_named() -> None:
         p.model_copy(update={"changed_attributes": ("studentId",), "updates": ()}) if p.name == target.name else p
         for p in model.access_patterns)})
     result = export_load_test(broken, LoadTestFormat.LOCUST, None, ITEMS, SEED)
-    assert [name for name, _ in result.skipped] == [target.name]
+    assert [name for name, _ in result.skipped] == [target.name], result.skipped
     assert "primary key" in result.skipped[0][1]
     assert target.name not in {p.pattern for p in result.patterns} and len(result.patterns) > 0

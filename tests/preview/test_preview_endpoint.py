@@ -56,6 +56,19 @@ def test_every_pattern_of_every_example_matches_the_oracle(make_setup, example: 
         assert report.failed == (), [r.run.verdict for r in report.results if not r.run.passed]
     for result in report.results:
         assert result.python and result.cli and result.javascript
+        both_outcomes_ran(setup.model, result.run)
+
+
+def both_outcomes_ran(model, run) -> None:
+    """A conditional write passes only with its success path run and passed, and a rejected path (issue 27)."""
+    pattern = model.access_pattern(run.pattern)
+    if pattern.kind.is_read or not run.cases:
+        return
+    success = run.cases[0]
+    assert success.case == "success" and success.expected == "succeeds", (run.pattern, success.detail)
+    conditioned = pattern.condition is not None or any(m.condition is not None for m in pattern.members)
+    if run.passed and conditioned:
+        assert any(c.case != "success" and c.passed and c.failing for c in run.cases), run.verdict
 
 
 def test_a_wrong_key_condition_fails_the_oracle_check(make_setup) -> None:
