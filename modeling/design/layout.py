@@ -15,7 +15,7 @@ from typing import Any
 from modeling.data.sample_data import generate_items, key_renderer
 from modeling.design.checks import Finding, check_design
 from modeling.design.design_report import design_summary, entity_chart, index_rows, pattern_chart
-from modeling.design.generator import propose_designs
+from modeling.design.generator import rule_based_designs
 from modeling.design.plans import TABLE, Design
 from modeling.model import KeyDesign, Model
 
@@ -121,7 +121,7 @@ class LayoutResult:
 
 def analyse_layout(request: LayoutRequest) -> LayoutResult:
     """Candidate designs, the chosen one's sample table through one access path, and its charts."""
-    designs = request.designs or propose_designs(request.model)
+    designs = request.designs or rule_based_designs(request.model)
     design = next((d for d in designs if d.name == request.design_name), designs[0])
     paths = access_path_names(design.key_design)
     index = request.index if request.index in paths else TABLE

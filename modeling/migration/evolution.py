@@ -129,8 +129,8 @@ class Change:
 def effective_key_design(model: Model) -> KeyDesign:
     """The key design the product builds: the model's own (with keys for entities it leaves out), else the
     first proposal."""
-    from modeling.design.generator import propose_designs  # imported here: the generator imports much of modeling
-    return propose_designs(model)[0].key_design
+    from modeling.design.generator import rule_based_designs  # imported here: the generator imports much of modeling
+    return rule_based_designs(model)[0].key_design
 
 
 def compare_models(old: Model, new: Model, old_keys: KeyDesign | None = None,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dds.cli import main as dds_main
-from modeling.design.generator import propose_designs
+from modeling.design.generator import rule_based_designs
 from modeling.design.plans import Operation
 from modeling.errors import ModelFileError
 from modeling.interop.query_import import import_queries
@@ -95,7 +95,7 @@ def test_each_log_maps_its_statements_and_lists_the_rest_with_reasons(case: str)
 def test_the_design_serves_every_mapped_pattern_without_a_scan(case: str) -> None:
     schema, log, rows, _, _ = CASES[case]
     model = _import(schema, log, rows).model
-    for design in propose_designs(model):  # every design `python -m modeling design` proposes
+    for design in rule_based_designs(model):  # every design `python -m modeling design` proposes
         plans = {p.pattern: p for p in design.plans}
         assert set(plans) == {p.name for p in model.access_patterns}
         scans = [name for name, plan in plans.items() if plan.operation is Operation.SCAN or not plan.served]
