@@ -43,7 +43,7 @@ def _to(main: Runner, *command: str) -> Runner:
 def _export(rest: list[str]) -> int:
     """`--format workbench` writes a NoSQL Workbench file; the other formats are infrastructure as code."""
     if _format_of(rest) == WORKBENCH_FORMAT:
-        return modeling_main(["export-workbench", *_without_format(rest)])
+        return modeling_main(["export-workbench", *_without_format(rest)], propose)  # keyed as the pages show
     return costs_main(["export-iac", *rest])
 
 

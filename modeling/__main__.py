@@ -44,8 +44,8 @@ MOVED_COMMANDS = {"design": "dds design", "check": "dds check"}
 
 
 def main(argv: list[str] | None = None, propose: Proposer | None = None) -> int:
-    """`propose`: the ranked designs (`costs.design_ranking.propose`), which `dds` passes in for the one-line
-    design summary of `import-sql` / `import-queries` (modeling cannot import costs)."""
+    """`propose`: the ranked designs (`costs.design_ranking.propose`), which `dds` passes in (modeling cannot
+    import costs) for `export-workbench`'s design and the one-line design summary of `import-sql`/`import-queries`."""
     words = sys.argv[1:] if argv is None else list(argv)
     if words and words[0] in MOVED_COMMANDS:
         print(f"python -m modeling {words[0]}: moved to `{MOVED_COMMANDS[words[0]]}` (or `python -m costs "
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None, propose: Proposer | None = None) -> int:
     if args.command == "import-workbench":
         return _import_workbench(args.file, args.table, args.output)
     if args.command == "export-workbench":
-        return _export_workbench(args.file, args.output, args.seed, args.items)
+        return _export_workbench(args.file, args.output, args.seed, args.items, propose)
     if args.command == "import-table":
         return _import_table(args)
     if args.command == "migrate":
@@ -136,7 +136,7 @@ def _import_workbench(path: Path, table: str | None, output: Path) -> int:
     return 0
 
 
-def _export_workbench(path: Path, output: Path, seed: int, items: int) -> int:
+def _export_workbench(path: Path, output: Path, seed: int, items: int, propose: Proposer | None) -> int:
     if not 0 <= items <= MAX_ITEMS_PER_ENTITY:
         print(f"--items must be between 0 and {MAX_ITEMS_PER_ENTITY}, not {items}", file=sys.stderr)
         return 2
@@ -144,7 +144,8 @@ def _export_workbench(path: Path, output: Path, seed: int, items: int) -> int:
     if model is None:
         return 1
     try:
-        exported = export_workbench(model, seed=seed, items_per_entity=items)
+        designs = propose(model) if propose is not None else ()
+        exported = export_workbench(model, seed=seed, items_per_entity=items, design=next(iter(designs), None))
     except ModelingError as exc:
         print(f"{path}: cannot export the sample data: {exc}", file=sys.stderr)
         return 1

@@ -32,7 +32,7 @@ _ENTITY_COLOURS = ("#fde2b5", "#cfe8f7", "#c9eedd", "#f9f3b6", "#cbdcf0", "#f8d6
 def cached_layout(model_json: str, design_name: str | None, index: str, items: int, seed: int) -> LayoutResult:
     model = Model.model_validate_json(model_json)
     ranking = rank_designs(model)  # the search's winner first, runners-up with why they lost
-    return analyse_layout(LayoutRequest(model, design_name, index, items, seed, ranking.designs,
+    return analyse_layout(LayoutRequest(model, ranking.designs, design_name, index, items, seed,
                                         tuple(ranking_rows(ranking))))
 
 

@@ -71,7 +71,8 @@ def test_import_recovers_the_entities_and_key_templates_that_were_loaded(
     result = import_live_table(endpoint, ImportRequest(name))
     design = result.document["key_design"]
     assert {e["name"] for e in result.document["entities"]} == entities
-    original = [k.model_dump(mode="json", exclude_defaults=True) for k in rule_based_designs(model)[0].key_design.entities]
+    original = [k.model_dump(mode="json", exclude_defaults=True)
+                for k in rule_based_designs(model)[0].key_design.entities]
     assert _templates(design["entities"]) == _templates(original)
     assert design["global_secondary_indexes"] == [i.model_dump(mode="json", exclude_defaults=True) for i in
                                                   rule_based_designs(model)[0].key_design.global_secondary_indexes]
