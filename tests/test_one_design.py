@@ -26,6 +26,7 @@ from modeling.examples import EXAMPLES_DIR
 from modeling.model_file import read_document_file
 from tests.cli_runner import run_main
 from tests.expert_models.comparison import EXPERT_MODELS_DIR
+from tests.golden_files import assert_matches_golden
 from ui import layout_views
 from workshop.roles import document_design
 
@@ -74,6 +75,14 @@ def report_answer(path: Path) -> Answer:
     named = dict(report.header.pairs)["Design priced"]
     assert named == report.estimate.design.name
     return Answer("report", named, _key_design(report.estimate.design))
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
+def test_dds_design_json_matches_its_reviewed_golden_file(path: Path, update_golden: bool) -> None:
+    """What `dds design --format json` prints: the ranking every page shows (tests/golden/designs)."""
+    result = run_main(dds_main, ["design", path, "--format", "json"])
+    assert result.returncode == 0, result.stderr
+    assert_matches_golden(f"designs/{path.stem}.json", result.stdout, update_golden)
 
 
 def _file_id(path: Path) -> str:

@@ -15,15 +15,9 @@ from modeling.design.plans import TABLE, Operation
 from modeling.examples import list_examples, load_example
 from modeling.model import AccessPattern, Model
 from modeling.model_file import FileFormat, document_problems, dump_model, parse_document
-from tests.golden_files import assert_matches_golden
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [e.slug for e in list_examples()]
-
-
-@pytest.mark.parametrize("slug", EXAMPLES)
-def test_designs_match_their_reviewed_golden_files(slug: str, update_golden: bool) -> None:
-    assert_matches_golden(f"designs/{slug}.json", designs_json(rule_based_designs(load_example(slug))), update_golden)
 
 
 def test_the_same_model_gives_the_same_design_byte_for_byte_in_another_process() -> None:
