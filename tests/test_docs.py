@@ -46,3 +46,12 @@ def test_every_design_check_is_documented_with_its_title() -> None:
     text = (ROOT / "docs" / "checks.md").read_text(encoding="utf-8")
     missing = [i for i, c in CHECKS.items() if f"## {i} · {c.title}" not in text]
     assert not missing, f"add these checks to docs/checks.md: {missing}"
+
+
+def test_the_readme_counts_the_lessons_there_are() -> None:
+    from workshop.lessons import LESSONS
+
+    words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"\*\*Lessons page\*\*[^:]*: (\w+) short guided lessons", readme)
+    assert said is not None and said.group(1) == words[len(LESSONS)], (said and said.group(1), len(LESSONS))

@@ -14,6 +14,7 @@ from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
 from modeling.preview.session import PreviewSetup, already_loaded, cleanup_preview, load_preview
 from ui import session
+from ui.sidebar import endpoint_changed
 from ui.text import plain
 
 _STATE = "preview.state"
@@ -43,6 +44,7 @@ def load_controls(setup: PreviewSetup) -> None:
     if columns[0].button(label, type="primary", key="preview.load"):
         _load(setup, state, resume)
     if columns[1].button("Clean up (delete the preview table)", key="preview.cleanup"):
+        endpoint_changed()
         try:
             deleted = cleanup_preview(setup)
         except ModelingError as exc:  # the endpoint, or a table this installation did not create
@@ -79,9 +81,19 @@ def load_figures(loaded: LoadReport, column: Any) -> None:
 def _load(setup: PreviewSetup, state: dict[str, Any], resume: Any) -> None:
     bar = st.progress(0.0, text="Creating the table…")
     # Pressing Cancel reruns the page, which stops this script at its next progress update; the load
-    # sends nothing more (modeling.preview.loader cancels its pending batches).
-    st.button("Cancel loading", key="preview.cancel")
+    # sends nothing more (modeling.preview.loader cancels its pending batches). The button is taken away
+    # when the load ends, however it ends (it stayed on the page after a finished load: issue 26.5).
+    cancel = st.empty()
+    cancel.button("Cancel loading", key="preview.cancel")
     state["loading"] = True
+    endpoint_changed()  # the table count in the sidebar is read again on the next run
+    try:
+        _run_load(setup, state, resume, bar)
+    finally:
+        cancel.empty()
+
+
+def _run_load(setup: PreviewSetup, state: dict[str, Any], resume: Any, bar: Any) -> None:
 
     def progress(done: int, total: int, seconds: float) -> None:
         rate = done / seconds if seconds > 0 else 0.0

@@ -7,10 +7,12 @@ keeping theirs as a copy, saving theirs and ours side by side, or reloading thei
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
 from modeling.errors import WorkspaceError
-from modeling.workspace.merge import changed_paths, three_way_merge
+from modeling.workspace.merge import MergeConflict, Side, changed_paths, resolve_conflicts, three_way_merge
 from ui import session
 from ui.text import plain
 
@@ -51,13 +53,11 @@ def _conflict(held: session.OpenDraft) -> None:
         st.caption("They changed: " + (", ".join(plain(p) for p in theirs_changed)
                                        or "nothing that differs from yours"))
         st.caption("You changed: " + (", ".join(plain(p) for p in mine_changed) or "nothing"))
-        if merged.conflicts:
-            st.caption("Both changed, differently: " + ", ".join(plain(c.path) for c in merged.conflicts)
-                       + ". A merge is not possible; keep one side and the other as a copy.")
+        choices = _conflict_choices(merged.conflicts)
         merge, mine, copy_mine, reload = st.columns(4)
-        if merge.button("Merge both", key="save_status.merge", disabled=not merged.clean,
-                        help="Keep their changes and yours (they do not overlap)."):
-            session.resolve_by_saving(merged.document, theirs.version)
+        if merge.button("Merge both", key="save_status.merge",
+                        help="Keep their changes and yours; where both changed the same value, what you chose above."):
+            session.resolve_by_saving(resolve_conflicts(merged, choices), theirs.version)
             st.rerun()
         if mine.button("Keep mine, theirs as a copy", key="save_status.keep_mine"):
             _save_copy(theirs.document, "their version")
@@ -70,6 +70,28 @@ def _conflict(held: session.OpenDraft) -> None:
         if reload.button("Discard mine, show theirs", key="save_status.reload"):
             session.reload_from_workspace()
             st.rerun()
+
+
+def _conflict_choices(conflicts: tuple[MergeConflict, ...]) -> dict[str, Side]:
+    """Where both sides changed the same value differently, ask which to keep (theirs unless the user says)."""
+    if not conflicts:
+        return {}
+    st.caption("Both changed these, differently: choose which to keep. Everything else of both is kept.")
+    choices: dict[str, Side] = {}
+    for number, conflict in enumerate(conflicts):
+        labels: dict[Side, str] = {"theirs": plain(f"theirs: {_shown(conflict.theirs, conflict.theirs_deleted)}"),
+                                   "mine": plain(f"mine: {_shown(conflict.mine, conflict.mine_deleted)}")}
+        chosen = st.radio(plain(conflict.path), list(labels), format_func=labels.__getitem__,
+                          horizontal=True, key=session.model_key(f"conflict.{number}.{conflict.path}"))
+        choices[conflict.path] = "mine" if chosen == "mine" else "theirs"
+    return choices
+
+
+def _shown(value: object, deleted: bool) -> str:
+    if deleted:
+        return "(deleted)"
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 80 else text[:77] + "…"
 
 
 def _save_copy(document: dict, label: str) -> None:

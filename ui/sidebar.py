@@ -28,10 +28,11 @@ def _model_switcher(simple: bool = False) -> None:
     drafts = session.workspace().drafts()
     labels = {d.slug: f"{d.name}  ·  {d.slug}" for d in drafts}
     slugs = list(labels) if slug in labels else [slug, *labels]
-    if st.session_state.get(session.MODEL_WIDGET_KEY) != slug:
-        # The open model changed elsewhere (a button, a link, a lesson): show it. Setting the state (not an
-        # index) also updates the browser's copy, which would otherwise send the old choice back and undo it.
-        st.session_state[session.MODEL_WIDGET_KEY] = slug
+    # Always the open model, set before the widget is drawn: it may have changed elsewhere (a button, a link, a
+    # lesson), and on another page the picker is a new widget, which ignored the value the last page's picker
+    # left and showed the newest model instead (found by tests/pages/test_session_stateful.py). Setting the
+    # state (not an index) also updates the browser's copy, which would otherwise send the old choice back.
+    st.session_state[session.MODEL_WIDGET_KEY] = slug
     picker, delete = st.columns([5, 1], vertical_alignment="bottom")
     picker.selectbox("Open model", slugs, key=session.MODEL_WIDGET_KEY, format_func=lambda s: labels.get(s, s),
                      on_change=_switch_to_chosen, help="Models are saved automatically in the workspace.")
@@ -58,6 +59,11 @@ def _delete(slug: str) -> None:
         st.rerun()
 
 
+def endpoint_changed() -> None:
+    """This session created or deleted a table: the sidebar's status is read again, not taken from its cache."""
+    st.session_state["sidebar.endpoint_token"] = st.session_state.get("sidebar.endpoint_token", 0) + 1
+
+
 def _switch_to_chosen() -> None:
     session.switch_to(st.session_state[session.MODEL_WIDGET_KEY])
 
@@ -81,5 +87,5 @@ def _endpoint_status() -> None:
         return
     st.error(plain(status.message), icon="🔴")
     if st.button("Retry", key="sidebar.endpoint_retry"):
-        st.session_state["sidebar.endpoint_token"] = st.session_state.get("sidebar.endpoint_token", 0) + 1
+        endpoint_changed()
         st.rerun()

@@ -27,6 +27,7 @@ def test_load_run_all_and_cleanup() -> None:
     assert not at.error, [e.value for e in at.error]
     loaded = next(m for m in at.metric if m.label == "Items in the table")
     assert int(loaded.value.replace(",", "")) > 300
+    assert not [b for b in at.button if b.key == "preview.cancel"], "Cancel loading stays after the load (26.5)"
     _button(at, "preview.run_all").click().run()
     assert not at.exception, at.exception
     passed = next(m for m in at.metric if m.label == "Patterns passed")

@@ -11,15 +11,10 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from modeling.workspace.folder import Workspace
-from tests.pages.model_page import add_entity_in_the_grid, model_page, saved, scoped
+from tests.markdown_checks import unescape
+from tests.pages.model_page import add_entity_in_the_grid, model_page, saved, scoped, set_grid_edits
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-
-
-
-
 
 
 def _entity_names(document: dict) -> set[str]:
@@ -118,3 +113,23 @@ def test_a_row_number_from_a_stale_table_never_edits_another_row(workspace_dir: 
     entities = {e["name"]: e for e in saved(workspace_dir)["entities"]}
     assert first not in entities  # A's deletion stands
     assert entities[second]["item_count"] == 777  # B's edit landed on the entity B saw in that row
+
+
+def test_a_value_both_tabs_changed_is_asked_about_and_every_other_change_of_both_is_kept(workspace_dir: Path) -> None:
+    """Issue 26: the merge keeps what does not conflict and asks about what does (never deletes either side)."""
+    for round_, keep in enumerate(("mine", "theirs")):
+        theirs, mine, other = 111 + round_, 222 + round_, 333 + round_
+        tab_a, tab_b = model_page(), model_page()
+        first = saved(workspace_dir)["entities"][0]["name"]
+        set_grid_edits(tab_a, "entities", {"edited_rows": {0: {"item_count": str(theirs)}}})
+        # tab B still shows the model from before A's save: the same cell, differently, and another row
+        set_grid_edits(tab_b, "entities",
+                       {"edited_rows": {0: {"item_count": str(mine)}, 1: {"item_count": str(other)}}})
+        assert _conflict_shown(tab_b)
+        [choice] = [r for r in tab_b.radio if unescape(r.label).endswith("item_count")]
+        assert unescape(choice.label) == f"entities[{first}].item_count"
+        choice.set_value(keep).run()
+        tab_b.button(key="save_status.merge").click().run()
+        entities = saved(workspace_dir)["entities"]
+        assert (entities[0]["item_count"], entities[1]["item_count"]) == (mine if keep == "mine" else theirs, other)
+        assert not _conflict_shown(tab_b)
