@@ -13,7 +13,7 @@ visit under 1 s; explicit heavy actions (loading sample data, running every patt
 report) are not timed here. Not a test: timings depend on the machine, so nothing here fails the suite.
 Domain caches that live for the process (`functools.lru_cache`, `modeling.memo`) are cleared too, so "cold" is
 a first visit of a model nothing has seen; "nav" is the first visit after another page (only the designs the
-pickers list, `ranked_designs`, already computed: the design search's own cost, which every page pays first).
+pickers list, `propose`, already computed: the design search's own cost, which every page pays first).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import logging  # noqa: E402
 import streamlit as st  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from costs.design_ranking import ranked_designs  # noqa: E402
+from costs.design_ranking import propose  # noqa: E402
 from modeling.examples import example_document, list_examples, load_example  # noqa: E402
 from modeling.interop.infrastructure import IacFormat  # noqa: E402
 from modeling.workspace.folder import Workspace  # noqa: E402
@@ -133,7 +133,7 @@ def measure(page_path: Path, change: Callable[[AppTest], object] | None, repeats
             slug: str | None = None) -> tuple[float, float, float]:
     """(cold first render, first render after another page, rerun after the change) in seconds, each the best
     of `repeats` (the median with --median). "After another page": every cache cleared but the designs the
-    pickers list (`ranked_designs`), which any page visited before (the Start page first of all) has computed;
+    pickers list (`propose`), which any page visited before (the Start page first of all) has computed;
     it is the design search's own cost. Pricing every design (`rank_designs`) is left to the pages that show it."""
     firsts, navigated, reruns = [], [], []
     for _ in range(repeats):
@@ -145,7 +145,7 @@ def measure(page_path: Path, change: Callable[[AppTest], object] | None, repeats
         reruns.append(timed_run(at))
         if slug is not None:
             clear_caches()
-            ranked_designs(load_example(slug))
+            propose(load_example(slug))
             navigated.append(timed_run(AppTest.from_file(str(page_path), default_timeout=300)))
     return STAT(firsts), STAT(navigated) if navigated else STAT(firsts), STAT(reruns)
 

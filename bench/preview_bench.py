@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere in the repository
 
+from costs.design_ranking import propose
 from costs.preview import PreviewRun, run_preview
-from modeling.design.generator import propose_designs
 from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.examples import example_document, list_examples
 from modeling.model_file import model_from_document
@@ -56,7 +56,7 @@ def main() -> None:
     ratios, totals = [], {}
     for example in list_examples():
         model = model_from_document(example_document(example.slug))
-        setup = preview_setup(model, propose_designs(model)[0], endpoint, "bench", example.slug, args.items)
+        setup = preview_setup(model, propose(model)[0], endpoint, "bench", example.slug, args.items)
         started = time.perf_counter()
         data = preview_data(setup)
         generated = time.perf_counter() - started

@@ -23,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from costs.design_ranking import ranked_designs  # noqa: E402
+from costs.design_ranking import propose  # noqa: E402
 from costs.estimate import EstimateRequest, estimate_model  # noqa: E402
 from modeling.examples import example_document  # noqa: E402
 from modeling.model_file import model_from_document  # noqa: E402
@@ -51,7 +51,7 @@ def kept_bytes(document: dict[str, Any]) -> int:
     token = encode_share(document)
     assert token is not None
     model = model_from_document(decode_share(token), "share link")
-    estimate_model(EstimateRequest(model, ranked_designs(model)[0].name))
+    estimate_model(EstimateRequest(model, propose(model)[0].name))
     gc.collect()
     return resident_bytes() - before
 

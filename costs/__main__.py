@@ -1,4 +1,8 @@
-"""Command line: `python -m costs item-size | units | monthly | estimate MODEL | export-iac | export-loadtest MODEL`.
+"""Command line: `python -m costs design MODEL | check MODEL | item-size | units | monthly | estimate MODEL |
+export-iac | export-loadtest MODEL`.
+
+    python -m costs design model.yaml --format json     (the designs `propose` ranks, the default first)
+    python -m costs check model.yaml --design Proposed
 
     python -m costs item-size '{"id": {"S": "A1"}, "n": {"N": "101"}}'      -> {"bytes": 8}
     python -m costs units --operation Query --item-bytes 1536 --items 10 --consistency strong
@@ -20,6 +24,7 @@ import json
 import math
 import sys
 from collections.abc import Callable
+from dataclasses import asdict
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -27,7 +32,8 @@ from typing import Any, NoReturn
 
 from costs import charts
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
-from costs.errors import CostError, ModelInputError, UsageError
+from costs.design_ranking import chosen_design, propose
+from costs.errors import CostError, ModelInputError, UnknownDesignError, UsageError
 from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.item_size import ITEM_SIZE_LIMIT_BYTES, item_size_bytes, parse_item_json
@@ -48,11 +54,14 @@ from costs.review_report import ReviewRequest, build_review_report, load_reviewe
 from costs.units import Operation, get_item_units, put_item_units, request_units
 from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceUsage, TableUsage
 from modeling.cli_exit import run_cli
+from modeling.design.checks import FindingSeverity, check_design
+from modeling.design.design_report import designs_json, designs_markdown
+from modeling.design.generator import replace_key_design
 from modeling.errors import ModelFileError, ModelingError
 from modeling.hot_partitions.frames import MAX_KEY_VALUES
 from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
 from modeling.model import Consistency, TableClass
-from modeling.model_file import load_model_file
+from modeling.model_file import FileFormat, dump_model, load_model_file
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 from modeling.preview.loadtest import LoadTestFormat
 
@@ -76,13 +85,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m costs {args.command}: error: {exc}", file=sys.stderr)
         return 1
     output, code = output if isinstance(output, tuple) else (output, 0)
-    print(output)
+    if output is not None:  # None: the command printed what it had to say itself
+        print(output)
     return code
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m costs", description="DynamoDB capacity and cost quick calculator")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add_design(commands.add_parser("design", help="propose key designs for a model (the cost-based search's "
+                                                   "ranking, as on every page) and explain every choice"))
+    _add_check(commands.add_parser("check", help="check a model's key design against the rules that break designs"))
     size = commands.add_parser("item-size", help="bytes of an item in DynamoDB JSON (file or inline)")
     size.add_argument("item", metavar="ITEM", help="a file path, or the item as inline JSON")
     size.set_defaults(run=_item_size)
@@ -99,6 +112,77 @@ def _parser() -> argparse.ArgumentParser:
     _add_export_loadtest(commands.add_parser("export-loadtest", help="a Locust file or k6 script from the "
                                                                     "access patterns' traffic mix"))
     return parser
+
+
+def _add_design(design: argparse.ArgumentParser) -> None:
+    design.add_argument("file", type=Path, metavar="MODEL")
+    design.add_argument("--format", choices=["json", "md"], default="md")
+    design.add_argument("--write", action="store_true",
+                        help="write the first design into the model file (YAML comments are not kept)")
+    design.set_defaults(run=_design)
+
+
+def _design(args: argparse.Namespace) -> tuple[str | None, int]:
+    """The designs every page offers (`propose`), the default first; --write adopts the first."""
+    model = _load_listing_problems(args.file)
+    if model is None:
+        return None, 1
+    designs = propose(model)
+    if not designs:
+        raise ModelInputError("the model has no design yet", "MODEL", str(args.file),
+                              "add an entity with its identifier, then the access patterns that use it")
+    text = designs_json(designs) if args.format == "json" else designs_markdown(model, designs)
+    print(text, end="")
+    if args.write:
+        chosen = replace_key_design(model, designs[0].key_design)
+        fmt = FileFormat.from_filename(args.file.name) or FileFormat.YAML
+        try:
+            args.file.write_text(dump_model(chosen, fmt), encoding="utf-8")
+        except OSError as exc:
+            print(f"{args.file}: cannot write the design: {exc.strerror}", file=sys.stderr)
+            return None, 1
+        print(f"{args.file}: wrote the design '{designs[0].name}' into key_design", file=sys.stderr)
+    return None, 0
+
+
+def _add_check(check: argparse.ArgumentParser) -> None:
+    check.add_argument("file", type=Path, metavar="MODEL")
+    check.add_argument("--format", choices=["json", "text"], default="text")
+    check.add_argument("--design", default=None, help="which design to check (default: the model's own, "
+                                                      "else the first proposal)")
+    check.set_defaults(run=_check)
+
+
+def _check(args: argparse.Namespace) -> tuple[str | None, int]:
+    """Print the findings; exit 1 when any has severity error (2 for an unknown design name)."""
+    model = _load_listing_problems(args.file)
+    if model is None:
+        return None, 1
+    designs = propose(model)
+    try:
+        design = chosen_design(designs, args.design)
+    except UnknownDesignError:
+        print(f"{args.file}: no design named {args.design!r}; choose one of: "
+              + ", ".join(d.name for d in designs), file=sys.stderr)
+        return None, 2
+    findings = check_design(model, design)
+    if args.format == "json":
+        print(json.dumps({"design": design.name, "findings": [asdict(f) for f in findings]}, indent=2))
+    else:
+        print(f"{args.file}: design '{design.name}': {len(findings)} finding(s)")
+        for f in findings:
+            print(f"{f.severity}: {f.check_id} {f.path}: {f.message}\n  fix: {f.fix}\n  see: {f.doc_url}")
+    return None, 1 if any(f.severity is FindingSeverity.ERROR for f in findings) else 0
+
+
+def _load_listing_problems(path: Path) -> Any:
+    """The valid model in a file, or None after printing every problem on stderr (one per line)."""
+    try:
+        return load_model_file(path)
+    except ModelFileError as exc:
+        for problem in exc.problems:
+            print(f"{path}: {problem}", file=sys.stderr)
+        return None
 
 
 def _add_migrate(migrate: argparse.ArgumentParser) -> None:
@@ -126,7 +210,6 @@ def _add_migrate(migrate: argparse.ArgumentParser) -> None:
 
 def _migrate(args: argparse.Namespace) -> str:
     from costs.migration import plan_json_text, plan_markdown, price_plan
-    from modeling.design.generator import propose_designs
     from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
     from modeling.migration.script import migration_script
 
@@ -135,7 +218,7 @@ def _migrate(args: argparse.Namespace) -> str:
     def keys(model: Any, name: str | None) -> Any:
         if name is None:
             return None
-        designs = propose_designs(model)
+        designs = propose(model)
         found = next((d for d in designs if d.name == name), None)
         if found is None:
             raise UsageError("no design of that name", "design", name, "choose one of: "

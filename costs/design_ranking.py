@@ -1,15 +1,22 @@
-"""The search's answer as users see it: the winner, a few distinct runners-up, and why each lost.
+"""The one answer to "what design?": `propose(model)`, and the priced ranking behind it.
 
-`rank_designs(model)` runs `costs.design_search.search_layouts` and keeps: the cheapest layout
-("Proposed"), the cheapest with fewer GSIs, the cheapest with every entity in its own partition, and
-the model's own design if it has one. Each is priced by the same engine on the same traffic, under
-on-demand and under the recommended capacity option, with the reason it lost in money and in index
-writes ("+$821.00/month on-demand: GSI2 adds 1 index write to every like_post"). The Layout page, the
-Capacity & cost page, the report and the other pages list designs in this order, so they agree.
-`ranked_designs(model)` gives the same designs in the pickers' order without pricing them (the order comes
-from the search alone): a page that only lists them does not size and price every one.
+`propose(model)` is the single entry point every caller uses: the Layout, Capacity & cost, Preview, Hot
+partitions, Changes, Import & export and Start pages, the report, `dds design` / `dds check` / `dds migrate`,
+and the workshop's lessons. It returns the designs in the order the pickers list them (the model's own design
+first when it has one, then the search's ranking), so the first is the design every page opens on, under the
+same name everywhere ("Your design", "Proposed", "Fewer GSIs", "Separate partitions").
+
+`rank_designs(model)` runs `costs.design_search.search_layouts` (whose candidates include the rule-based
+generator's, `modeling.design.generator.rule_based_designs`) and keeps: the cheapest layout ("Proposed"),
+the cheapest with fewer GSIs, the cheapest with every entity in its own partition, and the model's own
+design if it has one. Each is priced by the same engine on the same traffic, under on-demand and under the
+recommended capacity option, with the reason it lost in money and in index writes ("+$821.00/month
+on-demand: GSI2 adds 1 index write to every like_post"). `propose` gives the same designs without pricing
+them (the order comes from the search alone): a page that only lists them does not size and price every one.
 A model without entities has no design: the ranking is then empty and `DesignRanking.no_design` (the search's
 `NoDesign`) says what to add; `chosen_design` turns that into a `NoDesignError` for callers that need one.
+`modeling` cannot import this module (tests/test_layering.py): a modeling-level function that needs a
+design takes it, or its key design, as an argument.
 """
 
 from __future__ import annotations
@@ -88,9 +95,14 @@ def rank_designs(model: Model) -> DesignRanking:
     return _RANKINGS.get(key, lambda: _ranking(model_json, _finalists(key, model_json)))
 
 
-def ranked_designs(model: Model) -> tuple[Design, ...]:
-    """The ranking's designs for pickers (`DesignRanking.designs`' order), without pricing them: the order
-    comes from the search alone, so a page that lists the designs does not size and price each one."""
+def propose(model: Model) -> tuple[Design, ...]:
+    """The designs for a model, the default first: the one answer to "what design?" for every caller.
+
+    The model's own design first when it has one, then the search's ranking ("Proposed", then the runners-up
+    "Fewer GSIs" and "Separate partitions" where they differ); `DesignRanking.designs`' order. Not priced:
+    the order comes from the search alone, so a page that lists the designs does not size and price each one
+    (`rank_designs` prices them). Empty for a model without entities (`chosen_design` says what to add).
+    Memoised per model content."""
     model_json = model.model_dump_json()
     return _picker_order(_finalists(content_key(model_json), model_json).designs)
 

@@ -1,7 +1,8 @@
 """The key-design search: price candidate layouts with the cost engine and keep the cheapest.
 
 `modeling.design.design_space` says what the candidates are (a placement per entity, shared or per-pattern
-GSIs) and `modeling.design.generator` builds each; this module prices them on the model's own traffic with
+GSIs) and `modeling.design.generator` builds each (its rule-based designs, `rule_based_designs`, are always
+among the candidates); this module prices them on the model's own traffic with
 the cost engine (`costs.capacity` + `costs.monthly`, on-demand, the model's table class) and walks the
 space depth first, parents before children, with branch and bound: the design of the entities placed
 so far, with the patterns that only touch them, is a lower bound of every completion (later entities
@@ -34,7 +35,7 @@ from costs.usage import CapacityOption, EstimateOptions
 from modeling.data.sample_data import generate_items
 from modeling.design.checks.estimates import MAX_ITEM_COLLECTION_BYTES
 from modeling.design.design_space import OWN_PARTITION, LayoutChoice, Placement, canonical_model, placement_options
-from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design
+from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design, rule_based_designs
 from modeling.design.keys import KeyTemplate
 from modeling.design.missing import Missing, nothing_to_design, what_is_missing
 from modeling.design.plans import Design, Operation
@@ -199,10 +200,10 @@ def _search(canonical: Model, sheet: PriceSheet | None, max_candidates: int | No
         complete.setdefault(candidate.design.key_design.model_dump_json(), candidate)
         return candidate
 
-    # the rule-based proposals and the all-own-partitions layouts are always priced: they seed the bound
-    # and give the "separate partitions" runner-up
-    for strategy in (COLLECTIONS, SEPARATE):
-        keep(pricer.candidate(None, generate_design(canonical, strategy)))
+    # the rule-based generator's designs and the all-own-partitions layouts are always priced: they seed the
+    # bound and give the "separate partitions" runner-up
+    for design in rule_based_designs(canonical):  # the canonical model has no design of its own
+        keep(pricer.candidate(None, design))
     for share in (True, False):
         choice = LayoutChoice(tuple((name, OWN_PARTITION) for name in sorted(options)), share)
         keep(pricer.candidate(choice, generate_design(canonical, SEPARATE, choice)))

@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from costs.capacity import capacity_profile, table_usage
+from costs.design_ranking import propose
 from costs.pricing import (
     HOURS_PER_MONTH,
     SECONDS_PER_HOUR,
@@ -142,9 +143,11 @@ class PricedPlan:
 
 def price_plan(old: Model, new: Model, old_keys: KeyDesign | None = None, new_keys: KeyDesign | None = None,
                options: PlanOptions | None = None, sheet: PriceSheet | None = None) -> PricedPlan:
-    """The plan with every step priced in the NEW model's Region (where the migrated table lives)."""
+    """The plan with every step priced in the NEW model's Region (where the migrated table lives).
+
+    A model's keys default to the design every page opens on (`propose`'s first: its own, else the proposal)."""
     options = options or PlanOptions()
-    plan = plan_migration(old, new, old_keys, new_keys, options)
+    plan = plan_migration(old, new, _default_keys(old, old_keys), _default_keys(new, new_keys), options)
     spec = plan.spec
     sheet = sheet or price_sheet_for(new.table.region)
     old_sizes, new_sizes = design_sizes(old, spec.old_keys), design_sizes(new, spec.new_keys)
@@ -154,6 +157,13 @@ def price_plan(old: Model, new: Model, old_keys: KeyDesign | None = None, new_ke
                               dual_write_units, second_table_bytes) for step in plan.steps)
     note = "" if sheet.is_shipped else sheet.notes
     return PricedPlan(plan, sheet.region, note, options.write_rate_items_per_second, steps)
+
+
+def _default_keys(model: Model, keys: KeyDesign | None) -> KeyDesign | None:
+    if keys is not None:
+        return keys
+    designs = propose(model)
+    return designs[0].key_design if designs else None  # no design at all: the planner says what is missing
 
 
 def _price_step(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes, sheet: PriceSheet, rate: float,

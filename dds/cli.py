@@ -11,7 +11,8 @@
 
 Each subcommand hands its arguments, unparsed, to the existing parser (`python -m modeling` or
 `python -m costs`), so options, messages and exit statuses have one home; those two stay as aliases for
-one release. argparse, not Typer: the parsers it dispatches to are argparse already, and the standard
+one release. `design` and `check` go to `costs`: their designs are `costs.design_ranking.propose`'s, the
+ones every page shows. argparse, not Typer: the parsers it dispatches to are argparse already, and the standard
 library adds no dependency.
 """
 
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from costs.__main__ import main as costs_main
+from costs.design_ranking import propose
 from modeling.__main__ import main as modeling_main
 from modeling.cli_exit import run_cli
 
@@ -41,7 +43,7 @@ def _to(main: Runner, *command: str) -> Runner:
 def _export(rest: list[str]) -> int:
     """`--format workbench` writes a NoSQL Workbench file; the other formats are infrastructure as code."""
     if _format_of(rest) == WORKBENCH_FORMAT:
-        return modeling_main(["export-workbench", *_without_format(rest)])
+        return modeling_main(["export-workbench", *_without_format(rest)], propose)  # keyed as the pages show
     return costs_main(["export-iac", *rest])
 
 
@@ -75,7 +77,7 @@ def _import(rest: list[str]) -> int:
               "`dds import table --table NAME -o MODEL`, `dds import sql SCHEMA.sql -o MODEL` or "
               "`dds import queries LOG.csv --schema SCHEMA.sql -o MODEL`", file=sys.stderr)
         return 2
-    return modeling_main([sources[rest[0]], *rest[1:]])
+    return modeling_main([sources[rest[0]], *rest[1:]], propose)  # the summary names the ranked design
 
 
 def _migrate(rest: list[str]) -> int:
@@ -104,8 +106,9 @@ def _serve(rest: list[str]) -> int:
 # name -> (what it does, how it runs)
 SUBCOMMANDS: dict[str, tuple[str, Runner]] = {
     "validate": ("check model files and print every problem", _to(modeling_main, "validate")),
-    "design": ("propose key designs for a model and explain every choice", _to(modeling_main, "design")),
-    "check": ("check a model's key design against the rules that break designs", _to(modeling_main, "check")),
+    "design": ("propose key designs for a model (the designs every page shows, ranked by the cost-based search) "
+               "and explain every choice", _to(costs_main, "design")),
+    "check": ("check a model's key design against the rules that break designs", _to(costs_main, "check")),
     "estimate": ("capacity and monthly cost of a model; --budget-usd gates a launch", _to(costs_main, "estimate")),
     "report": ("the cost-review report of a model (HTML or Markdown)", _to(costs_main, "report")),
     "export": ("the table as CloudFormation, Terraform, create-table JSON, or a NoSQL Workbench file "

@@ -1,7 +1,11 @@
-"""Command line: `python -m modeling validate FILE`, `design MODEL`, `check MODEL`, `schema`, `examples`,
+"""Command line: `python -m modeling validate FILE`, `schema`, `examples`,
 `import-workbench FILE -o MODEL`, `export-workbench MODEL -o FILE`, `import-table --table NAME -o MODEL`,
 `migrate FILE` (the format upgrade) and `migrate OLD NEW` (the changes; `python -m costs migrate` prices them).
 `import-sql SCHEMA.sql [-o MODEL]`, `import-queries LOG.csv --schema SCHEMA.sql -o MODEL`.
+
+`design` and `check` moved to `dds design` / `dds check` (`python -m costs design|check`): the designs they
+show are the cost-based search's ranking, which `modeling` cannot compute (it never imports `costs`);
+here they say where to go instead of answering with another design than the pages show.
 
 Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
 status says whether there was any error (1) or the command was misused (2).
@@ -13,13 +17,9 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
 from modeling.cli_exit import run_cli
-from modeling.design.checks import FindingSeverity, check_design
-from modeling.design.design_report import designs_json, designs_markdown
-from modeling.design.generator import propose_designs, replace_key_design
 from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError, ModelFileError, ModelingError, Severity
 from modeling.examples import list_examples
@@ -27,7 +27,7 @@ from modeling.interop.live_import import DEFAULT_SAMPLE_ITEMS, ImportRequest, im
 from modeling.interop.nosql_workbench import export_workbench, import_workbench_file
 from modeling.interop.nosql_workbench.document import workbench_from_document
 from modeling.interop.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
-from modeling.interop.sql_cli import add_sql_commands, run_sql_command
+from modeling.interop.sql_cli import Proposer, add_sql_commands, run_sql_command
 from modeling.model import Model
 from modeling.model_file import (
     FileFormat,
@@ -39,23 +39,26 @@ from modeling.model_file import (
 )
 from modeling.schema import model_json_schema
 
+# Commands whose answer is the ranked design (`costs.design_ranking.propose`), and where they live now.
+MOVED_COMMANDS = {"design": "dds design", "check": "dds check"}
 
-def main(argv: list[str] | None = None) -> int:
+
+def main(argv: list[str] | None = None, propose: Proposer | None = None) -> int:
+    """`propose`: the ranked designs (`costs.design_ranking.propose`), which `dds` passes in (modeling cannot
+    import costs) for `export-workbench`'s design and the one-line design summary of `import-sql`/`import-queries`."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    if words and words[0] in MOVED_COMMANDS:
+        print(f"python -m modeling {words[0]}: moved to `{MOVED_COMMANDS[words[0]]}` (or `python -m costs "
+              f"{words[0]}`), which shows the designs the pages show, ranked by the cost-based search",
+              file=sys.stderr)
+        return 2
     parser = argparse.ArgumentParser(prog="python -m modeling",
                                      description="DynamoDB Design Studio model tools")
     commands = parser.add_subparsers(dest="command", required=True)
     validate = commands.add_parser("validate", help="check a model file and print every problem")
     validate.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    design = commands.add_parser("design", help="propose key designs for a model and explain every choice")
-    design.add_argument("file", type=Path, metavar="MODEL")
-    design.add_argument("--format", choices=["json", "md"], default="md")
-    design.add_argument("--write", action="store_true",
-                        help="write the first design into the model file (YAML comments are not kept)")
-    check = commands.add_parser("check", help="check a model's key design against the rules that break designs")
-    check.add_argument("file", type=Path, metavar="MODEL")
-    check.add_argument("--format", choices=["json", "text"], default="text")
-    check.add_argument("--design", default=None, help="which design to check (default: the model's own, "
-                                                      "else the first proposal)")
+    for name, moved_to in MOVED_COMMANDS.items():
+        commands.add_parser(name, help=f"moved: use `{moved_to}`", add_help=False)
     import_nwb = commands.add_parser("import-workbench", help="make a model from a NoSQL Workbench model file")
     import_nwb.add_argument("file", type=Path, metavar="FILE")
     import_nwb.add_argument("--table", default=None, help="which table of the file (default: the first)")
@@ -85,23 +88,19 @@ def main(argv: list[str] | None = None) -> int:
     add_sql_commands(commands)
     commands.add_parser("schema", help="print the JSON Schema of the model format")
     commands.add_parser("examples", help="list the built-in example models")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     if args.command == "validate":
         return max(_validate(path) for path in args.files)
-    if args.command == "design":
-        return _design(args.file, args.format, args.write)
-    if args.command == "check":
-        return _check(args.file, args.format, args.design)
     if args.command == "import-workbench":
         return _import_workbench(args.file, args.table, args.output)
     if args.command == "export-workbench":
-        return _export_workbench(args.file, args.output, args.seed, args.items)
+        return _export_workbench(args.file, args.output, args.seed, args.items, propose)
     if args.command == "import-table":
         return _import_table(args)
     if args.command == "migrate":
         return _migrate(args.files, args.format, args.script)
     if args.command in ("import-sql", "import-queries"):
-        return run_sql_command(args)
+        return run_sql_command(args, propose)
     if args.command == "schema":
         print(json.dumps(model_json_schema(), indent=2))
         return 0
@@ -118,45 +117,6 @@ def _load(path: Path) -> Model | None:
         for problem in exc.problems:
             print(f"{path}: {problem}", file=sys.stderr)
         return None
-
-
-def _design(path: Path, output_format: str, write: bool) -> int:
-    model = _load(path)
-    if model is None:
-        return 1
-    designs = propose_designs(model)
-    print(designs_json(designs) if output_format == "json" else designs_markdown(model, designs), end="")
-    if write:
-        chosen = replace_key_design(model, designs[0].key_design)
-        fmt = FileFormat.from_filename(path.name) or FileFormat.YAML
-        try:
-            path.write_text(dump_model(chosen, fmt), encoding="utf-8")
-        except OSError as exc:
-            print(f"{path}: cannot write the design: {exc.strerror}", file=sys.stderr)
-            return 1
-        print(f"{path}: wrote the design '{designs[0].name}' into key_design", file=sys.stderr)
-    return 0
-
-
-def _check(path: Path, output_format: str, design_name: str | None) -> int:
-    """Print the findings; exit 1 when any has severity error (2 for an unknown design name)."""
-    model = _load(path)
-    if model is None:
-        return 1
-    designs = propose_designs(model)
-    design = next((d for d in designs if d.name == design_name), None) if design_name else designs[0]
-    if design is None:
-        print(f"{path}: no design named {design_name!r}; choose one of: "
-              + ", ".join(d.name for d in designs), file=sys.stderr)
-        return 2
-    findings = check_design(model, design)
-    if output_format == "json":
-        print(json.dumps({"design": design.name, "findings": [asdict(f) for f in findings]}, indent=2))
-    else:
-        print(f"{path}: design '{design.name}': {len(findings)} finding(s)")
-        for f in findings:
-            print(f"{f.severity}: {f.check_id} {f.path}: {f.message}\n  fix: {f.fix}\n  see: {f.doc_url}")
-    return 1 if any(f.severity is FindingSeverity.ERROR for f in findings) else 0
 
 
 def _import_workbench(path: Path, table: str | None, output: Path) -> int:
@@ -176,7 +136,7 @@ def _import_workbench(path: Path, table: str | None, output: Path) -> int:
     return 0
 
 
-def _export_workbench(path: Path, output: Path, seed: int, items: int) -> int:
+def _export_workbench(path: Path, output: Path, seed: int, items: int, propose: Proposer | None) -> int:
     if not 0 <= items <= MAX_ITEMS_PER_ENTITY:
         print(f"--items must be between 0 and {MAX_ITEMS_PER_ENTITY}, not {items}", file=sys.stderr)
         return 2
@@ -184,7 +144,8 @@ def _export_workbench(path: Path, output: Path, seed: int, items: int) -> int:
     if model is None:
         return 1
     try:
-        exported = export_workbench(model, seed=seed, items_per_entity=items)
+        designs = propose(model) if propose is not None else ()
+        exported = export_workbench(model, seed=seed, items_per_entity=items, design=next(iter(designs), None))
     except ModelingError as exc:
         print(f"{path}: cannot export the sample data: {exc}", file=sys.stderr)
         return 1

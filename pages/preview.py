@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import propose
 from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
@@ -20,7 +20,7 @@ st.caption("Seeded sample data is loaded into the DynamoDB endpoint and every ac
            "boto3 call, its answer checked against the data. Keep the sample small: the embedded moto server "
            "reads the whole table for every Query, so a few thousand items is the useful limit.")
 
-designs = {d.name: d for d in ranked_designs(model)}
+designs = {d.name: d for d in propose(model)}
 columns = st.columns([3, 2, 1])
 design = designs[columns[0].selectbox("Design", list(designs), key=session.model_key("preview.design"))]
 total_items = columns[1].number_input("Sample items", 50, MAX_PREVIEW_ITEMS, DEFAULT_PREVIEW_ITEMS, 50,

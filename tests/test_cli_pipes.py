@@ -17,8 +17,8 @@ EXAMPLE = ROOT / "modeling" / "examples" / "ecommerce_orders.yaml"
 COMMANDS = [
     ("costs", "estimate", str(EXAMPLE), "--format", "text"),
     ("costs", "report", str(EXAMPLE)),
-    ("modeling", "check", str(EXAMPLE)),
-    ("modeling", "design", str(EXAMPLE)),
+    ("costs", "check", str(EXAMPLE)),
+    ("costs", "design", str(EXAMPLE)),
     ("modeling", "schema"),
     ("dds", "check", str(EXAMPLE)),  # the one command: it dispatches to the others, and must end as quietly
     ("dds", "schema"),

@@ -33,7 +33,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modeling.design.generator import propose_designs
+from modeling.design.generator import rule_based_designs
 from modeling.design.plans import Operation
 from modeling.examples import load_example
 from modeling.interop.infrastructure import IacFormat, cloudformation_template, infrastructure_code, terraform_config
@@ -237,7 +237,7 @@ def test_request_code_holds_item_text_as_data(text: str) -> None:
 @pytest.fixture(scope="module")
 def iac_model() -> tuple[Model, Any]:
     model = load_example("chat_messages")
-    return model, propose_designs(model)[0].key_design
+    return model, rule_based_designs(model)[0].key_design
 
 
 def _iac(iac_model: tuple[Model, Any], fmt: IacFormat, text: str) -> str:

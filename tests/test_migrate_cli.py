@@ -78,12 +78,12 @@ def test_rehearse_runs_the_plan_on_the_embedded_endpoint_and_says_how_it_went(tm
 
 
 def test_two_designs_of_one_model(tmp_path: Path) -> None:
-    from modeling.design.generator import propose_designs
+    from costs.design_ranking import propose
     from modeling.examples import EXAMPLES_DIR
     from modeling.model_file import load_model_file
 
     path = EXAMPLES_DIR / "chat_messages.yaml"
-    names = [d.name for d in propose_designs(load_model_file(path))]
+    names = [d.name for d in propose(load_model_file(path))]  # the names the command knows
     assert len(names) >= 2
     result = run_main(costs_main, ["migrate", path, path, "--old-design", names[0], "--new-design", names[1],
                                    "--format", "json"])

@@ -8,8 +8,8 @@ from typing import Any
 
 import streamlit as st
 
+from costs.design_ranking import propose
 from costs.migration import PricedPlan, plan_json_text, plan_markdown, price_plan
-from modeling.design.generator import propose_designs
 from modeling.errors import ModelFileError, ModelingError
 from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
 from modeling.migration.script import migration_script
@@ -44,7 +44,7 @@ def choose(model: Model, slug: str) -> Choice:
 
 
 def _designs(model: Model) -> Choice:
-    designs = propose_designs(model)
+    designs = propose(model)
     names = [d.name for d in designs]
     if len(names) < 2:
         st.info("This model has one design only: compare it with a saved model or an uploaded file.", icon="ℹ️")

@@ -9,7 +9,7 @@ import streamlit as st
 
 from costs import charts
 from costs.capacity import UsageExtras
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import propose
 from costs.errors import CostError
 from costs.estimate import (
     EstimateRequest,
@@ -37,7 +37,7 @@ def choice_widgets(model: Model, prefix: str = "cost") -> tuple[str, str, float,
     page is left and shared by the Capacity & cost and Report pages (`prefix` keys each page's widgets)
     and the URL."""
     regions = region_choices(model.table.region)
-    designs = [d.name for d in ranked_designs(model)]
+    designs = [d.name for d in propose(model)]
     chosen = choices.cost_choices(model.table.region, regions, designs)
     choices.seed_widgets(prefix, chosen)
     columns = st.columns([2, 3, 2, 1])

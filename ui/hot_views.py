@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import propose
 from modeling import charts
 from modeling.design.checks import FindingSeverity, check_design
 from modeling.design.checks.catalogue import SEVERITY_RANK
@@ -21,7 +21,7 @@ _ICONS = {FindingSeverity.ERROR: "⛔", FindingSeverity.WARNING: "⚠️", Findi
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def design_names(model_json: str) -> list[str]:
-    return [d.name for d in ranked_designs(Model.model_validate_json(model_json))]
+    return [d.name for d in propose(Model.model_validate_json(model_json))]
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -56,7 +56,7 @@ def choose_index(indexes: list[str], worst: str | None) -> None:
 
 
 def _design(model: Model, name: str):
-    designs = ranked_designs(model)
+    designs = propose(model)
     return next((d for d in designs if d.name == name), designs[0])
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import propose
 from costs.errors import CostError
 from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
 from costs.load_test import export_load_test
@@ -48,7 +48,7 @@ def iac_tab(model: Model) -> None:
     columns = st.columns([2, 2, 3])
     fmt = columns[0].radio("Format", list(IacFormat), format_func=LABELS.get, key=session.model_key("iac.format"),
                            persist_state=KEEP)  # kept while another tab is open (ui.tabs)
-    designs = [d.name for d in ranked_designs(model)]
+    designs = [d.name for d in propose(model)]
     design = columns[1].selectbox("Design", designs, key=session.model_key("iac.design"), persist_state=KEEP,
                                   help="The model's own key design if it has one, else the proposals")
     tags_text = columns[2].text_area("Tags (one KEY=VALUE per line)",
@@ -108,7 +108,7 @@ def load_test_tab(model: Model) -> None:
     fmt = left.radio("Tool", list(LoadTestFormat), format_func=_LOAD_TEST_LABELS.get,
                      key=session.model_key("loadtest.format"),
                      persist_state=KEEP)
-    design = right.selectbox("Design", [d.name for d in ranked_designs(model)],
+    design = right.selectbox("Design", [d.name for d in propose(model)],
                              key=session.model_key("loadtest.design"),
                              persist_state=KEEP)
     try:

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 import editing
-from costs.design_ranking import rank_designs, ranked_designs, ranking_rows
+from costs.design_ranking import propose, rank_designs, ranking_rows
 from modeling.design.checks import FindingSeverity
 from modeling.design.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
 from modeling.design.layout import (
@@ -32,7 +32,7 @@ _ENTITY_COLOURS = ("#fde2b5", "#cfe8f7", "#c9eedd", "#f9f3b6", "#cbdcf0", "#f8d6
 def cached_layout(model_json: str, design_name: str | None, index: str, items: int, seed: int) -> LayoutResult:
     model = Model.model_validate_json(model_json)
     ranking = rank_designs(model)  # the search's winner first, runners-up with why they lost
-    return analyse_layout(LayoutRequest(model, design_name, index, items, seed, ranking.designs,
+    return analyse_layout(LayoutRequest(model, ranking.designs, design_name, index, items, seed,
                                         tuple(ranking_rows(ranking))))
 
 
@@ -40,13 +40,13 @@ def cached_layout(model_json: str, design_name: str | None, index: str, items: i
 def design_names(model_json: str) -> list[str]:
     """The candidates in the pickers' order (`cached_layout`'s designs), from the search alone: nothing is
     priced or laid out to list them."""
-    return [d.name for d in ranked_designs(Model.model_validate_json(model_json))]
+    return [d.name for d in propose(Model.model_validate_json(model_json))]
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def view_paths(model_json: str, design_name: str | None) -> list[str]:
     """The table and the indexes of the design `cached_layout` shows for `design_name` (the first if none)."""
-    designs = ranked_designs(Model.model_validate_json(model_json))
+    designs = propose(Model.model_validate_json(model_json))
     design = next((d for d in designs if d.name == design_name), designs[0])
     return access_path_names(design.key_design)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import propose
 from editing import starter_document
 from modeling.design.missing import nothing_to_design
 from modeling.design.summary import DesignFindingsSummary, DocumentSummary, design_findings_summary
@@ -15,7 +15,7 @@ from ui import missing_views, session
 @st.cache_data(show_spinner=False, max_entries=16)
 def _design_findings(model_json: str) -> DesignFindingsSummary:
     model = Model.model_validate_json(model_json)
-    return design_findings_summary(model, ranked_designs(model)[0])  # the design the Layout page opens on
+    return design_findings_summary(model, propose(model)[0])  # the design the Layout page opens on
 
 
 def summary_metrics(summary: DocumentSummary, model: Model | None) -> None:

@@ -11,13 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from costs.design_ranking import propose
 from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
 from costs.pricing import CapacityDimension, break_even_utilization, load_price_sheet
 from costs.units import batch_get_item_units, get_item_units, query_units
 from costs.usage import CapacityOption, label
 from modeling.design.checks import FindingSeverity, check_design
 from modeling.design.checks.estimates import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
-from modeling.design.generator import generate_design, propose_designs
 from modeling.design.planner import plan_pattern
 from modeling.design.plans import Design
 from modeling.hot_partitions import BurstScenario, HotPartitionRequest, analyse_hot_partitions
@@ -43,7 +43,8 @@ RevealFunction = Callable[[Model], Reveal]
 
 
 def _design(model: Model) -> Design:
-    return propose_designs(model)[0]
+    """The design the Layout page opens on (`propose`'s first), which the attendee is looking at."""
+    return propose(model)[0]
 
 
 def _estimate(model: Model) -> ModelEstimate:
@@ -75,7 +76,7 @@ def patterns_overview(model: Model) -> Reveal:
 
 
 def proposal_indexes(model: Model) -> Reveal:
-    design = generate_design(model)
+    design = _design(model)
     gsis = str(len(design.key_design.global_secondary_indexes))
     uses = "; ".join(f"{c.index} serves {', '.join(f'`{p}`' for p in c.patterns)}" for c in design.index_reasons)
     table_reads = sum(1 for p in design.plans if p.index == "table" and not p.operation.is_write)

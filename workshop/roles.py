@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from modeling.design.generator import propose_designs
+from costs.design_ranking import propose
 from modeling.design.plans import TABLE, Design
 from modeling.errors import ModelingError
 from modeling.model_file import model_from_document
@@ -45,8 +45,9 @@ def index_serving(design: Design, pattern: str) -> str:
 
 
 def document_design(document: Mapping[str, Any]) -> Design:
-    """The design a lesson's document opens on: its own, else the first proposal (as the pages do)."""
-    return propose_designs(model_from_document(dict(document)))[0]
+    """The design a lesson's document opens on: `costs.design_ranking.propose`'s first, as on every page
+    (the document's own design when it has one, else the search's proposal)."""
+    return propose(model_from_document(dict(document)))[0]
 
 
 def document_index_serving(document: Mapping[str, Any], pattern: str) -> str:

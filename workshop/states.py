@@ -11,8 +11,8 @@ import copy
 from enum import StrEnum
 from typing import Any
 
+from costs.design_ranking import propose
 from editing import adopt_key_design
-from modeling.design.generator import COLLECTIONS, generate_design
 from modeling.examples import example_document
 from modeling.model_file import model_from_document
 from workshop.roles import document_index_serving, free_index_name
@@ -22,7 +22,7 @@ Document = dict[str, Any]
 
 class State(StrEnum):
     STUDENT = "student"  # the Student platform example as shipped: patterns, no key design yet
-    STUDENT_DESIGNED = "student_designed"  # ... with the generated "item collections" design adopted
+    STUDENT_DESIGNED = "student_designed"  # ... with the proposal (the Layout page's first design) adopted
     STUDENT_MISTAKES = "student_mistakes"  # the "classic mistakes" example (email and status keys)
     CRM = "crm"  # the CRM single-table example with its explicit key design
     SHOP_SCAN = "shop_scan"  # E-commerce with a design that has no status index: the unpaid report scans
@@ -47,9 +47,10 @@ def state_document(state: State) -> Document:
 
 
 def _designed(slug: str) -> Document:
-    """The example with the generator's "item collections" design written in as its own design."""
+    """The example with its proposal (`propose`'s first, what the Layout page opens on) adopted as its own
+    design, as an attendee who pressed "Adopt" has it."""
     document = example_document(slug)
-    design = generate_design(model_from_document(document), COLLECTIONS)
+    design = propose(model_from_document(document))[0]
     return adopt_key_design(document, design.key_design.model_dump(mode="json", exclude_defaults=True))
 
 

@@ -21,11 +21,11 @@ from typing import Any, Protocol
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from costs.design_ranking import propose
 from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
 from costs.preview import PreviewRun, run_preview
 from costs.usage import CapacityOption
 from modeling.design.checks import Finding, check_design
-from modeling.design.generator import propose_designs
 from modeling.design.plans import Design, Operation
 from modeling.endpoint.adapter import Endpoint, configured_endpoint, dynamodb_client
 from modeling.errors import ModelFileError, ModelingError
@@ -61,7 +61,7 @@ class Subject:
 
     @cached_property
     def design(self) -> Design:
-        return propose_designs(self.model)[0]
+        return propose(self.model)[0]
 
     @cached_property
     def findings(self) -> list[Finding]:

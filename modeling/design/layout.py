@@ -15,8 +15,8 @@ from typing import Any
 from modeling.data.sample_data import generate_items, key_renderer
 from modeling.design.checks import Finding, check_design
 from modeling.design.design_report import design_summary, entity_chart, index_rows, pattern_chart
-from modeling.design.generator import propose_designs
 from modeling.design.plans import TABLE, Design
+from modeling.errors import ModelingError
 from modeling.model import KeyDesign, Model
 
 ENTITY_COLUMN = "entity"
@@ -97,13 +97,15 @@ def _shown(value: Any) -> Any:
 @dataclass(frozen=True)
 class LayoutRequest:
     model: Model
+    # the candidates, the default first: `costs.design_ranking.propose` / `DesignRanking.designs` (modeling
+    # cannot rank them itself, and a second source of designs would answer "what design?" differently)
+    designs: tuple[Design, ...]
     design_name: str | None = None  # None: the first candidate
     index: str = TABLE
     items_per_entity: int = 4
     seed: int = 42
-    # the ranked candidates and their comparison rows when a caller has priced them (`costs.design_ranking`:
-    # modeling cannot price); empty: the generator's rule-based proposals, compared without costs
-    designs: tuple[Design, ...] = ()
+    # the ranking's comparison rows when the caller has priced the candidates (`costs.design_ranking.ranking_rows`);
+    # empty: the candidates are compared by their structural figures alone
     comparison: tuple[dict[str, Any], ...] = ()
 
 
@@ -121,7 +123,9 @@ class LayoutResult:
 
 def analyse_layout(request: LayoutRequest) -> LayoutResult:
     """Candidate designs, the chosen one's sample table through one access path, and its charts."""
-    designs = request.designs or propose_designs(request.model)
+    designs = request.designs
+    if not designs:
+        raise ModelingError("there is no design to lay out: add an entity with its identifier first")
     design = next((d for d in designs if d.name == request.design_name), designs[0])
     paths = access_path_names(design.key_design)
     index = request.index if request.index in paths else TABLE

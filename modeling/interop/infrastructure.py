@@ -7,9 +7,9 @@ here: a provisioned model needs a `ProvisionedCapacity`, which `costs.infrastruc
 cost engine (costs may import modeling, never the reverse).
 
 >>> from modeling.examples import load_example
->>> from modeling.design.generator import propose_designs
+>>> from modeling.design.generator import rule_based_designs
 >>> model = load_example("chat_messages")
->>> code = infrastructure_code(model, propose_designs(model)[0].key_design, IacFormat.CLI_JSON)
+>>> code = infrastructure_code(model, rule_based_designs(model)[0].key_design, IacFormat.CLI_JSON)
 >>> json.loads(code.text)["BillingMode"]
 'PAY_PER_REQUEST'
 """

@@ -3,17 +3,21 @@
 The model goes to the file (or to stdout as YAML when `import-sql` has no `-o`); what was inferred, what
 needs a decision and the statements no access pattern serves go to stderr. Bad SQL, a bad CSV or a window
 that cannot be used is one message per problem with its line and column, exit 1; never a traceback.
+
+The one-line design summary names the design every page proposes, which only `costs.design_ranking.propose`
+knows (`modeling` never imports `costs`): `dds import` passes it in as `propose`; without it the summary
+points to `dds design`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from modeling.design.generator import propose_designs
-from modeling.design.plans import Operation
+from modeling.design.plans import Design, Operation
 from modeling.errors import ModelFileError, Problem
 from modeling.interop.query_log import MAX_LOG_BYTES
 from modeling.interop.relational_import import RelationalImport, import_relational
@@ -46,7 +50,11 @@ def _schema_options(parser: argparse.ArgumentParser) -> None:
                         help="table row counts: `table,rows` (or pg_stat_user_tables / information_schema.tables)")
 
 
-def run_sql_command(args: argparse.Namespace) -> int:
+# The designs of a model, the default first (`costs.design_ranking.propose`, passed in by the caller).
+Proposer = Callable[[Model], tuple[Design, ...]]
+
+
+def run_sql_command(args: argparse.Namespace, propose: Proposer | None = None) -> int:
     queries = args.command == "import-queries"
     schema_path = args.schema if queries else args.file
     try:
@@ -62,7 +70,7 @@ def run_sql_command(args: argparse.Namespace) -> int:
         return 1
     if not _write(dump_model(result.model, _format(args.output)), args.output):
         return 1
-    _report(result, args.output)
+    _report(result, args.output, propose)
     return 0
 
 
@@ -91,7 +99,7 @@ def _format(output: Path | None) -> FileFormat:
     return (FileFormat.from_filename(output.name) if output else None) or FileFormat.YAML
 
 
-def _report(result: RelationalImport, output: Path | None) -> None:
+def _report(result: RelationalImport, output: Path | None, propose: Proposer | None) -> None:
     model = result.model
     target = f" -> {output}" if output else ""
     print(f"{result.dialect} schema: {len(model.entities)} entities, {len(model.relationships)} relationships"
@@ -112,13 +120,18 @@ def _report(result: RelationalImport, output: Path | None) -> None:
         print(f"decide: {note}", file=sys.stderr)
     if result.window_hours is None:
         print("next: add access patterns, or import them from a query log with import-queries", file=sys.stderr)
-    elif model.access_patterns:
-        _design_summary(model)
+    elif model.access_patterns and propose is None:
+        print("next: dds design MODEL for the proposed design and how it serves each pattern", file=sys.stderr)
+    elif model.access_patterns and propose is not None:
+        _design_summary(model, propose)
 
 
-def _design_summary(model: Model) -> None:
-    """How the first proposed design serves the patterns: what `dds design` would say, in one line."""
-    design = propose_designs(model)[0]
+def _design_summary(model: Model, propose: Proposer) -> None:
+    """How the proposed design serves the patterns: what `dds design` would say, in one line."""
+    designs = propose(model)
+    if not designs:
+        return
+    design = designs[0]
     scans = [p.pattern for p in design.plans if p.operation is Operation.SCAN]
     unnamed = [p.pattern for p in design.plans if p.unaddressed]  # DDS312: inputs short of the item's key
     served = len(design.plans) - len(scans) - len(unnamed)

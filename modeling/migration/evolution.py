@@ -127,10 +127,11 @@ class Change:
 
 
 def effective_key_design(model: Model) -> KeyDesign:
-    """The key design the product builds: the model's own (with keys for entities it leaves out), else the
-    first proposal."""
-    from modeling.design.generator import propose_designs  # imported here: the generator imports much of modeling
-    return propose_designs(model)[0].key_design
+    """The model's own key design (with keys for entities it leaves out), else the first rule-based design:
+    the fallback of modeling-level callers. Callers above `modeling` pass the keys of the design the pages
+    show (`costs.design_ranking.propose`'s first) instead, as `costs.migration.price_plan` does."""
+    from modeling.design.generator import rule_based_designs  # imported here: the generator imports much of modeling
+    return rule_based_designs(model)[0].key_design
 
 
 def compare_models(old: Model, new: Model, old_keys: KeyDesign | None = None,

@@ -8,7 +8,7 @@ import pytest
 
 from costs.capacity import capacity_profile, table_usage
 from costs.estimate import EstimateRequest, estimate_model
-from modeling.design.generator import propose_designs
+from modeling.design.generator import rule_based_designs
 from modeling.examples import list_examples, load_example
 from modeling.model import Model
 
@@ -39,7 +39,7 @@ def _model(consistency: str = "eventual") -> Model:
 
 def _profile(consistency: str = "eventual"):
     model = _model(consistency)
-    design = propose_designs(model)[0]
+    design = rule_based_designs(model)[0]
     return model, design, capacity_profile(model, design)
 
 
@@ -118,7 +118,7 @@ def test_checks_and_cost_engine_agree_on_every_read(slug: str) -> None:
     from modeling.design.checks.estimates import read_units_per_request
 
     model = load_example(slug)
-    design = propose_designs(model)[0]
+    design = rule_based_designs(model)[0]
     ctx, profile = build_context(model, design), capacity_profile(model, design)
     for capacity, plan in zip(profile.patterns, design.plans, strict=True):
         if not plan.operation.is_write:

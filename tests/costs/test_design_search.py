@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from costs.design_ranking import PROPOSED, YOUR_DESIGN, chosen_design, rank_designs, ranked_designs, ranking_rows
+from costs.design_ranking import PROPOSED, YOUR_DESIGN, chosen_design, propose, rank_designs, ranking_rows
 from costs.design_search import NoDesign, search_layouts
 from costs.errors import NoDesignError, UnknownDesignError
 from costs.estimate import EstimateRequest, estimate_model
@@ -163,7 +163,7 @@ def test_a_model_without_entities_has_no_design_and_says_what_to_add() -> None:
     assert isinstance(search, NoDesign)
     assert [m.gap for m in search.missing] == [Gap.NO_ENTITIES] and "Add an entity" in search.message
     ranking = rank_designs(EMPTY)
-    assert ranking.ranked == () and ranking.no_design == search and ranked_designs(EMPTY) == ()
+    assert ranking.ranked == () and ranking.no_design == search and propose(EMPTY) == ()
     assert rank_designs(load_example("student_platform")).no_design is None
 
 
@@ -174,7 +174,7 @@ def test_what_needs_one_design_of_a_model_without_entities_raises_a_typed_error(
         export_infrastructure(InfrastructureRequest(EMPTY, IacFormat.CLOUDFORMATION))
     with pytest.raises(NoDesignError):
         export_load_test(EMPTY, LoadTestFormat.LOCUST)
-    designs = ranked_designs(load_example("student_platform"))
+    designs = propose(load_example("student_platform"))
     assert chosen_design(designs, None) == designs[0] and chosen_design(designs, designs[-1].name) == designs[-1]
     with pytest.raises(UnknownDesignError, match="choose one of"):
         chosen_design(designs, "Nope")

@@ -4,7 +4,7 @@ estimate after the ranking prices nothing the ranking priced already; answers eq
 from __future__ import annotations
 
 from costs import design_cost
-from costs.design_ranking import rank_designs, ranked_designs
+from costs.design_ranking import propose, rank_designs
 from costs.estimate import EstimateRequest, estimate_model
 from costs.report_text import estimate_csv, estimate_markdown
 from modeling.examples import load_example
@@ -16,7 +16,7 @@ SLUG = "iot_telemetry"  # the smallest example: its search and ranking take a fe
 def test_pickers_list_the_ranking_designs_without_pricing_any() -> None:
     clear_domain_caches()
     model = load_example(SLUG)
-    listed = ranked_designs(model)
+    listed = propose(model)
     assert len(design_cost._PRICED) == 0  # nothing sized or priced for a picker
     assert listed == rank_designs(model).designs  # the same designs, in the same order
     assert len(design_cost._PRICED) == len(listed)  # the ranking priced each once

@@ -31,7 +31,7 @@ from costs.pricing import PriceItem, available_regions, line_item, load_price_sh
 from costs.throttling import throttling_risk
 from costs.traffic_curves import pattern_minute_rates
 from costs.usage import CapacityOption, EstimateOptions, FixedCapacity, ResourceUsage, TableUsage
-from modeling.design.generator import propose_designs
+from modeling.design.generator import rule_based_designs
 from modeling.design.plans import Operation
 from modeling.examples import load_example
 from modeling.interop.infrastructure import IacFormat
@@ -496,7 +496,7 @@ SPARSE = [
 @pytest.mark.parametrize(("pattern", "expected"), SPARSE, ids=[s[0] for s in SPARSE])
 def test_sparse_index_writes_follow_membership(pattern, expected) -> None:
     model = _sparse_model()
-    profile = capacity_profile(model, propose_designs(model)[0])
+    profile = capacity_profile(model, rule_based_designs(model)[0])
     capacity = next(c for c in profile.patterns if c.pattern == pattern)
     assert {i: u.normalize() for i, u in capacity.index_write_units_per_request} == expected
 
@@ -530,7 +530,7 @@ def _shop_model(product_bytes: int, changed: tuple[str, ...] = ()) -> Model:
 
 
 def _pattern(model: Model, name: str):
-    design = propose_designs(model)[0]
+    design = rule_based_designs(model)[0]
     # the planner answers a two-entity read by id with a Query on this small model; the units rule under test
     # is the TransactGetItems one, so the plan is made a TransactGetItems of the same items
     plans = tuple(dataclasses.replace(p, operation=Operation.TRANSACT_GET_ITEMS) if p.pattern == "read_both_by_id"
@@ -708,6 +708,6 @@ def test_the_iot_heartbeat_writes_its_sparse_index_once_per_offline_device() -> 
     # entry under 1 KB. An OFFLINE device's heartbeat moves it out (one delete); an ONLINE one stays out
     # (nothing): 0.03 x 1 WCU = 0.03 a request (§4.1). Before: 2 x 0.03 x 0.97 + 0.03^2 = 0.0591.
     model = load_example("iot_telemetry")
-    profile = capacity_profile(model, propose_designs(model)[0])
+    profile = capacity_profile(model, rule_based_designs(model)[0])
     heartbeat = next(c for c in profile.patterns if c.pattern == "update_device_last_seen_by_id")
     assert dict(heartbeat.index_write_units_per_request)["GSI2"] == Decimal("0.03")

@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from costs.capacity import capacity_profile
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import propose
 from costs.errors import UsageError
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.monitoring import MonitoringOptions, monitoring_plan
@@ -134,7 +134,7 @@ def test_the_alarms_cover_every_gsi_operation_and_replica_region() -> None:
     for metric in ("ReadThrottleEvents", "WriteThrottleEvents", "ConsumedReadCapacityUnits",
                    "ConsumedWriteCapacityUnits"):
         assert {d.get(GSI) for d in by_metric[metric]} == {None, *gsis}, metric
-    used = {str(p.operation) for p in capacity_profile(model, ranked_designs(model)[0]).patterns}
+    used = {str(p.operation) for p in capacity_profile(model, propose(model)[0]).patterns}
     for metric in ("ThrottledRequests", "SuccessfulRequestLatency", "SystemErrors"):
         assert {d[OPERATION] for d in by_metric[metric]} == used, metric
     assert [d[REGION] for d in by_metric["ReplicationLatency"]] == ["eu-central-1"]
@@ -146,7 +146,7 @@ def test_the_alarms_cover_every_gsi_operation_and_replica_region() -> None:
 def test_consumed_capacity_threshold_is_target_times_provisioned_times_the_period() -> None:
     """AWS's own example: 5 RCU provisioned, alarm at 80 %: a per-minute Sum above 0.8 x 5 x 60 = 240."""
     model = load_example("iot_telemetry")
-    design = ranked_designs(model)[0]
+    design = propose(model)[0]
     capacity = uniform_capacity(design.key_design, 5)
     plan = monitoring_plan(model, design, capacity_profile(model, design), capacity, 0.8)
     consumed = [a for a in plan.alarms if a.metric_name.startswith("Consumed")]
@@ -249,14 +249,14 @@ def test_cli_flags_reach_the_export_and_a_bad_topic_is_one_line() -> None:
 
 def test_a_template_above_the_inline_quota_says_how_to_deploy_it() -> None:
     """51,200 bytes is CloudFormation's inline template quota; 300 alarms of ~600 bytes each exceed it."""
-    from modeling.design.generator import propose_designs
+    from modeling.design.generator import rule_based_designs
     from modeling.interop.iac_alarms import TABLE_NAME, MetricAlarm, Monitoring, Statistic
     from modeling.interop.infrastructure import infrastructure_code
 
     model = load_example("chat_messages")
     alarm = MetricAlarm("X", "UserErrors", (), Statistic.SUM, 60, 1, 1, 0.0, "why " * 100)
     many = Monitoring(tuple(dataclasses.replace(alarm, key=f"X{i}") for i in range(300)))
-    key_design = propose_designs(model)[0].key_design
+    key_design = rule_based_designs(model)[0].key_design
     big = infrastructure_code(model, key_design, IacFormat.CLOUDFORMATION, monitoring=many)
     assert len(big.text.encode()) > 51_200 and any("--s3-bucket" in n for n in big.notes)
     small = infrastructure_code(model, key_design, IacFormat.CLOUDFORMATION, monitoring=Monitoring(

@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 
 from costs.capacity import capacity_profile
-from modeling.design.generator import generate_design, propose_designs
+from modeling.design.generator import generate_design, rule_based_designs
 from modeling.design.sizing import design_sizes
 from modeling.examples import load_example
 from modeling.model import Model
@@ -114,7 +114,7 @@ def _shop() -> Model:
 
 
 SHOP = _shop()
-SHOP_DESIGN = propose_designs(SHOP)[0]
+SHOP_DESIGN = rule_based_designs(SHOP)[0]
 SHOP_PROFILE = {c.pattern: c for c in capacity_profile(SHOP, SHOP_DESIGN).patterns}
 
 
@@ -155,7 +155,7 @@ def test_the_ecommerce_checkout_prices_its_seven_items_and_their_index_writes() 
     # GSI2 7/3). Total 28 WCU a request (the independent calculator's 1 Order + 3 OrderItems + 3 Products,
     # 2 x (1 + 3 + 6) + 2 + 6, is also 28). Before: 3.33 (one Put of the Order).
     model = load_example("ecommerce_orders")
-    design = propose_designs(model)[0]
+    design = rule_based_designs(model)[0]
     sizes = design_sizes(model, design.key_design)
     assert (sizes.item_bytes("Order"), sizes.item_bytes("OrderItem"), sizes.item_bytes("Product")) == (416, 256, 1123)
     capacity = next(c for c in capacity_profile(model, design).patterns if c.pattern == "place_order_by_customer")

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from playwright.sync_api import Page, expect
 
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import propose
 from modeling.examples import load_example
 from modeling.workspace.folder import Workspace
 from tests.e2e.conftest import (
@@ -143,7 +143,7 @@ def test_layout_index_view_adopt_and_override_with_a_problem_that_comes_and_goes
     page.locator(".st-key-layout-index").get_by_role("combobox").click()
     page.get_by_role("option", name="GSI1").click()
     # viewed through GSI1: its own key attributes, as the design the page opens on (the ranking's winner) names them
-    winner = ranked_designs(load_example("student_platform"))[0]
+    winner = propose(load_example("student_platform"))[0]
     gsi1 = next(i for i in winner.key_design.global_secondary_indexes if i.name == "GSI1")
     table = page.locator('[data-testid="stDataFrame"]').nth(1)
     for name in (gsi1.partition_key.name, *([gsi1.sort_key.name] if gsi1.sort_key else [])):

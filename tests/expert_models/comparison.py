@@ -15,9 +15,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from costs.design_ranking import propose
 from costs.estimate import EstimateRequest, estimate_model
 from costs.usage import CapacityOption
-from modeling.design.generator import propose_designs
 from modeling.design.plans import Design
 from modeling.model import Model
 from modeling.model_file import load_model_file
@@ -67,7 +67,7 @@ def load(path: Path) -> Model:
 
 
 def price_proposal(model: Model) -> Priced:
-    """The generator's first proposal for a model that states no design, priced."""
+    """The proposal (`costs.design_ranking.propose`'s first) for a model that states no design, priced."""
     if model.key_design is not None:
         raise ValueError("the proposal is priced on a model without a key design")
     return _priced(model, None)
@@ -86,7 +86,7 @@ def expert_design_name(model: Model) -> str:
     stated = {k.entity for k in model.key_design.entities if k.auxiliary}
     wanted = {k.entity: _canonical(k) for k in model.key_design.entities}
     wanted_indexes = _indexes(model.key_design)
-    for design in propose_designs(model):
+    for design in propose(model):
         keys = {k.entity: _canonical(k if k.entity in stated else k.model_copy(update={"auxiliary": {}}))
                 for k in design.key_design.entities}
         if all(keys.get(entity) == templates for entity, templates in wanted.items()) \

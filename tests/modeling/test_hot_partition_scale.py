@@ -203,12 +203,12 @@ def test_a_zipf_build_sums_its_partitions_without_building_a_per_row_column() ->
 def test_a_burst_of_a_pattern_that_never_touches_the_analysed_gsi_is_said_and_does_not_crash() -> None:
     # Found by the hot-ratio work: get_student_by_id reads the table only, and a burst of it analysed on
     # GSI1 read the first row of an empty "during the burst" frame (IndexError on the page)
-    from costs.design_ranking import ranked_designs
+    from costs.design_ranking import propose
     from modeling.examples import load_example
     from modeling.hot_partitions.analysis import BurstScenario, HotPartitionRequest, analyse_hot_partitions
 
     model = load_example("student_platform_mistakes")
-    design = ranked_designs(model)[0]
+    design = propose(model)[0]
     gsi = design.key_design.global_secondary_indexes[0].name
     report = analyse_hot_partitions(HotPartitionRequest(
         model, design, index=gsi, max_key_values=5_000, scenario=BurstScenario("get_student_by_id", multiplier=10)))

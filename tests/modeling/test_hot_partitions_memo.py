@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pandas as pd
 
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import propose
 from modeling.examples import load_example
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.memo import clear_domain_caches
@@ -24,7 +24,7 @@ def _same(left: HotPartitionReport, right: HotPartitionReport) -> None:
 
 def _request(slug: str = "student_platform_mistakes", **changes: object) -> HotPartitionRequest:
     model = load_example(slug)
-    return replace(HotPartitionRequest(model=model, design=ranked_designs(model)[0], max_key_values=10_000),
+    return replace(HotPartitionRequest(model=model, design=propose(model)[0], max_key_values=10_000),
                    **changes)
 
 

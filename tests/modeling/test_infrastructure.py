@@ -10,7 +10,7 @@ import hcl2
 import pytest
 import yaml
 
-from modeling.design.generator import propose_designs
+from modeling.design.generator import rule_based_designs
 from modeling.design.plans import TABLE
 from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.examples import list_examples, load_example
@@ -30,7 +30,7 @@ ON_DEMAND_EXAMPLES = [e.slug for e in list_examples() if load_example(e.slug).ta
 
 
 def _design(model: Model) -> KeyDesign:
-    return propose_designs(model)[0].key_design
+    return rule_based_designs(model)[0].key_design
 
 
 def _with_lsi(model: Model) -> tuple[Model, KeyDesign]:

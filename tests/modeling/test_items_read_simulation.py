@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from modeling.design.generator import explicit_design, propose_designs
+from modeling.design.generator import explicit_design, rule_based_designs
 from modeling.design.keys import KeyTemplate
 from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.examples import list_examples, load_example
@@ -218,7 +218,7 @@ def simulate(model: Model, design, plan: PatternPlan, seed: int = 7) -> tuple[fl
 
 
 def _cases() -> list[tuple[str, Model, object]]:
-    cases = [(e.slug, m, propose_designs(m)[0]) for e in list_examples() for m in [load_example(e.slug)]]
+    cases = [(e.slug, m, rule_based_designs(m)[0]) for e in list_examples() for m in [load_example(e.slug)]]
     for path in sorted(PUBLISHED.glob("*.yaml")):
         model = load_model_file(path)
         cases.append((path.stem, model, explicit_design(model)))
@@ -292,7 +292,7 @@ def test_a_free_form_key_nothing_groups_reads_what_the_pattern_expects_and_says_
     from modeling.model_file import model_from_document, parse_document
 
     model = model_from_document(parse_document(_FREE_FORM_KEY.encode(), "watch.yaml"))
-    for design in propose_designs(model):
+    for design in rule_based_designs(model):
         plan = design.plan("list_watch_lists_by_user")
         assert plan.operation is Operation.QUERY and not plan.filter_expression
         assert plan.items_read_per_request == pytest.approx(40, rel=0.01), plan.items_read_derivation

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from modeling.data.sample_data import generate_items, item_keys
-from modeling.design.generator import generate_design
+from modeling.design.generator import generate_design, rule_based_designs
 from modeling.design.layout import LayoutRequest, analyse_layout, layout_view
 from modeling.design.plans import TABLE
 from modeling.examples import load_example
@@ -52,6 +52,6 @@ def test_item_keys_render_every_index_an_item_belongs_to() -> None:
 
 
 def test_analyse_layout_compares_every_candidate() -> None:
-    result = analyse_layout(LayoutRequest(CRM, design_name="Item collections", index="GSI1"))
+    result = analyse_layout(LayoutRequest(CRM, rule_based_designs(CRM), design_name="Item collections", index="GSI1"))
     assert [r["design"] for r in result.comparison] == [d.name for d in result.designs]
     assert result.design.name == "Item collections" and result.view.index == "GSI1"

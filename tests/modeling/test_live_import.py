@@ -14,7 +14,7 @@ import pytest
 from botocore.stub import Stubber
 
 from modeling.data.sample_data import generate_items, item_keys
-from modeling.design.generator import propose_designs
+from modeling.design.generator import rule_based_designs
 from modeling.endpoint.adapter import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import EndpointError, Severity
 from modeling.examples import load_example
@@ -32,7 +32,7 @@ from modeling.model_file import document_problems, model_from_document
 
 def _table_like(endpoint: Endpoint, made: list[str], model: Model) -> tuple[str, object]:
     """An on-demand table with the example's first design, and a boto3 Table to load items into."""
-    design = propose_designs(model)[0].key_design
+    design = rule_based_designs(model)[0].key_design
     on_demand = model.model_copy(update={"table": model.table.model_copy(update={
         "billing_mode": BillingMode.PAY_PER_REQUEST, "deletion_protection": False})})
     name = f"import-{uuid.uuid4().hex[:10]}"
@@ -44,7 +44,7 @@ def _table_like(endpoint: Endpoint, made: list[str], model: Model) -> tuple[str,
 
 
 def _load_example_items(table: object, model: Model, per_entity: int) -> None:
-    design = propose_designs(model)[0].key_design
+    design = rule_based_designs(model)[0].key_design
     with table.batch_writer() as writer:
         for entity, items in generate_items(model, per_entity).items():
             for item in items:
@@ -71,10 +71,11 @@ def test_import_recovers_the_entities_and_key_templates_that_were_loaded(
     result = import_live_table(endpoint, ImportRequest(name))
     design = result.document["key_design"]
     assert {e["name"] for e in result.document["entities"]} == entities
-    original = [k.model_dump(mode="json", exclude_defaults=True) for k in propose_designs(model)[0].key_design.entities]
+    original = [k.model_dump(mode="json", exclude_defaults=True)
+                for k in rule_based_designs(model)[0].key_design.entities]
     assert _templates(design["entities"]) == _templates(original)
     assert design["global_secondary_indexes"] == [i.model_dump(mode="json", exclude_defaults=True) for i in
-                                                  propose_designs(model)[0].key_design.global_secondary_indexes]
+                                                  rule_based_designs(model)[0].key_design.global_secondary_indexes]
     problems = document_problems(result.document)
     assert [p.path for p in problems] == ["access_patterns"] and problems[0].severity is Severity.WARNING
 
@@ -85,7 +86,7 @@ def test_the_imported_model_generates_items_whose_keys_look_like_the_table(
     name, table = _table_like(endpoint, made_tables, model)
     _load_example_items(table, model, 10)
     imported = model_from_document(import_live_table(endpoint, ImportRequest(name)).document)
-    design = propose_designs(imported)[0]
+    design = rule_based_designs(imported)[0]
     assert design.name == "Your design" and design.plans == ()
     customer = imported.entity("Customer")
     assert customer.attribute("salespersonId").generator.kind == "reference"

@@ -38,7 +38,7 @@ def test_the_index_changes_neither_equality_nor_the_dump() -> None:
 
 
 def test_access_paths_are_kept_with_their_design_and_rebuilt_for_a_copy() -> None:
-    from modeling.design.generator import propose_designs
+    from modeling.design.generator import rule_based_designs
     from modeling.design.planner import access_paths
 
     model = Model.model_validate({
@@ -47,7 +47,7 @@ def test_access_paths_are_kept_with_their_design_and_rebuilt_for_a_copy() -> Non
                      for n in ("A", "B")],
         "access_patterns": [{"name": f"get_{n.lower()}", "kind": "read_one", "entities": [n], "inputs": ["id"],
                              "traffic": TRAFFIC} for n in ("A", "B")]})
-    key_design = propose_designs(model)[0].key_design
+    key_design = rule_based_designs(model)[0].key_design
     first = access_paths(key_design)
     assert access_paths(key_design) == first and set(first[0].templates) == {"A", "B"}
     copy = key_design.model_copy(update={"entities": key_design.entities[:1]})

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import propose
 from modeling.examples import example_document, load_example
 from modeling.workspace.folder import Workspace
 from tests.markdown_checks import unescape
@@ -120,7 +120,7 @@ def test_layout_adopt_a_design_then_an_override_problem_appears_and_disappears(w
 
 def test_layout_lists_the_designs_and_their_indexes_and_lays_out_only_the_one_shown(
         workspace_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pickers come from the search (`ranked_designs`), not from laying out every design: a first visit
+    """The pickers come from the search (`propose`), not from laying out every design: a first visit
     lays out the shown design once, and choosing another design lists that design's table and indexes."""
     import streamlit as st
 
@@ -131,7 +131,7 @@ def test_layout_lists_the_designs_and_their_indexes_and_lays_out_only_the_one_sh
     monkeypatch.setattr(layout_views, "analyse_layout", lambda request: laid_out.append(request.design_name)
                         or real(request))
     at = _app_on("layout.py")
-    designs = ranked_designs(load_example("student_platform"))
+    designs = propose(load_example("student_platform"))
     assert at.radio(key=scoped(at, "layout.design")).options == [d.name for d in designs]
     assert laid_out == [designs[0].name]
     for design in designs:
@@ -147,7 +147,7 @@ def test_layout_view_through_an_index_shows_that_index_keys(workspace_dir: Path)
     at.selectbox(key=scoped(at, "layout.index")).select("GSI1").run()
     assert not at.exception
     # the index's own key attributes, as the proposal names them (labelled GSI1PK/GSI1SK or plain attributes)
-    shown_design = ranked_designs(load_example("student_platform"))[0]  # the page opens on the ranking's winner
+    shown_design = propose(load_example("student_platform"))[0]  # the page opens on the ranking's winner
     index = next(i for i in shown_design.key_design.global_secondary_indexes if i.name == "GSI1")
     shown = at.dataframe[1].value
     assert {index.partition_key.name, *([index.sort_key.name] if index.sort_key else [])} <= set(shown.columns)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from modeling.design.generator import propose_designs
+from modeling.design.generator import rule_based_designs
 from modeling.endpoint.adapter import Endpoint, EndpointKind, Timeouts, configured_endpoint, dynamodb_client
 from modeling.examples import example_document
 from modeling.model_file import model_from_document
@@ -31,7 +31,7 @@ def client(endpoint: Endpoint) -> Any:
 def make_setup(endpoint: Endpoint):
     def make(example: str, total_items: int = 400, seed: int = 42) -> PreviewSetup:
         model = model_from_document(example_document(example))
-        return preview_setup(model, propose_designs(model)[0], endpoint, f"test{next(_counter)}", example,
+        return preview_setup(model, rule_based_designs(model)[0], endpoint, f"test{next(_counter)}", example,
                              total_items, seed)
     return make
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from modeling.design.generator import propose_designs
+from modeling.design.generator import rule_based_designs
 from modeling.examples import example_document, list_examples
 from modeling.model_file import model_from_document
 from modeling.preview.code import cli_command, javascript_code, python_code
@@ -20,7 +20,7 @@ from modeling.preview.session import preview_data, preview_setup
 
 def _read_requests(example: str):
     model = model_from_document(example_document(example))
-    design = propose_designs(model)[0]
+    design = rule_based_designs(model)[0]
     from modeling.endpoint.adapter import Endpoint, EndpointKind
 
     setup = preview_setup(model, design, Endpoint(EndpointKind.CUSTOM, "http://127.0.0.1:9", "us-east-1"),

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from costs.design_ranking import ranked_designs
+from costs.design_ranking import propose
 from costs.load_test import export_load_test
 from modeling.endpoint.adapter import Endpoint
 from modeling.examples import load_example
@@ -67,7 +67,7 @@ def _run_locust(locustfile: Path, endpoint: Endpoint, table: str, tmp_path: Path
 def test_locust_file_runs_every_pattern_in_the_model_mix(endpoint: Endpoint, tmp_path: Path) -> None:
     model, shares = _mixed_model()
     assert {p.kind for p in model.access_patterns} >= {PatternKind.READ_ONE, PatternKind.WRITE}
-    setup = preview_setup(model, ranked_designs(model)[0], endpoint, "loadtest", "mixed", ITEMS, SEED)
+    setup = preview_setup(model, propose(model)[0], endpoint, "loadtest", "mixed", ITEMS, SEED)
     load_preview(setup)
     try:
         locustfile = tmp_path / "locustfile.py"
@@ -86,7 +86,7 @@ def test_locust_file_runs_every_pattern_in_the_model_mix(endpoint: Endpoint, tmp
     assert off == {}, (off, total)
     # each pattern sent the request its plan names (a create-only write with a uniqueness item is a transaction)
     operations = {row["Name"]: row["Type"] for row in rows}
-    planned = {p.pattern: p.operation.value for p in ranked_designs(model)[0].plans}
+    planned = {p.pattern: p.operation.value for p in propose(model)[0].plans}
     assert operations == {name: planned[name] for name in operations}
     assert {"GetItem", "Query"} <= set(operations.values())  # reads of both kinds ran, not only writes
 

@@ -3,9 +3,10 @@
 One table; one facet per entity, whose key aliases are the entity's key templates
 (`CUSTOMER#{customerId}`: NoSQL Workbench shows them as column titles, and the importer reads them
 back as templates); the items of every facet are the model's sample data with the keys rendered through
-the design (the model's own key design, else the first proposal). What the format has no place for
-(LSIs, access patterns, traffic, TTL, streams, table class, sparse-index conditions) is listed in the
-export's notes.
+the design the caller passes: `costs.design_ranking.propose`'s first, what every page shows (the model's
+own key design, else the proposal); without one, the model's own, else the rule-based generator's. What the
+format has no place for (LSIs, access patterns, traffic, TTL, streams, table class, sparse-index conditions) is
+listed in the export's notes.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from modeling.data.sample_data import generate_items, key_renderer
 from modeling.design.generator import explicit_design, generate_design
+from modeling.design.plans import Design
 from modeling.interop.nosql_workbench.document import (
     Facet,
     Index,
@@ -55,10 +57,11 @@ class WorkbenchExport:
 
 
 def export_workbench(model: Model, seed: int = 42, items_per_entity: int = DEFAULT_ITEMS_PER_ENTITY,
-                     now: datetime | None = None) -> WorkbenchExport:
-    """The model as a NoSQL Workbench 3.0 document, with `items_per_entity` seeded sample items each."""
+                     now: datetime | None = None, design: Design | None = None) -> WorkbenchExport:
+    """The model as a NoSQL Workbench 3.0 document, with `items_per_entity` seeded sample items each, keyed by
+    `design` (the pages and `dds export` pass `propose`'s first)."""
     items_per_entity = max(0, min(items_per_entity, MAX_ITEMS_PER_ENTITY))
-    design = explicit_design(model) or generate_design(model)
+    design = design or explicit_design(model) or generate_design(model)
     key_design = design.key_design
     notes = [] if model.key_design else [f"The model has no key design of its own; the proposal "
                                          f"'{design.name}' was used."]

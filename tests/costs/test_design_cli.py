@@ -1,4 +1,5 @@
-"""`python -m modeling design`: Markdown and JSON output, --write, and clear errors."""
+"""`dds design` / `dds check` (`python -m costs design|check`): Markdown and JSON output, --write, and clear
+errors; the designs are the ranking every page shows (`costs.design_ranking.propose`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
-from modeling.__main__ import main
+from costs.__main__ import main
+from modeling.__main__ import main as modeling_main
 from modeling.examples import EXAMPLES_DIR
 from modeling.model_file import load_model_file
 from tests.cli_runner import CliResult, run_main
@@ -24,7 +26,7 @@ def test_design_prints_the_charts_as_markdown() -> None:
 
 def test_design_json_lists_each_candidate_with_its_figures() -> None:
     designs = json.loads(run("design", str(EXAMPLES_DIR / "ecommerce_orders.yaml"), "--format", "json").stdout)
-    assert [d["name"] for d in designs] == ["Item collections", "Separate partitions"]
+    assert [d["name"] for d in designs] == ["Proposed", "Fewer GSIs"]  # the ranking's, as on the Layout page
     assert all(d["figures"]["scans"] == 0 for d in designs)
 
 
@@ -54,10 +56,18 @@ def test_check_exits_non_zero_on_error_findings_and_names_them() -> None:
 def test_check_json_is_quiet_about_errors_on_a_generated_design() -> None:
     result = run("check", str(EXAMPLES_DIR / "chat_messages.yaml"), "--format", "json")
     report = json.loads(result.stdout)
-    assert result.returncode == 0 and report["design"] == "Item collections"
+    assert result.returncode == 0 and report["design"] == "Proposed"
     assert all(f["severity"] != "error" for f in report["findings"])
 
 
 def test_check_of_an_unknown_design_name_is_a_usage_error() -> None:
     result = run("check", str(EXAMPLES_DIR / "chat_messages.yaml"), "--design", "Nope")
-    assert result.returncode == 2 and "Item collections" in result.stderr
+    assert result.returncode == 2 and "Proposed" in result.stderr
+
+
+def test_the_modeling_alias_says_where_design_and_check_moved() -> None:
+    """`python -m modeling design` cannot rank designs (modeling never imports costs): it points to the command
+    that shows the pages' designs instead of answering with other ones."""
+    for command in ("design", "check"):
+        result = run_main(modeling_main, [command, EXAMPLES_DIR / "chat_messages.yaml", "--format", "json"])
+        assert result.returncode == 2 and f"`dds {command}`" in result.stderr and result.stdout == ""
