@@ -51,7 +51,8 @@ ATTENDEES = 30
 
 def _attendee(number: int) -> dict:
     at = AppTest.from_file(str(ROOT / "pages" / "preview.py"), default_timeout=300).run()
-    at.number_input(key=at.session_state["model.scope"].key("preview.items")).set_value(100 + number).run()  # each attendee a different sample
+    items = at.session_state["model.scope"].key("preview.items")
+    at.number_input(key=items).set_value(100 + number).run()  # each attendee a different sample
     next(b for b in at.button if b.key == "preview.load").click().run()
     assert not at.exception, at.exception
     # a load that fails says why, in plain view, and can be retried; none should fail, however busy the server
