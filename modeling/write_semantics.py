@@ -31,12 +31,9 @@ from modeling.model import (
     KeyTemplates,
     Model,
     PatternKind,
-    SequenceGenerator,
-    TimestampRangeGenerator,
     TransactAction,
     TransactionMember,
     UpdateAction,
-    UuidGenerator,
     WriteCondition,
 )
 
@@ -360,9 +357,10 @@ def _unlisted_transaction_members(model: Model, pattern_name: str) -> list[Trans
 
 # --- which items a write can address ------------------------------------------------------------------
 
-# Values a put mints as it creates the item, so they need not be inputs: an id (uuid, sequence) and the time
-# of the write (a timestamp). Anything else in a new item's key must come with the request (our choice).
-MINTED_ON_PUT = (UuidGenerator, SequenceGenerator, TimestampRangeGenerator)
+# A put sends the whole new item (PutItem's Item, a transaction's Put), so the request knows every attribute of
+# it, its key included: a new Subscription keyed by its status is written with the status it starts in. Only an
+# update or a delete has to name an item that exists, from its inputs (the expert designs of connected_vehicles,
+# device_status and social_network key new items by attributes their put patterns do not list as inputs).
 
 
 @dataclass(frozen=True)
@@ -385,12 +383,12 @@ class UnaddressedItem:
 
 def supplied_attributes(model: Model, pattern: AccessPattern, member: TransactionMember) -> tuple[str, ...]:
     """The member's attributes a request knows: the inputs (an attribute named in `key_inputs` only from
-    its input), and for a put the values it mints (`MINTED_ON_PUT`)."""
+    its input), and for a put every attribute of the item it sends."""
     known = [a for a in pattern.inputs if a not in member.key_inputs]
     known += [a for a, source in member.key_inputs.items() if source in pattern.inputs]
     entity = model.entity(member.entity)
     if member.action is TransactAction.PUT and entity is not None:
-        known += [a.name for a in entity.attributes if isinstance(a.generator, MINTED_ON_PUT)]
+        known += [a.name for a in entity.attributes]
     return tuple(dict.fromkeys(known))
 
 

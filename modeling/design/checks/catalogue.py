@@ -270,8 +270,9 @@ _CATALOGUE = (
           "primary key: every attribute the table's partition and sort key templates are built from. A write whose "
           "inputs lack one of them cannot be sent as modelled: the application must first read the key (a Query "
           "on an index keyed by the inputs, or a Scan of the whole table when there is none), so the write costs "
-          "that read as well, and two items matching the inputs would both be candidates. A put creates its item, "
-          "so the values it mints itself count as given: a uuid or sequence id and the time of the write.",
+          "that read as well, and two items matching the inputs would both be candidates. A put sends the whole "
+          "item it creates, so its key is always known: only updates and deletes (and such transaction members) "
+          "can fail this check.",
           "Add the missing key attributes to the pattern's inputs (the application usually has them from the read "
           "that showed the item), or key the entity by what the inputs give.",
           _DOCS + "WorkingWithItems.html"),
