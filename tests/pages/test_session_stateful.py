@@ -326,8 +326,10 @@ class SessionMachine(RuleBasedStateMachine):
             self.b.query_params["model"] = slug
             self.b.run()
             self.b.switch_page("pages/model.py").run()
-        elif self.b.selectbox(key="sidebar.model").value != slug:
-            self.b.selectbox(key="sidebar.model").select(slug).run()
+        else:
+            self.b.run()  # its picker lists the models there were at its last run
+            if self.b.selectbox(key="sidebar.model").value != slug:
+                self.b.selectbox(key="sidebar.model").select(slug).run()
         assert not self.b.exception, self.b.exception
         self.counter += 1
         text = f"saved by B {self.counter}"
@@ -367,7 +369,9 @@ class SessionMachine(RuleBasedStateMachine):
                 assert str(saved.get("name", "")).endswith(COPY_SUFFIXES), f"unexpected model {draft.slug}: {saved}"
                 self.reference[draft.slug] = saved
                 continue
-            assert saved == self.reference[draft.slug], f"{draft.slug} changed by something other than its edits"
+            assert saved == self.reference[draft.slug], (
+                f"{draft.slug} changed by something other than its edits: "
+                f"{_differences(self.reference[draft.slug], saved)}")
 
     @invariant()
     def the_heading_url_and_sidebar_name_the_open_model(self) -> None:
@@ -395,11 +399,47 @@ class SessionMachine(RuleBasedStateMachine):
             picker.select(entity).run()
 
     def _set_grid(self, at: AppTest, grid: str, edits: dict[str, Any]) -> None:
-        """What the browser sends when the user commits a cell: the grid's cumulative edits."""
-        version = _state(at, _scope_key(at, f"{grid}.version"), 0)
-        at.session_state[_scope_key(at, f"{grid}.editor.{version}")] = {
-            "edited_rows": {}, "added_rows": [], "deleted_rows": [], **edits}
+        """What the browser sends when the user commits a cell: the grid's edits since it was drawn, this one
+        added to the ones it reported before (a row past the rows drawn is one of the rows it added)."""
+        key = _scope_key(at, f"{grid}.editor.{_state(at, _scope_key(at, f'{grid}.version'), 0)}")
+        before = _state(at, key) or {}
+        cumulative = {"edited_rows": copy.deepcopy(before.get("edited_rows") or {}),
+                      "added_rows": copy.deepcopy(before.get("added_rows") or []),
+                      "deleted_rows": list(before.get("deleted_rows") or [])}
+        drawn = self._rows_drawn(at, grid)
+        for row, changes in (edits.get("edited_rows") or {}).items():
+            if row < drawn:
+                cumulative["edited_rows"].setdefault(row, {}).update(changes)
+            else:
+                cumulative["added_rows"][row - drawn].update(changes)
+        cumulative["added_rows"].extend(copy.deepcopy(edits.get("added_rows") or []))
+        at.session_state[key] = cumulative
         at.run()
+
+    def _rows_drawn(self, at: AppTest, grid: str) -> int:
+        """How many rows the grid drew (the browser knows: they are on screen)."""
+        snapshot = _state(at, _scope_key(at, f"{grid}.snapshot"))
+        if snapshot is None:
+            return 0
+        drawn = snapshot.drawn
+        if grid == "entities":
+            return len(self._grid_rows(drawn, "entities"))
+        if grid.startswith("attributes."):
+            entity = next((e for e in self._grid_rows(drawn, "entities") if e.get("name") == grid.split(".", 1)[1]), {})
+            return len([a for a in entity.get("attributes") or [] if isinstance(a, dict)])
+        design = drawn.get("key_design") if isinstance(drawn.get("key_design"), dict) else {}
+        return len(self._template_rows([e for e in design.get("entities") or [] if isinstance(e, dict)]))
+
+
+def _differences(expected: Any, saved: Any, path: str = "") -> list[str]:
+    """Where two documents differ, with both values (for the failure message)."""
+    if isinstance(expected, dict) and isinstance(saved, dict):
+        return [d for k in [*expected, *(k for k in saved if k not in expected)]
+                for d in _differences(expected.get(k), saved.get(k), f"{path}.{k}")]
+    if isinstance(expected, list) and isinstance(saved, list) and len(expected) == len(saved):
+        return [d for i, (e, s) in enumerate(zip(expected, saved, strict=True))
+                for d in _differences(e, s, f"{path}[{i}]")]
+    return [] if expected == saved else [f"{path}: expected {expected!r:.200}, saved {saved!r:.200}"]
 
 
 def _settings(examples: int) -> settings:
