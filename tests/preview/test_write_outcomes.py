@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from modeling.design.generator import propose_designs
+from modeling.design.generator import rule_based_designs
 from modeling.model_file import model_from_document
 from modeling.preview import write_runner
 from modeling.preview.dataset import from_dynamodb_json
@@ -109,7 +109,7 @@ def library(changes: Any = None) -> dict[str, Any]:
 
 def setup_of(endpoint: Any, document: dict[str, Any]) -> tuple[PreviewSetup, Any]:
     model = model_from_document(document)
-    setup = preview_setup(model, propose_designs(model)[0], endpoint, f"lib{next(_tables)}", "library", 200, 42)
+    setup = preview_setup(model, rule_based_designs(model)[0], endpoint, f"lib{next(_tables)}", "library", 200, 42)
     data, _ = load_preview(setup)
     return setup, data
 
