@@ -564,19 +564,26 @@ def key_template_rows(document: Document) -> list[Row]:
 
 
 def edit_key_templates(document: Document, edits: dict[str, Any]) -> Document:
-    """Apply template-table edits and rebuild `key_design.entities` from the rows (lossless)."""
+    """Apply template-table edits and rebuild `key_design.entities` from the rows. Lossless: what the table
+    does not show (an entity's uniqueness items under `auxiliary`, say) is kept as it was; the stateful test
+    (tests/pages/test_session_stateful.py) found a sort-key edit dropping `auxiliary`."""
     rows = apply_table_edits(key_template_rows(document), edits, dict, lambda row, original: {**original, **row})
+    before = {keys.get("entity"): keys for keys in _key_design(document).get("entities") or []
+              if isinstance(keys, dict)}
     entities: dict[str, dict[str, Any]] = {}
     for row in rows:
         entity = clean_cell(row.get("entity"))
         if entity is None:
             continue
-        keys = entities.setdefault(entity, {"entity": entity, "table": {}})
-        templates: dict[str, Any] = {}
+        original = before.get(entity) or {}
+        keys = entities.setdefault(entity, {**{k: copy.deepcopy(v) for k, v in original.items()
+                                               if k not in ("table", "indexes")}, "entity": entity, "table": {}})
+        index = clean_cell(row.get("index")) or TABLE_PATH
+        shown = original.get("table") if index == TABLE_PATH else (original.get("indexes") or {}).get(index)
+        templates: dict[str, Any] = copy.deepcopy(shown) if isinstance(shown, dict) else {}
         _set(templates, "partition_key", row.get("partition_key"))
         _set(templates, "sort_key", row.get("sort_key"))
         _set(templates, "only_when", parse_filters(row.get("only_when")))
-        index = clean_cell(row.get("index")) or TABLE_PATH
         if index == TABLE_PATH:
             keys["table"] = templates
         else:

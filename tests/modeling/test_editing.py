@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 import editing
@@ -92,6 +94,19 @@ def test_key_template_rows_rebuild_the_key_design_losslessly() -> None:
     document = example_document("crm_single_table")
     assert editing.edit_key_templates(document, {})["key_design"] == document["key_design"]
     assert editing.edit_index_definitions(document, {})["key_design"] == document["key_design"]
+
+
+def test_a_template_edit_changes_that_template_only_and_keeps_what_the_table_does_not_show() -> None:
+    """Issue 26: a sort-key edit on Layout → Overrides dropped the entity's uniqueness items (`auxiliary`)."""
+    from workshop.lessons import LESSONS
+
+    document = LESSONS[0].steps[2].document()  # the Student platform as designed: Student has unique_email
+    [student] = [k for k in document["key_design"]["entities"] if k.get("auxiliary")]
+    row = [r["entity"] for r in editing.key_template_rows(document)].index(student["entity"])
+    after = editing.edit_key_templates(document, {"edited_rows": {row: {"sort_key": "PROFILE2"}}})
+    expected = copy.deepcopy(document["key_design"])
+    next(k for k in expected["entities"] if k["entity"] == student["entity"])["table"]["sort_key"] = "PROFILE2"
+    assert after["key_design"] == expected
 
 
 def test_a_template_override_with_an_unknown_attribute_is_kept_and_reported() -> None:
