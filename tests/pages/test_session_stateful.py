@@ -57,9 +57,12 @@ COPY_SUFFIXES = (" (my edits)", " (my version)", " (my unsaved edits)")  # the p
 EXAMPLES = sorted(e.slug for e in list_examples())
 
 STEPS = 25
-# per shard: SHARDS x CI_EXAMPLES sequences of up to STEPS steps (each shard prints and records the steps it ran)
-CI_EXAMPLES = int(os.environ.get("DDS_STATEFUL_EXAMPLES", "20"))
+# per shard: CI_EXAMPLES sequences of up to STEPS steps (about 21 on average); each shard prints and records the
+# steps it ran and, at the CI size, must run MIN_STEPS of them: 6 x 500 = 3,000 steps at least (issue 26)
+DEFAULT_EXAMPLES = 28
+CI_EXAMPLES = int(os.environ.get("DDS_STATEFUL_EXAMPLES", str(DEFAULT_EXAMPLES)))
 SHARDS = 6
+MIN_STEPS = 500
 SOAK = os.environ.get("DDS_SOAK") == "1"
 STEPS_RUN: list[int] = []
 
@@ -98,7 +101,7 @@ class SessionMachine(RuleBasedStateMachine):
         self.reference[slug] = example_document(FIRST_EXAMPLE)  # a fresh workspace opens the first example
 
     def teardown(self) -> None:
-        STEPS_RUN.append(self.steps)
+        STEPS_RUN.append(self.steps - 1)  # the invariants also ran once after the app was opened
         if self.previous_workspace is None:
             os.environ.pop("DESIGN_STUDIO_WORKSPACE", None)
         else:
@@ -455,6 +458,8 @@ def test_a_model_changes_only_by_its_edits_in_any_sequence(shard: int, record_pr
     run_state_machine_as_test(machine, settings=_settings(CI_EXAMPLES * (10 if SOAK else 1)))
     record_property("stateful_steps", sum(STEPS_RUN))  # in the JUnit report: the steps this shard ran
     print(f"shard {shard}: {len(STEPS_RUN)} sequences, {sum(STEPS_RUN)} steps")
+    if CI_EXAMPLES >= DEFAULT_EXAMPLES:
+        assert sum(STEPS_RUN) >= MIN_STEPS, f"only {sum(STEPS_RUN)} steps: raise DEFAULT_EXAMPLES"
 
 
 # --- the machine finds what the old mechanism did ------------------------------------------------------
