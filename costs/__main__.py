@@ -53,7 +53,7 @@ from costs.review_render import review_html, review_markdown
 from costs.review_report import ReviewRequest, build_review_report, load_reviewed_model
 from costs.units import Operation, get_item_units, put_item_units, request_units
 from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceUsage, TableUsage
-from modeling.cli_exit import run_cli
+from modeling.cli_exit import load_listing_problems, run_cli
 from modeling.design.checks import FindingSeverity, check_design
 from modeling.design.design_report import designs_json, designs_markdown
 from modeling.design.generator import replace_key_design
@@ -124,7 +124,7 @@ def _add_design(design: argparse.ArgumentParser) -> None:
 
 def _design(args: argparse.Namespace) -> tuple[str | None, int]:
     """The designs every page offers (`propose`), the default first; --write adopts the first."""
-    model = _load_listing_problems(args.file)
+    model = load_listing_problems(args.file)
     if model is None:
         return None, 1
     designs = propose(model)
@@ -155,7 +155,7 @@ def _add_check(check: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> tuple[str | None, int]:
     """Print the findings; exit 1 when any has severity error (2 for an unknown design name)."""
-    model = _load_listing_problems(args.file)
+    model = load_listing_problems(args.file)
     if model is None:
         return None, 1
     designs = propose(model)
@@ -173,16 +173,6 @@ def _check(args: argparse.Namespace) -> tuple[str | None, int]:
         for f in findings:
             print(f"{f.severity}: {f.check_id} {f.path}: {f.message}\n  fix: {f.fix}\n  see: {f.doc_url}")
     return None, 1 if any(f.severity is FindingSeverity.ERROR for f in findings) else 0
-
-
-def _load_listing_problems(path: Path) -> Any:
-    """The valid model in a file, or None after printing every problem on stderr (one per line)."""
-    try:
-        return load_model_file(path)
-    except ModelFileError as exc:
-        for problem in exc.problems:
-            print(f"{path}: {problem}", file=sys.stderr)
-        return None
 
 
 def _add_migrate(migrate: argparse.ArgumentParser) -> None:

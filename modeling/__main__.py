@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-from modeling.cli_exit import run_cli
+from modeling.cli_exit import load_listing_problems, run_cli
 from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError, ModelFileError, ModelingError, Severity
 from modeling.examples import list_examples
@@ -28,13 +28,11 @@ from modeling.interop.nosql_workbench import export_workbench, import_workbench_
 from modeling.interop.nosql_workbench.document import workbench_from_document
 from modeling.interop.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from modeling.interop.sql_cli import Proposer, add_sql_commands, run_sql_command
-from modeling.model import Model
 from modeling.model_file import (
     FileFormat,
     document_problems,
     dump_document,
     dump_model,
-    load_model_file,
     read_document_file,
 )
 from modeling.schema import model_json_schema
@@ -109,16 +107,6 @@ def main(argv: list[str] | None = None, propose: Proposer | None = None) -> int:
     return 0
 
 
-def _load(path: Path) -> Model | None:
-    """The valid model in a file, or None after printing every problem."""
-    try:
-        return load_model_file(path)
-    except ModelFileError as exc:
-        for problem in exc.problems:
-            print(f"{path}: {problem}", file=sys.stderr)
-        return None
-
-
 def _import_workbench(path: Path, table: str | None, output: Path) -> int:
     """Write the model of one table; what was inferred goes to stderr. Exit 1 on any problem."""
     try:
@@ -140,7 +128,7 @@ def _export_workbench(path: Path, output: Path, seed: int, items: int, propose: 
     if not 0 <= items <= MAX_ITEMS_PER_ENTITY:
         print(f"--items must be between 0 and {MAX_ITEMS_PER_ENTITY}, not {items}", file=sys.stderr)
         return 2
-    model = _load(path)
+    model = load_listing_problems(path)
     if model is None:
         return 1
     try:
@@ -208,7 +196,7 @@ def _migrate(paths: list[Path], output_format: str, script: Path | None) -> int:
     if len(paths) != 2:
         print("python -m modeling migrate: error: give one model file, or two (OLD NEW)", file=sys.stderr)
         return 2
-    old, new = _load(paths[0]), _load(paths[1])
+    old, new = load_listing_problems(paths[0]), load_listing_problems(paths[1])
     if old is None or new is None:
         return 1
     changes = compare_models(old, new)

@@ -1,4 +1,5 @@
-"""How both command lines (`python -m modeling`, `python -m costs`) end: quietly when their reader goes away.
+"""How both command lines (`python -m modeling`, `python -m costs`) end: quietly when their reader goes away;
+and how both read a model file, listing its problems instead of raising.
 
 `python -m costs estimate model.yaml --format text | head -1` closes the pipe after one line; the next write
 raises BrokenPipeError, and without care Python prints a traceback (or "Exception ignored ... BrokenPipeError"
@@ -11,7 +12,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn
+
+from modeling.errors import ModelFileError
+from modeling.model import Model
+from modeling.model_file import load_model_file
 
 EXIT_READER_GONE = 141  # 128 + SIGPIPE: what `sh` reports for a writer whose reader went away
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
@@ -38,3 +44,13 @@ def _reader_gone() -> int:
     except (OSError, ValueError):  # stdout without a file descriptor (already closed, or replaced)
         pass
     return EXIT_READER_GONE
+
+
+def load_listing_problems(path: Path) -> Model | None:
+    """The valid model in a file, or None after printing every problem on stderr (one per line)."""
+    try:
+        return load_model_file(path)
+    except ModelFileError as exc:
+        for problem in exc.problems:
+            print(f"{path}: {problem}", file=sys.stderr)
+        return None
