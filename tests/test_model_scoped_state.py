@@ -36,6 +36,7 @@ SESSION_WIDE = {  # key prefix -> why it is not the open model's
     "cost.override_form": "the form adding to those prices",
     "cost.tab": "which tab is open",
     "ie.tab": "which tab is open",
+    "model.tabs": "which tab is open",
     "presenter.": "the presenter view",
     "session.": "ui.session's own notices",
     "model.scope": "ui.session: the open model itself",

@@ -21,7 +21,8 @@ def page_frame(title: str) -> None:
         open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
         render_sidebar()
         bind_browser()  # workshop mode: the cookie that ties the session to this browser
-        render_save_status()  # an edit that could not be saved: why, and the user's choices
+        with st.container(key="frame.save_status"):  # one slot: what follows keeps its place (and open tabs)
+            render_save_status()  # an edit that could not be saved: why, and the user's choices
     except WorkspaceError as exc:  # a table workspace whose endpoint does not answer (a folder never raises here)
         st.error(f"The workspace cannot be reached: {plain(str(exc))}. Reload the page to try again.", icon="💾")
         st.stop()
