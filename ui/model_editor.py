@@ -258,53 +258,80 @@ _TABLE_FORM_KEYS = {"name": "table_form.name", "description": "table_form.descri
                     "weights": "table_form.hourly_weights"}
 
 
+@dataclass(frozen=True)
+class _FormBase:
+    shown: dict[str, Any]  # the form's fields as last set from the model
+    draft: session.OpenDraft  # the open model they were set from
+
+
 def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
-    """Table settings. Only the fields the user changes are written, onto the model as it is now, so a
-    form opened before another tab's edit never writes that tab's fields back to their old values."""
+    """Table settings. The form shows the model as it is: a field another save changed is set to its newer
+    value. A save writes only the fields the user changed, onto the model the form was set from, and names
+    that version: another tab's save in between is merged, or asked about where both changed a field (it was
+    overwritten without a word, and an unchanged form showed stale values: a stranger's two-tab session)."""
     now = _table_form_fields(document)
     scope = session.current_scope()
     base_key = scope.key("table_form.base")
-    shown = st.session_state.setdefault(base_key, now)
-    newer = [field for field in now if now[field] != shown[field]]
-    if newer:
-        st.caption("Changed since this form was opened (another edit or tab): " + ", ".join(newer)
-                   + ". Fields you leave as they are keep the newer values.")
+    held = session.open_draft()
+    base = st.session_state.get(base_key)
+    if not isinstance(base, _FormBase):
+        base = _FormBase(now, held)
+        _show_in_form(scope, now, list(now))
+    elif base.draft.document != held.document and not _typed_in_form(scope, base):
+        newer = [field for field in now if now[field] != base.shown[field]]
+        _show_in_form(scope, now, newer)
+        if newer:
+            st.caption("Updated from a newer save of the model: " + ", ".join(newer) + ".")
+        base = _FormBase(now, held)
+    # a field Streamlit forgot (the page was left, so its widgets were not drawn) is set again, never left blank
+    _show_in_form(scope, base.shown, [f for f in base.shown if scope.key(_TABLE_FORM_KEYS[f]) not in st.session_state])
+    st.session_state[base_key] = base
     with st.form(scope.key("table_form")):
-        values = _table_form_widgets(shown, scope)
+        values = _table_form_widgets(scope)
         if st.form_submit_button("Save table settings"):
-            changed = {field: value for field, value in values.items() if value != shown[field]}
-            session.save_document(_with_table_form_fields(document, changed, now), scope)
-            for key in [base_key, *(scope.key(k) for k in _TABLE_FORM_KEYS.values())]:
-                st.session_state.pop(key, None)  # the form shows the saved model next time
+            changed = {field: value for field, value in values.items() if value != base.shown[field]}
+            if changed:
+                session.save_document(_with_table_form_fields(base.draft.document, changed, base.shown), scope,
+                                      based_on=base.draft)
+            st.session_state.pop(base_key, None)  # the form is set from the saved model next time
             st.rerun()
     show_problems(problems_under(problems, "table") + problems_under(problems, "traffic_profile")
                   + problems_under(problems, "name") + problems_under(problems, "format")
                   + problems_under(problems, "version"))
 
 
-def _table_form_widgets(shown: dict[str, Any], scope: session.ModelScope) -> dict[str, Any]:
+def _typed_in_form(scope: session.ModelScope, base: _FormBase) -> bool:
+    """Whether the form holds values the user submitted that differ from what it was set to (a form sends its
+    fields only on submit): then the form keeps them and its base, and the save names the version it was set
+    from, so a field another tab saved meanwhile is merged or asked about, never overwritten or dropped."""
+    return any(st.session_state.get(scope.key(name), base.shown[field]) != base.shown[field]
+               for field, name in _TABLE_FORM_KEYS.items())
+
+
+def _show_in_form(scope: session.ModelScope, fields: dict[str, Any], names: list[str]) -> None:
+    """Set these fields of the form (before it is drawn): the browser shows them, whatever it showed before."""
+    for name in names:
+        st.session_state[scope.key(_TABLE_FORM_KEYS[name])] = fields[name]
+
+
+def _table_form_widgets(scope: session.ModelScope) -> dict[str, Any]:
+    """The form's widgets; their values are set through the session state (_show_in_form), never a default."""
     keys = {field: scope.key(name) for field, name in _TABLE_FORM_KEYS.items()}
-    values = {"name": st.text_input("Model name", shown["name"], key=keys["name"]),
-              "description": st.text_area("Description", shown["description"], key=keys["description"])}
+    values = {"name": st.text_input("Model name", key=keys["name"]),
+              "description": st.text_area("Description", key=keys["description"])}
     left, right = st.columns(2)
-    values["table_name"] = left.text_input("Table name", shown["table_name"], key=keys["table_name"])
-    values["region"] = right.selectbox("Region", REGIONS, index=_index(REGIONS, shown["region"]),
-                                       key=keys["region"])
+    values["table_name"] = left.text_input("Table name", key=keys["table_name"])
+    values["region"] = right.selectbox("Region", REGIONS, key=keys["region"])
     billing, classes, shapes = _values(BillingMode), _values(TableClass), _values(TrafficShape)
-    values["billing_mode"] = left.selectbox("Billing mode", billing, index=_index(billing, shown["billing_mode"]),
-                                            key=keys["billing_mode"])
-    values["table_class"] = right.selectbox("Table class", classes, index=_index(classes, shown["table_class"]),
-                                            key=keys["table_class"])
-    streams = ["(none)", *_values(StreamViewType)]
-    values["stream"] = left.selectbox("Stream", streams, index=_index(streams, shown["stream"]), key=keys["stream"])
-    values["ttl"] = right.text_input("TTL attribute", shown["ttl"], key=keys["ttl"])
-    values["pitr"] = left.checkbox("Point-in-time recovery", shown["pitr"], key=keys["pitr"])
-    values["replicas"] = right.multiselect("Replica Regions (global table)", REGIONS, default=shown["replicas"],
-                                          key=keys["replicas"])
-    values["shape"] = left.selectbox("Daily traffic profile", shapes, index=_index(shapes, shown["shape"]),
-                                     key=keys["shape"], help="How traffic spreads over the day (UTC).")
-    values["weights"] = right.text_input("Custom hourly weights (24 numbers, hour 0-23 UTC)", shown["weights"],
-                                         key=keys["weights"])
+    values["billing_mode"] = left.selectbox("Billing mode", billing, key=keys["billing_mode"])
+    values["table_class"] = right.selectbox("Table class", classes, key=keys["table_class"])
+    values["stream"] = left.selectbox("Stream", ["(none)", *_values(StreamViewType)], key=keys["stream"])
+    values["ttl"] = right.text_input("TTL attribute", key=keys["ttl"])
+    values["pitr"] = left.checkbox("Point-in-time recovery", key=keys["pitr"])
+    values["replicas"] = right.multiselect("Replica Regions (global table)", REGIONS, key=keys["replicas"])
+    values["shape"] = left.selectbox("Daily traffic profile", shapes, key=keys["shape"],
+                                     help="How traffic spreads over the day (UTC).")
+    values["weights"] = right.text_input("Custom hourly weights (24 numbers, hour 0-23 UTC)", key=keys["weights"])
     return values
 
 

@@ -89,8 +89,9 @@ def test_a_table_form_opened_before_another_tabs_rename_keeps_the_rename(workspa
     tab_a, tab_b = model_page(), model_page()
     tab_a.text_input(key=scoped(tab_a, "table_form.name")).input("Renamed in tab A")
     tab_a.button(key=f"FormSubmitter:{scoped(tab_a, 'table_form')}-Save table settings").click().run()
-    tab_b.run()  # tab B's form was opened before the rename
-    assert any("Changed since this form was opened" in c.value for c in tab_b.caption)
+    tab_b.run()  # tab B's form was opened before the rename: it now shows the rename, and says so
+    assert any("Updated from a newer save of the model: name" in c.value for c in tab_b.caption)
+    assert tab_b.text_input(key=scoped(tab_b, "table_form.name")).value == "Renamed in tab A"
     tab_b.text_area(key=scoped(tab_b, "table_form.description")).input("Described in tab B")
     tab_b.button(key=f"FormSubmitter:{scoped(tab_b, 'table_form')}-Save table settings").click().run()
     stored = saved(workspace_dir)
@@ -133,3 +134,19 @@ def test_a_value_both_tabs_changed_is_asked_about_and_every_other_change_of_both
         entities = saved(workspace_dir)["entities"]
         assert (entities[0]["item_count"], entities[1]["item_count"]) == (mine if keep == "mine" else theirs, other)
         assert not _conflict_shown(tab_b)
+
+
+def test_a_field_both_tabs_saved_in_the_table_form_is_a_conflict_not_an_overwrite(workspace_dir: Path) -> None:
+    """A stranger's two-tab session: B's form save wrote over A's description without a word."""
+    tab_a, tab_b = model_page(), model_page()
+    tab_a.text_area(key=scoped(tab_a, "table_form.description")).input("A3")
+    tab_a.button(key=f"FormSubmitter:{scoped(tab_a, 'table_form')}-Save table settings").click().run()
+    # B typed into its form before it saw A's save (a form sends its fields only on submit)
+    tab_b.text_area(key=scoped(tab_b, "table_form.description")).input("B4")
+    tab_b.button(key=f"FormSubmitter:{scoped(tab_b, 'table_form')}-Save table settings").click().run()
+    assert saved(workspace_dir)["description"] == "A3"  # not overwritten
+    assert _conflict_shown(tab_b)
+    [choice] = [r for r in tab_b.radio if unescape(r.label) == "description"]
+    choice.set_value("mine").run()
+    tab_b.button(key="save_status.merge").click().run()
+    assert saved(workspace_dir)["description"] == "B4"
