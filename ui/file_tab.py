@@ -173,8 +173,10 @@ def _raw_editor(document: dict[str, Any], slug: str) -> None:
     given = st.session_state.get(given_key, ())
     # nothing of the user's in the box: show the model as it is now. A text the box was given earlier
     # counts as the model's, not as typed: a run interrupted by the next edit's rerun (fast typing in a
-    # grid) can leave the browser holding an older text of ours than the last one shown
-    if typed is None or typed == shown or _digest(typed) in given:
+    # grid) can leave the browser holding an older text of ours than the last one shown. Except when the
+    # user presses Apply with it: then it is theirs (typing an earlier value back was silently ignored)
+    applying = bool(st.session_state.get(_APPLY_KEY))
+    if typed is None or typed == shown or (_digest(typed) in given and not applying):
         st.session_state[key] = st.session_state[shown_key] = shown = typed = current
         st.session_state[given_key] = (*given, _digest(current))[-_TEXTS_REMEMBERED:]
     stale = shown != current
@@ -187,7 +189,7 @@ def _raw_editor(document: dict[str, Any], slug: str) -> None:
     st.text_area("Model file", key=key, height=360)
     left, right = st.columns(2)
     label = "Apply my YAML (replaces the newer model)" if stale else "Apply YAML"
-    if left.button(label, key="model.raw_apply"):
+    if left.button(label, key=_APPLY_KEY):
         _apply_raw(typed or "", current, reset_key)
     if typed != current and right.button("Discard my YAML and show the model", key="model.raw_discard"):
         st.session_state[reset_key] = True
@@ -195,6 +197,7 @@ def _raw_editor(document: dict[str, Any], slug: str) -> None:
 
 
 _TEXTS_REMEMBERED = 32
+_APPLY_KEY = "model.raw_apply"
 
 
 def _digest(text: str) -> str:

@@ -12,14 +12,8 @@ from tests.pages.model_page import add_entity_in_the_grid, grid_version, model_p
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
-
-
-
 def _raw_box(at: AppTest, workspace_dir: Path):
     return at.text_area(key=scoped(at, "raw"))
-
-
 
 
 def test_the_yaml_box_shows_a_grid_edit_and_applying_it_unchanged_keeps_the_edit(workspace_dir: Path) -> None:
@@ -62,6 +56,19 @@ def test_applying_typed_yaml_saves_it_and_the_box_then_follows_the_model(workspa
     add_entity_in_the_grid(at, "Invoice")
     box = _raw_box(at, workspace_dir).value
     assert "applied from YAML" in box and "name: Invoice" in box
+
+
+def test_typing_an_earlier_yaml_text_back_and_applying_it_applies_it(workspace_dir: Path) -> None:
+    """A stranger's session: 61000, Apply; 62000, Apply; 61000, Apply left the model at 62000 and the box reverted
+    (the text had been shown before, so it was taken for the box's own, not the user's)."""
+    at = model_page()
+    for count in (61000, 62000, 61000):
+        typed = yaml.safe_load(_raw_box(at, workspace_dir).value)
+        typed["entities"][0]["item_count"] = count
+        _raw_box(at, workspace_dir).input(yaml.safe_dump(typed, sort_keys=False))
+        at.button(key="model.raw_apply").click().run()
+        assert saved(workspace_dir)["entities"][0]["item_count"] == count
+        assert f"item_count: {count}" in _raw_box(at, workspace_dir).value
 
 
 def test_bad_yaml_is_refused_the_model_is_unchanged_and_the_text_is_kept(workspace_dir: Path) -> None:
