@@ -80,7 +80,7 @@ class ResourceUsage:
                                  len(rates), "give 1,440 values, or none to repeat each hour's rate")
         if not 0 <= self.storage_bytes <= MAX_STORAGE_BYTES:
             raise UsageError("storage is out of range", f"{self.name}.storage_bytes", self.storage_bytes,
-                             "give bytes between 0 and 10^18")
+                             "give bytes between 0 and 10^18 (1 EB): lower the entities' item_count or item sizes")
 
     @classmethod
     def flat(cls, name: str, read_units_per_second: float = 0.0, write_units_per_second: float = 0.0,

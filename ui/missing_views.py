@@ -12,6 +12,8 @@ from typing import Any
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
+from costs.design_ranking import propose
+from costs.errors import CostError
 from modeling.design.missing import nothing_to_design, what_is_missing
 from modeling.errors import Problem, errors_only
 from modeling.model import Model
@@ -37,8 +39,16 @@ def has_design(model: Model) -> bool:
 
 
 def require_design(model: Model) -> None:
-    """Say what the model lacks; stop the page when there is nothing to design (no entities yet)."""
+    """Say what the model lacks; stop the page when there is nothing to design (no entities yet), or when its
+    designs cannot be sized (a table beyond what the cost engine prices: 10^15 items of 4 KB is 4 EB), saying
+    what to change instead of a traceback (issue 30)."""
     if not has_design(model):
+        st.stop()
+    try:
+        propose(model)  # memoised: the page's own call reuses it
+    except CostError as exc:
+        st.error(f"This model's designs cannot be sized: {plain(exc)}", icon="⛔")
+        model_page_link()
         st.stop()
 
 

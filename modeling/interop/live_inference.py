@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from boto3.dynamodb.types import TypeDeserializer
+from boto3.dynamodb.types import Binary, TypeDeserializer
 
 from modeling.data.value_generators import generator_for
 from modeling.design.keys import (
@@ -51,6 +51,13 @@ _ANY_SEPARATOR = "[" + re.escape(KEY_SEPARATOR + "".join(LABEL_SEPARATORS)) + "]
 _NAME = re.compile(ATTRIBUTE_NAME_PATTERN)  # modeling.model.AttributeName: `State#Date` is kept
 _PADDED = re.compile(r"^\d+(\.\d+)?$")
 _deserializer = TypeDeserializer()
+# Value bytes of the types whose size varies with the value (dynamodb-facts §6: UTF-8 bytes of a string, the raw
+# bytes of a binary, the sum of a binary set's members)
+_SIZED_KINDS: dict[str, Callable[[Any], int]] = {
+    "S": lambda text: len(text.encode("utf-8")),
+    "B": len,
+    "BS": lambda members: sum(len(m) for m in members),
+}
 
 
 @dataclass(frozen=True)
@@ -99,8 +106,22 @@ class InferredModel:
 
 def parse_items(raw_items: Iterable[dict[str, dict[str, Any]]]) -> list[_Item]:
     """Items in DynamoDB JSON (as a low-level Scan returns them) as values plus type letters."""
-    return [_Item({k: _deserializer.deserialize(v) for k, v in raw.items()},
+    return [_Item({k: _plain_value(_deserializer.deserialize(v)) for k, v in raw.items()},
                   {k: next(iter(v)) for k, v in raw.items()}) for raw in raw_items]
+
+
+def _plain_value(value: Any) -> Any:
+    """boto3's `Binary` wrapper as the bytes it holds (its `str()` returns bytes, a TypeError wherever a value is
+    rendered or compared as text: issue 30), also inside sets, lists and maps."""
+    if isinstance(value, Binary):
+        return bytes(value.value)
+    if isinstance(value, set):
+        return {_plain_value(v) for v in value}
+    if isinstance(value, list):
+        return [_plain_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain_value(v) for k, v in value.items()}
+    return value
 
 
 def infer_model(facts: TableFacts, raw_items: list[dict[str, dict[str, Any]]], region: str,
@@ -400,8 +421,8 @@ def _attribute(name: str, group: _Group, owners: dict[str, str], identifiers: li
     owner = owners.get(name)
     if name in identifiers and owner == group.name and len(set(map(str, values))) == len(values) > 1:
         attribute["unique"] = True
-    if kind == "S":
-        sizes = [len(v.encode("utf-8")) for v in values]
+    if kind in _SIZED_KINDS:
+        sizes = [_SIZED_KINDS[kind](v) for v in values]
         attribute["avg_size_bytes"], attribute["max_size_bytes"] = round(sum(sizes) / len(sizes)), max(sizes)
     generator = ({"kind": "reference", "entity": owner, "attribute": name} if owner and owner != group.name
                  else generator_for(kind, values, name == facts.settings.get("ttl_attribute")))

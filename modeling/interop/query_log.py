@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -24,6 +25,8 @@ from modeling.errors import ModelFileError, Problem
 from modeling.interop.sql_schema import SqlDialect
 
 MAX_LOG_BYTES = 20 * 1024 * 1024
+# A CSV field (one statement's text) is at most this long: Python's csv module refuses longer ones.
+MAX_FIELD_BYTES = 1024 * 1024
 PG_STAT_STATEMENTS = "pg_stat_statements"
 MYSQL_DIGEST = "events_statements_summary_by_digest"
 _PICOSECONDS_PER_MILLISECOND = 1e9
@@ -55,8 +58,17 @@ def read_query_log(data: bytes, source: str = "query log") -> QueryLog:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise _error(source, "the log is not UTF-8 text", "export the CSV as UTF-8") from None
-    csv.field_size_limit(1024 * 1024)
+    csv.field_size_limit(MAX_FIELD_BYTES)
     reader = csv.DictReader(io.StringIO(text))
+    try:
+        return _statements(reader, source)
+    except csv.Error as exc:  # a field over MAX_FIELD_BYTES: the csv module raises before counting its line
+        raise _error(f"{source} line {reader.line_num + 1}", f"the CSV cannot be read: {exc}",
+                     f"keep each field under {MAX_FIELD_BYTES // 1024 // 1024} MB (a statement's text is far "
+                     "shorter) and export the log as plain CSV") from None
+
+
+def _statements(reader: csv.DictReader[str], source: str) -> QueryLog:
     fields = {f.strip().lower(): f for f in reader.fieldnames or [] if f}
     if "digest_text" in fields and "count_star" in fields:
         return _mysql(reader, fields, source)
@@ -119,10 +131,14 @@ def _number(value: str | None, source: str, line: int) -> float | None:
     if not text or text.upper() == "NULL":
         return None
     try:
-        return float(text)
+        number = float(text)
     except ValueError:
         raise _error(f"{source} line {line}", f"{value!r} is not a number", "export the numbers as plain digits") \
             from None
+    if not math.isfinite(number):  # `inf`, `nan`, or `1e400` (beyond a float): no count or time is that
+        raise _error(f"{source} line {line}", f"{value!r} is not a finite number",
+                     "export the numbers as plain digits")
+    return number
 
 
 def _moment(value: str | None) -> datetime | None:

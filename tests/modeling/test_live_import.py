@@ -247,3 +247,18 @@ def test_lsi_and_sparse_gsi_templates_are_inferred(endpoint: Endpoint, made_tabl
     assert any("2 of 6 sampled items have GSI1PK" in note and "status = UNPAID" in note for note in result.inferred)
     assert result.document["key_design"]["local_secondary_indexes"][0]["projection"] == {"type": "KEYS_ONLY"}
     assert not [p for p in document_problems(result.document) if p.severity is Severity.ERROR]
+
+
+def test_binary_attributes_are_imported_with_their_sizes(endpoint: Endpoint, made_tables: list[str]) -> None:
+    """Issue 30.6: a table holding Binary (B) and Binary set (BS) values raised TypeError in the import."""
+    name, table = _table_like(endpoint, made_tables, load_example("chat_messages"))
+    for n in range(3):
+        table.put_item(Item={"PK": f"CUSTOMER#c-{n}", "SK": "PROFILE", "avatar": bytes(range(n + 4)),
+                             "thumbs": {b"\x00\x01", b"\xff" * (n + 1)}})
+    result = import_live_table(endpoint, ImportRequest(name))
+    attributes = {a["name"]: a for a in result.document["entities"][0]["attributes"]}
+    assert attributes["avatar"]["type"] == "B" and attributes["thumbs"]["type"] == "BS"
+    # B: the raw bytes (4, 5, 6 bytes: mean 5, max 6); BS: the sum of its members' bytes (2+1, 2+2, 2+3)
+    assert (attributes["avatar"]["avg_size_bytes"], attributes["avatar"]["max_size_bytes"]) == (5, 6)
+    assert (attributes["thumbs"]["avg_size_bytes"], attributes["thumbs"]["max_size_bytes"]) == (4, 5)
+    assert not [p for p in document_problems(result.document) if p.severity is Severity.ERROR]

@@ -252,3 +252,28 @@ def test_casts_unknown_columns_and_what_merged_statements_say() -> None:
     merged = result.model.access_pattern("list_orders_by_customer_id")
     assert merged.traffic.average_requests_per_second == 0.003611  # 13 calls / 3,600 s, to 4 significant digits
     assert any("status <> 'cancelled'" in d for d in result.decisions)
+
+
+HOSTILE_LOGS = {  # issue 30.6: each raised OverflowError, ValueError or _csv.Error (a traceback) in the CLI
+    "calls inf": (b"query,calls,total_exec_time\nSELECT 1,inf,2.5\n", "line 2", "'inf' is not a finite number"),
+    "calls nan": (b"query,calls,total_exec_time\nSELECT 1,10,2.5\nSELECT 2,nan,1\n", "line 3",
+                  "'nan' is not a finite number"),
+    "calls 1e400": (b"query,calls,total_exec_time\nSELECT 1,1e400,2.5\n", "line 2",
+                    "'1e400' is not a finite number"),
+    "field over 1 MB": (b"query,calls,total_exec_time\nSELECT 1,10,2.5\n\"SELECT " + b"x" * (1024 * 1024 + 1)
+                        + b"\",10,2.5\n", "line 3", "field larger than field limit"),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE_LOGS)
+def test_a_hostile_query_log_is_a_located_message_not_a_traceback(case: str, tmp_path: Path) -> None:
+    data, where, what = HOSTILE_LOGS[case]
+    with pytest.raises(ModelFileError) as raised:
+        read_query_log(data, "log.csv")
+    assert raised.value.problems[0].path == f"log.csv {where}" and what in raised.value.problems[0].message
+    log = tmp_path / "log.csv"
+    log.write_bytes(data)
+    result = run_main(dds_main, ["import", "queries", log, "--schema", FIXTURES / "crm.sql", "-o",
+                                 tmp_path / "out.yaml"])
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert f"log.csv {where}" in result.stderr and what in result.stderr, result.stderr
