@@ -11,7 +11,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from modeling.workspace.folder import Workspace
-from tests.markdown_checks import unescape
+from tests.markdown_checks import live_markdown, unescape
 from tests.pages.model_page import add_entity_in_the_grid, model_page, saved, scoped, set_grid_edits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,3 +150,16 @@ def test_a_field_both_tabs_saved_in_the_table_form_is_a_conflict_not_an_overwrit
     choice.set_value("mine").run()
     tab_b.button(key="save_status.merge").click().run()
     assert saved(workspace_dir)["description"] == "B4"
+
+
+def test_the_conflict_panel_shows_hostile_names_as_text_never_a_link_or_image(workspace_dir: Path) -> None:
+    """Issue 30.3: the changed paths hold entity names; one shaped as a link and an image showed a live
+    phishing link and fetched the image above the merge buttons."""
+    hostile = "Evil](x) ![c](http://h/b.png) [Reload your work here](http://h/phish)"
+    tab_a, tab_b = model_page(), model_page()
+    set_grid_edits(tab_a, "entities", {"edited_rows": {0: {"name": hostile}}})
+    set_grid_edits(tab_b, "entities", {"edited_rows": {0: {"item_count": "7"}}})
+    assert _conflict_shown(tab_b)
+    panel = [c.value for c in tab_b.caption if c.value.startswith(("They changed", "You changed"))]
+    assert len(panel) == 2 and any(hostile in unescape(text) for text in panel)
+    assert not [part for text in panel for part in live_markdown(text)]
