@@ -59,7 +59,7 @@ EXAMPLES = sorted(e.slug for e in list_examples())
 STEPS = 25
 # per shard: CI_EXAMPLES sequences of up to STEPS steps (about 21 on average); each shard prints and records the
 # steps it ran and, at the CI size, must run MIN_STEPS of them: 6 x 500 = 3,000 steps at least (issue 26)
-DEFAULT_EXAMPLES = 28
+DEFAULT_EXAMPLES = 32
 CI_EXAMPLES = int(os.environ.get("DDS_STATEFUL_EXAMPLES", str(DEFAULT_EXAMPLES)))
 SHARDS = 6
 MIN_STEPS = 500
