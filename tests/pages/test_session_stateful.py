@@ -482,7 +482,18 @@ def _grids_reread_undrawn_edits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(model_editor, "_left_undrawn", lambda snapshot, key: False)
 
 
-@pytest.mark.parametrize("mutation", [_unscoped_keys, _grids_reread_undrawn_edits], ids=lambda m: m.__name__)
+def _the_old_mechanism(monkeypatch: pytest.MonkeyPatch) -> None:
+    """All of it put back: unscoped keys, nothing ended on a switch, grids re-reading undrawn edits, and no
+    refusal of a save made for another model (every scope equal to every other)."""
+    from ui import session
+
+    _unscoped_keys(monkeypatch)
+    _grids_reread_undrawn_edits(monkeypatch)
+    monkeypatch.setattr(session.ModelScope, "__eq__", lambda self, other: True)
+
+
+@pytest.mark.parametrize("mutation", [_unscoped_keys, _grids_reread_undrawn_edits, _the_old_mechanism],
+                         ids=lambda m: m.__name__)
 def test_the_machine_finds_the_old_mechanisms_faults(mutation: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     mutation(monkeypatch)
     machine = seed(0)(type("MutatedSessionMachine", (SessionMachine,), {}))
