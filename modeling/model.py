@@ -228,6 +228,14 @@ class SequenceGenerator(_Frozen):
     width: Annotated[int, Field(ge=0, le=38)] = 0
     prefix: str = ""
 
+    def largest_value(self, item_count: int) -> int:
+        """The last number of `item_count` items: `start`, `start + 1` ... (a key's padding must hold it).
+
+        >>> SequenceGenerator(kind="sequence", start=9780000000000).largest_value(5000)
+        9780000004999
+        """
+        return self.start + max(item_count, 1) - 1
+
 
 class FakerGenerator(_Frozen):
     """A realistic value from Faker (names, emails, addresses ...)."""

@@ -216,13 +216,13 @@ def _sortable_reference(model: Model, entity: Entity, name: str) -> str:
     A foreign key (a reference generator) is padded as the attribute it copies: `{course_id}` of an enrolment
     holds course ids, and unpadded `COURSE#10` sorts before `COURSE#9` (DDS104)."""
     attribute = entity.attribute(name)
-    generator = attribute.generator if attribute else None
+    generator, owner = (attribute.generator if attribute else None), entity
     for _ in range(MAX_REFERENCE_HOPS):  # a chain of references ends at the values' own generator
         if not isinstance(generator, ReferenceGenerator):
             break
         target = model.entity(generator.entity)
         source = target.attribute(generator.attribute) if target is not None else None
-        generator = source.generator if source is not None else None
+        generator, owner = (source.generator if source is not None else None), target or owner
     if isinstance(generator, IntRangeGenerator) and generator.min >= 0:
         return f"{{{name}:{len(str(generator.max))}}}"
     if isinstance(generator, FloatRangeGenerator) and generator.min >= 0:
@@ -230,7 +230,11 @@ def _sortable_reference(model: Model, entity: Entity, name: str) -> str:
     if isinstance(generator, TimestampRangeGenerator) and generator.format in _EPOCH_WIDTHS:
         return f"{{{name}:{_EPOCH_WIDTHS[generator.format]}}}"
     if isinstance(generator, SequenceGenerator) and not generator.prefix and not generator.width:
-        return f"{{{name}:{DEFAULT_NUMBER_WIDTH}}}"
+        if generator.start < 0:
+            return f"{{{name}}}"  # zero padding cannot order negative numbers (keys.render_value refuses them)
+        # room to grow, and never narrower than the last number the sequence gives (9780000000000 + count)
+        width = max(DEFAULT_NUMBER_WIDTH, len(str(generator.largest_value(owner.item_count))))
+        return f"{{{name}:{width}}}"
     if attribute is not None and attribute.type is AttributeType.N and generator is None:
         return f"{{{name}:{DEFAULT_NUMBER_WIDTH}}}"
     return f"{{{name}}}"

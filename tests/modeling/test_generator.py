@@ -222,3 +222,64 @@ def test_a_number_copied_through_a_foreign_key_is_padded_like_the_attribute_it_c
         assert any("{course_id:5}" in t for t in sort_templates), sort_templates
         assert not any("{course_id}" in t for t in sort_templates), sort_templates
         assert "DDS104" not in {f.check_id for f in check_design(model, design)}
+
+
+# Books numbered by ISBN-13 from a sequence: 13-digit values, one more than the default 12-digit padding
+_ISBN_SEQUENCE = """
+format: dynamodb-design-studio/model
+version: 1
+name: ISBN sequence
+table: {name: books, region: us-east-1}
+entities:
+  - name: Publisher
+    item_count: 100
+    identifiers: [publisherId]
+    attributes:
+      - {name: publisherId, type: S, generator: {kind: uuid}}
+  - name: Book
+    item_count: 5000
+    identifiers: [isbn]
+    attributes:
+      - {name: isbn, type: N, generator: {kind: sequence, start: 9780000000000}}
+      - {name: publisherId, type: S, generator: {kind: reference, entity: Publisher, attribute: publisherId}}
+  - name: Loan
+    item_count: 20000
+    identifiers: [memberId, isbn]
+    attributes:
+      - {name: memberId, type: S, generator: {kind: uuid}}
+      - {name: isbn, type: N, generator: {kind: reference, entity: Book, attribute: isbn}}
+relationships:
+  - {name: publisher_books, kind: one_to_many, parent: Publisher, child: Book, child_attributes: [publisherId],
+     cardinality: {mean: 50, max: 500}}
+access_patterns:
+  - name: list_books_by_publisher
+    kind: read_many
+    entities: [Book]
+    inputs: [publisherId]
+    traffic: {peak_requests_per_second: 10, average_requests_per_second: 5}
+  - name: list_loans_by_member
+    kind: read_many
+    entities: [Loan]
+    inputs: [memberId]
+    traffic: {peak_requests_per_second: 10, average_requests_per_second: 5}
+"""
+
+
+def test_a_sequence_beyond_twelve_digits_gets_a_width_that_holds_its_largest_value() -> None:
+    from costs.estimate import EstimateRequest, estimate_model
+    from modeling.data.sample_data import generate_items, key_renderer
+    from modeling.model_file import model_from_document
+
+    model = model_from_document(parse_document(_ISBN_SEQUENCE.encode(), "books.yaml"))
+    items = generate_items(model, 50)
+    for design in rule_based_designs(model):
+        for entity in ("Book", "Loan"):  # a loan's isbn copies a book's (a reference): padded alike
+            keys = next(k for k in design.key_design.entities if k.entity == entity)
+            templates = [k.sort_key or "" for k in (keys.table, *keys.indexes.values())]
+            # 9780000000000 + 5000 - 1 = 9780000004999 has 13 digits: the default width 12 cannot hold it
+            assert any("{isbn:13}" in t for t in templates), (entity, templates)
+            assert not any("{isbn:12}" in t for t in templates), (entity, templates)
+            render = key_renderer(design.key_design, entity)
+            assert all(render(item) for item in items[entity])  # every sample item renders its keys
+    # the symptom: the estimate rendered every sample item's keys and raised KeyTemplateError
+    assert estimate_model(EstimateRequest(model, compare_designs=False)).cost.recommendation is not None
