@@ -19,7 +19,7 @@ from modeling.data.sample_data import Item, generate_items, item_keys
 from modeling.design.keys import KeyTemplateError
 from modeling.errors import ModelingError
 from modeling.interop.iac_request import key_attributes
-from modeling.model import KeyDesign, Model
+from modeling.model import KeyAttributeType, KeyDesign, Model
 
 DEFAULT_PREVIEW_ITEMS = 1_000
 MAX_PREVIEW_ITEMS = 5_000  # moto's Query cost grows with table size (stack-notes §4.5)
@@ -118,12 +118,26 @@ def build_preview_data(model: Model, key_design: KeyDesign, counts: dict[str, in
 
 def _typed(key_design: KeyDesign, keys: dict[str, str]) -> dict[str, Any]:
     """Number key attributes (type N) as Decimals; the templates render text."""
-    numeric = {a.name for a in key_attributes(key_design) if a.type.value == "N"}
+    numeric = number_key_names(key_design)
+    return {name: key_value(name, value, numeric) for name, value in keys.items()}
+
+
+def number_key_names(key_design: KeyDesign) -> frozenset[str]:
+    """The key attributes of the table and its indexes that are Numbers (type N)."""
+    return frozenset(a.name for a in key_attributes(key_design) if a.type is KeyAttributeType.N)
+
+
+def key_value(name: str, text: str, number_keys: frozenset[str]) -> Any:
+    """A rendered key value as the key attribute holds it: a Decimal for a Number key, else the text.
+
+    Items and requests alike: a Number key compared with a string is refused (moto answers 500).
+    """
+    if name not in number_keys:
+        return text
     try:
-        return {name: Decimal(value) if name in numeric else value for name, value in keys.items()}
+        return Decimal(text)
     except InvalidOperation:
-        bad = next(name for name in keys if name in numeric)
-        raise PreviewDataError(f"the key attribute {bad} is a Number, but its template renders text; "
+        raise PreviewDataError(f"the key attribute {name} is a Number, but its template renders text ({text!r}); "
                                "make its template a single numeric attribute or change its type to S") from None
 
 

@@ -22,6 +22,7 @@ from modeling.design.planner import AccessPath, access_paths
 from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.errors import ModelingError
 from modeling.model import AccessPattern, AttributeType, KeyDesign, Model, PatternKind, RangeOperator
+from modeling.preview.dataset import PreviewDataError, key_value, number_key_names
 
 # Appended to an upper bound so that every key starting with the bound sorts below it (UTF-8 order).
 HIGH = "\uffff"
@@ -118,6 +119,7 @@ class ReadShape:
     range_attribute: str | None
     filter_attributes: tuple[str, ...]  # attributes the keys do not cover (a FilterExpression)
     constants: dict[str, Any]  # the pattern's constant filters, typed (`status = OPEN`)
+    number_keys: frozenset[str] = frozenset()  # key attributes of type N: their values are sent as Numbers
 
 
 def read_shape(model: Model, key_design: KeyDesign, plan: PatternPlan) -> ReadShape:
@@ -129,7 +131,8 @@ def read_shape(model: Model, key_design: KeyDesign, plan: PatternPlan) -> ReadSh
     equal = tuple(dict.fromkeys(n for n in (*pattern.inputs, *(f.attribute for f in pattern.filters))
                                 if n != range_attribute))
     filters = tuple(re.findall(r"(\S+) = :", plan.filter_expression))
-    return ReadShape(pattern, plan, path, equal, range_attribute, filters, filter_values(model, pattern))
+    return ReadShape(pattern, plan, path, equal, range_attribute, filters, filter_values(model, pattern),
+                     number_key_names(key_design))
 
 
 def build_read_request(shape: ReadShape, table_name: str, inputs: list[dict[str, Any]]) -> PatternRequest:
@@ -200,7 +203,7 @@ def primary_key_of(shape: ReadShape, values: dict[str, Any]) -> dict[str, Any]:
             key[shape.path.sort_key] = _render(templates.sort_key, values)
     except KeyTemplateError as exc:
         raise RequestBuildError(f"{shape.pattern.name}: {exc}; give a value for every input") from None
-    return key
+    return {name: _key_value(shape, name, text) for name, text in key.items()}
 
 
 def _render(template: str, values: dict[str, Any]) -> str:
@@ -210,15 +213,34 @@ def _render(template: str, values: dict[str, Any]) -> str:
 def _key_condition(shape: ReadShape, values: dict[str, Any], names: _Names, expression_values: dict[str, Any]) -> str:
     templates = [shape.path.templates[e] for e in shape.pattern.entities]
     try:
-        expression_values[":pk"] = _render(templates[0].partition_key, values)
+        expression_values[":pk"] = _key_value(shape, shape.path.partition_key,
+                                              _render(templates[0].partition_key, values))
     except KeyTemplateError as exc:
         raise RequestBuildError(f"{shape.pattern.name}: {exc}; give a value for every input") from None
     condition = f"{names(shape.path.partition_key)} = :pk"
     sort_source = templates[0].sort_key if len(templates) == 1 else None
     if sort_source is None or shape.path.sort_key is None:
         return condition
+    sort_values: dict[str, Any] = {}  # rendered as text, then typed as the sort key attribute holds them
+    sort_condition = _sort_condition(shape, sort_source, values, names, sort_values)
+    for placeholder, text in sort_values.items():
+        expression_values[placeholder] = _key_value(shape, shape.path.sort_key, text)
+    return f"{condition} AND {sort_condition}" if sort_condition else condition
+
+
+def _key_value(shape: ReadShape, key_name: str, text: str) -> Any:
+    """A key value as its key attribute holds it (a Number key's bounds are Numbers, never strings)."""
+    try:
+        return key_value(key_name, text, shape.number_keys)
+    except PreviewDataError as exc:
+        raise RequestBuildError(f"{shape.pattern.name}: {exc}") from None
+
+
+def _sort_condition(shape: ReadShape, sort_source: str, values: dict[str, Any], names: _Names,
+                    expression_values: dict[str, Any]) -> str:
+    """The sort-key part of a key condition, or "" when the inputs fix no part of the sort key."""
     sort = KeyTemplate.parse(sort_source)
-    sort_key_name = shape.path.sort_key
+    sort_key_name = shape.path.sort_key or ""
 
     def sk() -> str:  # named only when the condition uses it: DynamoDB refuses an unused name
         return names(sort_key_name)
@@ -230,16 +252,16 @@ def _key_condition(shape: ReadShape, values: dict[str, Any], names: _Names, expr
     references = [i for i, s in enumerate(sort.segments) if s.is_attribute]
     if known == len(attributes):
         expression_values[":sk"] = render_segments(sort.segments, values, sort_source)
-        return f"{condition} AND {sk()} = :sk"
+        return f"{sk()} = :sk"
     before = render_segments(sort.segments[:references[known]], values, sort_source)
     if shape.range_attribute == attributes[known]:
         segment = sort.segments[references[known]]
         tail = sort.segments[references[known] + 1:]
-        return f"{condition} AND " + _range_condition(shape, sk(), before, segment, tail, values, expression_values)
+        return _range_condition(shape, sk(), before, segment, tail, values, expression_values)
     if before:
         expression_values[":sk_prefix"] = before
-        return f"{condition} AND begins_with({sk()}, :sk_prefix)"
-    return condition
+        return f"begins_with({sk()}, :sk_prefix)"
+    return ""
 
 
 def _range_condition(shape: ReadShape, sk: str, before: str, segment: Segment, tail: tuple[Segment, ...],
@@ -250,6 +272,9 @@ def _range_condition(shape: ReadShape, sk: str, before: str, segment: Segment, t
     if value is None:
         raise RequestBuildError(f"{shape.pattern.name}: give a value for {segment.text}")
     if operator is RangeOperator.BEGINS_WITH:
+        if shape.path.sort_key in shape.number_keys:
+            raise RequestBuildError(f"{shape.pattern.name}: begins_with compares text, and the sort key "
+                                    f"{shape.path.sort_key} is a Number; use between, or make the key a string")
         expression_values[":sk"] = before + str(value)
         return f"begins_with({sk}, :sk)"
     following = tail[0].text if tail and not tail[0].is_attribute else ""

@@ -179,3 +179,73 @@ def test_the_python_code_shown_runs_and_returns_the_same_items(make_setup, endpo
         checked += 1
     assert checked >= 5
     assert os.environ["AWS_ENDPOINT_URL_DYNAMODB"] == endpoint.url
+
+
+# Players ranked by score through an index whose sort key is the Number attribute `score` itself
+_NUMBER_SORT_KEY = """
+format: dynamodb-design-studio/model
+version: 1
+name: Scores
+table: {name: scores, region: us-east-1}
+entities:
+  - name: Player
+    item_count: 1000
+    identifiers: [playerId]
+    attributes:
+      - {name: playerId, type: S, generator: {kind: uuid}}
+      - {name: league, type: S, generator: {kind: enum, values: [gold, silver]}}
+      - {name: score, type: N, generator: {kind: int_range, min: 0, max: 5000}}
+access_patterns:
+  - name: get_player_by_id
+    kind: read_one
+    entities: [Player]
+    inputs: [playerId]
+    traffic: {peak_requests_per_second: 10, average_requests_per_second: 5}
+  - name: list_players_by_league_and_score
+    kind: read_many
+    entities: [Player]
+    inputs: [league]
+    range_condition: {attribute: score, operator: between}
+    traffic: {peak_requests_per_second: 10, average_requests_per_second: 5}
+  - name: list_players_above_score
+    kind: read_many
+    entities: [Player]
+    inputs: [league]
+    range_condition: {attribute: score, operator: greater_than_or_equal}
+    traffic: {peak_requests_per_second: 10, average_requests_per_second: 5}
+key_design:
+  partition_key: {name: PK, type: S}
+  sort_key: {name: SK, type: S}
+  global_secondary_indexes:
+    - name: ByScore
+      partition_key: {name: league, type: S}
+      sort_key: {name: score, type: N}
+      projection: {type: ALL}
+  entities:
+    - entity: Player
+      table: {partition_key: "PLAYER#{playerId}", sort_key: "PROFILE"}
+      indexes:
+        ByScore: {partition_key: "{league}", sort_key: "{score}"}
+"""
+
+
+def test_range_bounds_on_a_number_sort_key_are_sent_as_numbers(endpoint) -> None:
+    from modeling.design.generator import rule_based_designs
+    from modeling.model_file import model_from_document, parse_document
+    from modeling.preview.requests import typed_params
+    from modeling.preview.session import preview_setup
+
+    model = model_from_document(parse_document(_NUMBER_SORT_KEY.encode(), "scores.yaml"))
+    design = next(d for d in rule_based_designs(model) if d.name == "Your design")
+    setup = preview_setup(model, design, endpoint, "numbersk", "scores", 300)
+    data, _ = load_preview(setup)
+    ranged = ("list_players_by_league_and_score", "list_players_above_score")
+    report = run_preview(PreviewRun(setup, data, ranged))
+    # a string bound against the Number key `score` made the endpoint answer 500; both now match the oracle
+    assert report.failed == (), [r.run.verdict for r in report.results]
+    for result in report.results:
+        values = typed_params(result.run.request)["ExpressionAttributeValues"]
+        bounds = {name: value for name, value in values.items() if name.startswith(":sk")}
+        assert bounds and all(set(value) == {"N"} for value in bounds.values()), values
+        assert values[":pk"].keys() == {"S"}
+    assert sum(r.run.returned_count for r in report.results) > 0
