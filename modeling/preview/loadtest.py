@@ -31,7 +31,7 @@ from modeling.design.plans import Design, Operation
 from modeling.errors import ModelingError
 from modeling.model import Model, PatternKind
 from modeling.preview.dataset import PreviewData
-from modeling.preview.oracle import input_candidates, inputs_from
+from modeling.preview.oracle import input_candidates, inputs_from, write_targets
 from modeling.preview.requests import RequestBuildError, build_read_request, is_read, read_shape, typed_params
 from modeling.preview.runner import (
     MAX_WRITE_ITEMS,
@@ -148,7 +148,7 @@ def _requests(context: RunContext, name: str, count: int, seed: int) -> list[tup
                 request = put_request(context, plan, items)
                 built.append((request.operation, _repeatable(typed_params(request))))
         else:
-            existing = context.data.of(pattern.entities[0])
+            existing = write_targets(model, context.data, pattern)
             if not existing:
                 raise LoadTestError(f"the sample data holds no {pattern.entities[0]} items for {name!r} to change")
             for _ in range(count):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import pairwise
@@ -20,6 +21,7 @@ from typing import Any
 from modeling.data.sample_data import Item
 from modeling.design.plans import Operation
 from modeling.model import (
+    AccessPattern,
     AttributeUpdate,
     ComparisonOperator,
     ConditionKind,
@@ -29,7 +31,7 @@ from modeling.model import (
     WriteCondition,
 )
 from modeling.preview.dataset import PreviewData, StoredItem, json_value
-from modeling.preview.requests import ReadShape, filter_values
+from modeling.preview.requests import ReadShape, RequestBuildError, filter_values
 
 
 @dataclass(frozen=True)
@@ -57,12 +59,47 @@ def input_candidates(model: Model, shape: ReadShape, data: PreviewData) -> list[
     for many seeds, as the load test does, finds them once)."""
     pattern = shape.pattern
     constants = filter_values(model, pattern)
-    needed = [*pattern.inputs, *([shape.range_attribute] if shape.range_attribute else [])]
     items = [item for entity in pattern.entities for item in data.of(entity)]
-    candidates = [item for item in items
-                  if all(item.attributes.get(n) is not None for n in needed)
-                  and all(item.attributes.get(a) == v for a, v in constants.items())]
-    return candidates or [i for i in items if all(i.attributes.get(n) is not None for n in pattern.inputs)]
+    with_inputs = items_carrying(items, pattern.inputs, pattern.name, pattern.entities)
+    candidates = [item for item in items_carrying(with_inputs, [shape.range_attribute] if shape.range_attribute else [])
+                  if all(item.attributes.get(a) == v for a, v in constants.items())]
+    return candidates or with_inputs
+
+
+def items_carrying(items: list[StoredItem], names: Iterable[str], pattern: str = "",
+                   entities: Iterable[str] = ()) -> list[StoredItem]:
+    """The items that hold a value for every one of `names`: a request's inputs come from one of them.
+
+    An optional attribute (`manager`, not on every item) is absent from some items, and an input taken from
+    such an item cannot build the request. With `pattern` given, finding none among `items` raises a
+    RequestBuildError naming the attributes and the entity, rather than sending a request without them.
+    """
+    names = [n for n in names if n]
+    found = [item for item in items if all(item.attributes.get(n) is not None for n in names)]
+    if found or not items or not pattern:
+        return found
+    absent = [n for n in names if all(item.attributes.get(n) is None for item in items)]
+    entity = " or ".join(dict.fromkeys(entities)) or "matching"
+    missing = (f"has {_and(absent)}" if absent else f"has {_and(names)} together")
+    raise RequestBuildError(f"{pattern}: no sample {entity} item {missing} (an optional attribute, or a "
+                            f"reference that found no values); give the pattern's inputs a value for "
+                            f"{_and(absent or names)}, or generate {'it' if len(absent) == 1 else 'them'} "
+                            "on every item")
+
+
+def write_targets(model: Model, data: PreviewData, pattern: AccessPattern) -> list[StoredItem]:
+    """The items an update or delete may pick: those carrying every input that names the item.
+
+    Inputs the write sets (a new `manager`) or compares (`amount`) need not be on the item already.
+    """
+    entity = model.entity(pattern.entities[0])
+    naming = [n for n in pattern.inputs if entity is not None and entity.attribute(n) is not None
+              and n not in pattern.changed and n not in pattern.value_inputs]
+    return items_carrying(data.of(pattern.entities[0]), naming, pattern.name, pattern.entities[:1])
+
+
+def _and(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else ""
 
 
 def inputs_from(candidates: list[StoredItem], shape: ReadShape, data: PreviewData, seed: int) -> list[dict[str, Any]]:

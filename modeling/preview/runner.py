@@ -34,6 +34,7 @@ from modeling.preview.oracle import (
     expected_items,
     first_page_answers,
     returned_attributes,
+    write_targets,
 )
 from modeling.preview.requests import (
     PatternRequest,
@@ -322,7 +323,7 @@ def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRu
                     for p in _check_present(client, table, key_design, item, i in first_of_entity.values())]
         _delete_items(client, table, pk_names, new_items)
         return _write_run(plan, request, writes, latency_ms, problems, f"wrote {count} new item(s)")
-    existing = context.data.of(entity)
+    existing = write_targets(context.model, context.data, pattern)
     if not existing:
         return _failed(plan, f"the preview holds no {entity} items to {pattern.kind.value}")
     target = rng.choice(existing)
@@ -380,6 +381,11 @@ def update_request(context: RunContext, plan: PatternPlan, target: StoredItem) -
     pk_names = primary_key_names(key_design)
     changed = list(pattern.changed_attributes)
     replacement = fresh_items(context, [target.entity])[0]
+    entity = context.model.entity(target.entity)
+    unset = [a for a in changed if a not in replacement and entity is not None and entity.attribute(a) is not None]
+    if unset:  # an optional attribute the sample items leave out: no new value to set, so say so
+        return (f"no new {target.entity} item has {', '.join(unset)} (an optional attribute, or a reference that "
+                f"found no values), so the preview has no new value to set; generate it on every item")
     new_attributes = {**target.attributes, **{a: _different(target.attributes.get(a), replacement[a])
                                               for a in changed if a in replacement}}
     new_keys = item_keys(key_design, target.entity, new_attributes)

@@ -45,6 +45,7 @@ from modeling.preview.oracle import (
     condition_value,
     constant_value,
     expected_own_item,
+    items_carrying,
 )
 from modeling.preview.requests import PatternRequest, RequestBuildError, typed_params
 from modeling.preview.write_requests import Binding, BoundMember, bind, write_request
@@ -661,8 +662,9 @@ def _existing_owner(ctx: WriteContext, pattern: AccessPattern, member: WriteMemb
     names = input_names(pattern, i)
     key_attributes = _key_attributes(member)
     fixed = {a: inputs[n] for a, n in names.items() if n in inputs and a in key_attributes}
-    candidates = [s for s in ctx.data.of(member.entity) if id(s) not in used
-                  and all(s.attributes.get(a) == v for a, v in fixed.items())]
+    naming = _naming_attributes(ctx.model, pattern, member, i, inputs)
+    carrying = items_carrying(ctx.data.of(member.entity), naming, pattern.name, (member.entity,))  # inputs' source
+    candidates = [s for s in carrying if id(s) not in used and all(s.attributes.get(a) == v for a, v in fixed.items())]
     if not candidates:
         if fixed and set(fixed) >= key_attributes:  # the inputs name an item the data lacks: the update creates it
             return dict(fixed)
@@ -690,6 +692,17 @@ def _existing_owner(ctx: WriteContext, pattern: AccessPattern, member: WriteMemb
     chosen = rng.choice(pool)
     used.add(id(chosen))
     return dict(chosen.attributes)
+
+
+def _naming_attributes(model: Model, pattern: AccessPattern, member: WriteMember, i: int,
+                       inputs: dict[str, Any]) -> list[str]:
+    """The attributes the `i`-th own member's item must carry, because an input not fixed yet takes its value from
+    them: its key inputs and the pattern's inputs named like its attributes. Inputs the write sets (a new
+    `manager`) or compares (`amount`) need not be on the item already."""
+    entity = model.entity(member.entity)
+    return [a for a, n in input_names(pattern, i).items()
+            if n not in inputs and n not in pattern.value_inputs and a not in pattern.changed
+            and entity is not None and entity.attribute(a) is not None]
 
 
 def _compare_holds(condition: WriteCondition, item: Item) -> bool:

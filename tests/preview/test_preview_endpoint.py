@@ -249,3 +249,115 @@ def test_range_bounds_on_a_number_sort_key_are_sent_as_numbers(endpoint) -> None
         assert bounds and all(set(value) == {"N"} for value in bounds.values()), values
         assert values[":pk"].keys() == {"S"}
     assert sum(r.run.returned_count for r in report.results) > 0
+
+
+# An org chart: `manager` is optional and names another employee (a reference to the entity itself, so the
+# generator finds no values for it), and a delete names its employee by id and manager
+_OPTIONAL_MANAGER = """
+format: dynamodb-design-studio/model
+version: 1
+name: Staff
+table: {name: staff, region: us-east-1}
+entities:
+  - name: Employee
+    item_count: 1000
+    identifiers: [employeeId]
+    attributes:
+      - {name: employeeId, type: S, generator: {kind: uuid}}
+      - {name: name, type: S, generator: {kind: faker, provider: name}}
+      - {name: manager, type: S, required: false,
+         generator: {kind: reference, entity: Employee, attribute: employeeId}}
+access_patterns:
+  - name: list_employees_by_manager
+    kind: read_many
+    entities: [Employee]
+    inputs: [manager]
+    traffic: {peak_requests_per_second: 10, average_requests_per_second: 5}
+  - name: update_employee_manager
+    kind: update
+    entities: [Employee]
+    inputs: [employeeId, manager]
+    changed_attributes: [manager]
+    traffic: {peak_requests_per_second: 1, average_requests_per_second: 1}
+  - name: delete_employee_of_manager
+    kind: delete
+    entities: [Employee]
+    inputs: [employeeId, manager]
+    traffic: {peak_requests_per_second: 1, average_requests_per_second: 1}
+"""
+
+
+def _staff_setup(endpoint):
+    from modeling.design.generator import rule_based_designs
+    from modeling.model_file import model_from_document, parse_document
+    from modeling.preview.session import preview_setup
+
+    model = model_from_document(parse_document(_OPTIONAL_MANAGER.encode(), "staff.yaml"))
+    return preview_setup(model, rule_based_designs(model)[0], endpoint, "staff", "staff", 200)
+
+
+def test_an_input_no_sample_item_has_is_named_rather_than_sent(endpoint) -> None:
+    setup = _staff_setup(endpoint)
+    data, _ = load_preview(setup)
+    reads = ("list_employees_by_manager", "update_employee_manager")
+    runs = {r.run.pattern: r.run for r in run_preview(PreviewRun(setup, data, reads)).results}
+    # before: "the item has no `manager`, which the key needs" and "the update changes nothing"
+    assert "no sample Employee item has manager" in runs["list_employees_by_manager"].verdict
+    assert "give the pattern's inputs a value for manager" in runs["list_employees_by_manager"].verdict
+    assert "no new Employee item has manager" in runs["update_employee_manager"].verdict
+    assert not any(run.passed for run in runs.values())
+
+
+def test_inputs_and_write_targets_come_from_items_that_carry_every_input(endpoint) -> None:
+    from dataclasses import replace as replace_data
+
+    from modeling.preview.oracle import choose_inputs, write_targets
+    from modeling.preview.requests import read_shape
+    from modeling.preview.session import preview_data
+
+    setup = _staff_setup(endpoint)
+    data = preview_data(setup)
+    employees = data.of("Employee")
+    # the first three employees manage the others: only the rest carry `manager` (an optional attribute)
+    bosses = [e.attributes["employeeId"] for e in employees[:3]]
+    items = tuple(replace_data(item, attributes={**item.attributes, "manager": bosses[n % 3]}) if n >= 3 else item
+                  for n, item in enumerate(data.items))
+    data = replace_data(data, items=items)
+    model, design = setup.model, setup.design
+    targets = write_targets(model, data, model.access_pattern("delete_employee_of_manager"))
+    assert len(targets) == len(employees) - 3 and all("manager" in t.attributes for t in targets)
+    shape = read_shape(model, design.key_design, design.plan("list_employees_by_manager"))
+    assert all(choose_inputs(model, shape, data, seed)[0]["manager"] in bosses for seed in range(30))
+    # an update sets a new manager: an employee without one may still get one
+    assert len(write_targets(model, data, model.access_pattern("update_employee_manager"))) == len(employees)
+
+
+def test_a_conditional_write_takes_its_inputs_from_an_item_that_carries_them(endpoint) -> None:
+    """The semantic path (a condition makes the delete one, issue 27) picks its item as the plain path does."""
+    import random
+    from dataclasses import replace as replace_data
+
+    from modeling.design.generator import rule_based_designs
+    from modeling.model_file import model_from_document, parse_document
+    from modeling.preview.session import preview_data, preview_setup
+    from modeling.preview.write_runner import WriteContext, semantic_write_request
+
+    named = "inputs: [employeeId, manager]\n    "
+    conditional = _OPTIONAL_MANAGER.replace(f"{named}traffic", f"{named}condition: attribute_exists\n    traffic")
+    model = model_from_document(parse_document(conditional.encode(), "staff.yaml"))
+    setup = preview_setup(model, rule_based_designs(model)[0], endpoint, "staffcond", "staff", 200)
+    plan = setup.design.plan("delete_employee_of_manager")
+    assert plan.write is not None
+    data, _ = load_preview(setup)
+    run = run_preview(PreviewRun(setup, data, ("delete_employee_of_manager",))).results[0].run
+    # before: the delete went out for an employee without a manager, and passed with no `manager` input at all
+    assert not run.passed and "no sample Employee item has manager" in run.verdict, run.verdict
+    data = preview_data(setup)
+    bosses = [e.attributes["employeeId"] for e in data.of("Employee")[:3]]
+    # one employee in ten has a manager: a pick among all of them would mostly find none
+    items = tuple(replace_data(item, attributes={**item.attributes, "manager": bosses[n % 3]}) if n % 10 == 9 else item
+                  for n, item in enumerate(data.items))
+    ctx = WriteContext(None, model, setup.design.key_design, replace_data(data, items=items), "staffcond")
+    for seed in range(30):
+        request = semantic_write_request(ctx, plan.pattern, plan.write, random.Random(seed))
+        assert request.inputs[0]["manager"] in bosses, request.inputs
