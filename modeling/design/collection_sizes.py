@@ -32,6 +32,7 @@ class Rows:
     lam: np.ndarray
     prob: np.ndarray
     exact: bool = False  # counts known exactly (one item per key): no Poisson spread
+    maximum: float | None = None  # no key value holds more (the relationship's max): the spread stops there
 
     @property
     def mean(self) -> float:
@@ -66,15 +67,17 @@ def parent_rows(parents: int, children: float, distribution: Distribution, maxim
     else:
         sizes, per_parent = np.ones(1) * parents, np.array([children / parents])
     if maximum is not None:
-        per_parent = _water_fill(per_parent, sizes, float(maximum))
-    return Rows(per_parent, sizes / sizes.sum())
+        per_parent = water_fill(per_parent, sizes, float(maximum))
+    return Rows(per_parent, sizes / sizes.sum(), maximum=None if maximum is None else float(maximum))
 
 
-def _water_fill(per_parent: np.ndarray, sizes: np.ndarray, maximum: float) -> np.ndarray:
+def water_fill(per_parent: np.ndarray, sizes: np.ndarray, maximum: float) -> np.ndarray:
     """Cap every parent at `maximum`; the overflow goes to the parents below it, in proportion."""
     total = float(np.dot(per_parent, sizes))
     if maximum * sizes.sum() <= total:
         return np.full_like(per_parent, maximum)
+    if float(per_parent.max(initial=0.0)) <= maximum:
+        return per_parent  # nobody over the max (no children at all, too): nothing to move
     capped = np.zeros(len(per_parent), dtype=bool)
     result = per_parent
     for _ in range(len(per_parent)):
@@ -101,7 +104,10 @@ def value_weights(count: int, distribution: Distribution) -> np.ndarray:
 
 
 def spread_counts(rows: Rows) -> tuple[np.ndarray, np.ndarray]:
-    """Counts around small expected values spread as Poisson counts; large ones are kept as they are."""
+    """Counts around small expected values spread as Poisson counts; large ones are kept as they are.
+
+    The spread ignores `rows.maximum`: what no key value can exceed is the caller's to apply (`items_read`
+    caps the percentiles and pages, and keeps the mean the model's counts give)."""
     small = (rows.lam <= _POISSON_UP_TO) & (not rows.exact)
     large = ~small & (not rows.exact)
     values, probs = [rows.lam[~small & ~large]], [rows.prob[~small & ~large]]

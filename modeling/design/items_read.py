@@ -173,19 +173,20 @@ def _split(rows: Rows, entity: Entity, name: str, fixed: Mapping[str, str], word
         # only figure there is (a Query without a filter reads what it returns), so it is used and said.
         words.append(f"{name} has free-form values and no relationship says how many {entity.name} share one: "
                      f"unknown, assumed the pattern's expected_items ({_count(free_form_items)})")
-        return Rows(np.minimum(rows.lam, free_form_items), rows.prob)
+        return replace(rows, lam=np.minimum(rows.lam, free_form_items), exact=False)
     if shares is None:  # free-form values inside a key: about one item per value
         words.append(f"{name} has free-form values (no relationship groups them): about one item per value")
-        return Rows(np.minimum(rows.lam, 1.0), rows.prob, exact=True)
+        return replace(rows, lam=np.minimum(rows.lam, 1.0), exact=True)
     labels, weights = shares
     if name in fixed:
         share = float(weights[labels.index(fixed[name])]) if fixed[name] in labels else 1 / len(weights)
         words.append(f"{name} = {fixed[name]} keeps {share:.2%}")
-        return Rows(rows.lam * share, rows.prob)
+        return replace(rows, lam=rows.lam * share, exact=False)
     words.append(f"{name} splits it {len(weights):,} ways (requests even over its values)")
     if len(weights) > _SPLIT_ROWS:
-        return Rows(rows.lam / len(weights), rows.prob)
-    return Rows(np.kron(rows.lam, weights), np.kron(rows.prob, np.full(len(weights), 1 / len(weights))))
+        return replace(rows, lam=rows.lam / len(weights), exact=False)
+    even = np.full(len(weights), 1 / len(weights))
+    return replace(rows, lam=np.kron(rows.lam, weights), prob=np.kron(rows.prob, even), exact=False)
 
 
 def entity_rows(model: Model, entity: Entity, key_names: set[str], fixed: Mapping[str, str],
@@ -201,7 +202,7 @@ def entity_rows(model: Model, entity: Entity, key_names: set[str], fixed: Mappin
     for name in sorted(rest):
         rows = _split(rows, entity, name, fixed, words, in_collection, free_form_items)
     if membership < 1:
-        rows = Rows(rows.lam * membership, rows.prob, rows.exact)
+        rows = replace(rows, lam=rows.lam * membership)
         words.append(f"sparse index keeps {membership:.2%}")
     return rows, "; ".join(words)
 
@@ -264,13 +265,15 @@ def _readers(read: KeyRead, own: KeyTemplates) -> list[str]:
 
 def _add(first: Rows, second: Rows) -> Rows:
     """Items of two entities in the same collections: the hottest parent is the hottest in both (rank 1)."""
+    exact = first.exact and second.exact
+    maximum = None if first.maximum is None or second.maximum is None else first.maximum + second.maximum
     if len(first.lam) == len(second.lam):
-        return Rows(first.lam + second.lam, first.prob, first.exact and second.exact)
+        return Rows(first.lam + second.lam, first.prob, exact, maximum)
     if len(second.lam) == 1:
-        return Rows(first.lam + second.lam[0], first.prob, first.exact and second.exact)
+        return Rows(first.lam + second.lam[0], first.prob, exact, maximum)
     if len(first.lam) == 1:
-        return Rows(second.lam + first.lam[0], second.prob, first.exact and second.exact)
-    return Rows(first.lam + second.mean, first.prob)  # different groupings: add the other's mean
+        return Rows(second.lam + first.lam[0], second.prob, exact, maximum)
+    return Rows(first.lam + second.mean, first.prob, maximum=maximum)  # different groupings: add the other's mean
 
 
 def _filter_share(model: Model, pattern: AccessPattern, read: KeyRead,
@@ -305,22 +308,25 @@ def _count_stats(rows: Rows, one_item: bool, limit: float | None, page: int) -> 
     """Mean, pages and p99 of the items read, and whether the Limit stops some requests early."""
     lam = np.ascontiguousarray(rows.lam, dtype=float)
     prob = np.ascontiguousarray(rows.prob, dtype=float)
-    return _cached_count_stats(lam.tobytes(), prob.tobytes(), bool(rows.exact), one_item, limit, page)
+    return _cached_count_stats(lam.tobytes(), prob.tobytes(), bool(rows.exact), one_item, limit, page, rows.maximum)
 
 
 @lru_cache(maxsize=4096)  # the design search plans the same collection for thousands of layouts
 def _cached_count_stats(lam: bytes, prob: bytes, exact: bool, one_item: bool, limit: float | None,
-                        page: int) -> tuple[float, float, float, bool]:
+                        page: int, maximum: float | None = None) -> tuple[float, float, float, bool]:
     values, probs = spread_counts(Rows(np.frombuffer(lam), np.frombuffer(prob), exact))
     if one_item:
         values = np.minimum(values, 1.0)
+    # no key value holds more than the relationship's max (a 50-player game never has 68 players): the
+    # percentile and the pages stop there; the mean stays the one the model's counts give
+    bounded = values if maximum is None else np.minimum(values, maximum)
     stopped = False
     if limit is not None:
-        stopped = float(np.dot(probs, values > limit)) > 0
-        values = np.minimum(values, limit)
+        stopped = float(np.dot(probs, bounded > limit)) > 0
+        values, bounded = np.minimum(values, limit), np.minimum(bounded, limit)
     mean = float(np.dot(values, probs))
-    pages = float(np.dot(np.maximum(1, np.ceil(values / page)), probs))
-    return mean, pages, quantile(values, probs, 0.99), stopped
+    pages = float(np.dot(np.maximum(1, np.ceil(bounded / page)), probs))
+    return mean, pages, quantile(bounded, probs, 0.99), stopped
 
 
 def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: Rows, words: list[str],
@@ -333,7 +339,7 @@ def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: Rows, wor
         open_ended = pattern.range_condition.operator in _OPEN_ENDED and pattern.page_size is not None
         if not open_ended and needed is not None and rows.mean > 0:
             kept = min(1.0, needed / rows.mean)
-            rows = Rows(rows.lam * kept, rows.prob, rows.exact)
+            rows = replace(rows, lam=rows.lam * kept)
             words.append(f"range on {pattern.range_condition.attribute} assumed to keep {kept:.2%} "
                          f"(expected_items {_count(pattern.expected_items)})")
     pages_needed = None if needed is None else max(1, math.ceil(needed / page))

@@ -18,6 +18,7 @@ from datetime import datetime
 import numpy as np
 
 from modeling.design.checks.estimates import COUNTRY_CODES, COUNTRY_PROVIDERS, parse_template, time_bucket_seconds
+from modeling.design.collection_sizes import water_fill
 from modeling.hot_partitions.columns import constant, constant_value
 from modeling.model import (
     BooleanGenerator,
@@ -51,6 +52,7 @@ class Dimension:
     labels: tuple[str, ...] = ()  # value names of a small closed set
     is_time: bool = False  # a time bucket: new items and writes go to the newest value (index 0)
     per_item: bool = False  # about one value per item (identifier, unique or free-form attribute)
+    maximum_items: float | None = None  # items one value holds at most (the relationship's cardinality max)
 
 
 def dimension(model: Model, entity: Entity, name: str) -> Dimension:
@@ -94,15 +96,18 @@ def _reference(model: Model, entity: Entity, name: str, generator: ReferenceGene
     related = _from_relationship(model, entity, name)
     if isinstance(generator.distribution, UniformDistribution) and related is not None:
         return related
-    return Dimension(name, values, generator.distribution)
+    return Dimension(name, values, generator.distribution,
+                     maximum_items=related.maximum_items if related is not None else None)
 
 
 def _from_relationship(model: Model, entity: Entity, name: str) -> Dimension | None:
-    """A child attribute holding its parent's identifier: parents' count, the cardinality's skew."""
+    """A child attribute holding its parent's identifier: parents' count, the cardinality's skew and max."""
     for relationship in model.relationships:
         parent = model.entity(relationship.parent)
         if relationship.child == entity.name and name in relationship.child_attributes and parent is not None:
-            return Dimension(name, float(max(parent.item_count, 1)), relationship.cardinality.distribution)
+            maximum = relationship.cardinality.max
+            return Dimension(name, float(max(parent.item_count, 1)), relationship.cardinality.distribution,
+                             maximum_items=None if maximum is None else float(maximum))
     return None
 
 
@@ -349,7 +354,25 @@ def row_items(rows: Layout, items: float, rng: np.random.Generator, shares: np.n
         return rows.key_values * (items / rows.key_values.sum()), None
     if shares is None:
         shares = row_shares(rows, {}, new_items=False)
-    return stratified_counts(round(items), shares, rng, shares_total)
+    maximum = rows.dims[0].maximum_items if len(rows.dims) == 1 else None
+    capped = shares if maximum is None else capped_shares(shares, rows.key_values, items, maximum, shares_total)
+    if capped is shares:
+        return stratified_counts(round(items), shares, rng, shares_total)
+    counts, _ = stratified_counts(round(items), capped, rng)
+    # a row at the max gets its floor or ceiling: the ceiling of 500.000...1 would be one loan too many
+    return np.minimum(counts, np.floor(maximum * rows.key_values)), None
+
+
+def capped_shares(shares: np.ndarray, key_values: np.ndarray, items: float, maximum: float,
+                  shares_total: float | None = None) -> np.ndarray:
+    """Shares of items per row with no key value above `maximum` items (a member holds at most 500 loans):
+    the overflow goes to the others in proportion, as `items_read` caps a collection (`water_fill`).
+    `shares` itself, unchanged, when no key value reaches the max."""
+    total = float(shares.sum()) if shares_total is None else shares_total
+    per_key = shares * (items / total) / key_values
+    if not len(per_key) or float(per_key.max()) <= maximum:
+        return shares
+    return water_fill(per_key, key_values, maximum) * key_values / items
 
 
 _EXACT_COUNTS = 2.0 ** 50  # below it, whole numbers and their sums are exact floats (53-bit mantissa)

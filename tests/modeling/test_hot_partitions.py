@@ -159,3 +159,46 @@ def test_alternative_keys_compare_email_id_date_and_status() -> None:
 def test_unknown_index_is_refused_with_the_choices() -> None:
     with pytest.raises(HotPartitionError, match="GSI1"):
         _analyse(_model(UNIFORM), index="GSI9")
+
+
+def _library(open_share: float = 0.2) -> Model:
+    """Members and their loans (zipf 1.2, at most 500 a member); GSI1 lists a member's loans, GSI2 the open ones."""
+    return Model.model_validate({
+        "name": "library", "table": {"name": "library"},
+        "entities": [
+            {"name": "Member", "item_count": 100_000, "identifiers": ["memberId"],
+             "attributes": [{"name": "memberId"}]},
+            {"name": "Loan", "item_count": 2_000_000, "identifiers": ["loanId"], "attributes": [
+                {"name": "loanId", "unique": True},
+                {"name": "memberId", "generator": {"kind": "reference", "entity": "Member", "attribute": "memberId",
+                                                   "distribution": {"kind": "zipf", "exponent": 1.2}}},
+                {"name": "status", "generator": {"kind": "enum", "values": ["OPEN", "RETURNED"],
+                                                 "weights": [open_share, 1 - open_share]}}]}],
+        "relationships": [{"name": "member_loans", "kind": "one_to_many", "parent": "Member", "child": "Loan",
+                           "child_attributes": ["memberId"],
+                           "cardinality": {"mean": 20, "max": 500, "distribution": {"kind": "zipf", "exponent": 1.2}}}],
+        "access_patterns": [{"name": "list_open_loans_by_member", "kind": "read_many", "entities": ["Loan"],
+                             "inputs": ["memberId"], "filters": [{"attribute": "status", "equals": "OPEN"}],
+                             "expected_items": 4,
+                             "traffic": {"peak_requests_per_second": 50, "average_requests_per_second": 10}}],
+        "key_design": {
+            "global_secondary_indexes": [
+                {"name": "GSI1", "partition_key": {"name": "GSI1PK"}, "sort_key": {"name": "GSI1SK"}},
+                {"name": "GSI2", "partition_key": {"name": "GSI2PK"}, "sort_key": {"name": "GSI2SK"}}],
+            "entities": [
+                {"entity": "Member", "table": {"partition_key": "MEMBER#{memberId}", "sort_key": "A"}},
+                {"entity": "Loan", "table": {"partition_key": "LOAN#{loanId}", "sort_key": "A"}, "indexes": {
+                    "GSI1": {"partition_key": "MEMBER#{memberId}", "sort_key": "{loanId}"},
+                    "GSI2": {"partition_key": "MEMBER#{memberId}", "sort_key": "{loanId}",
+                             "only_when": [{"attribute": "status", "equals": "OPEN"}]}}}]}})
+
+
+@pytest.mark.parametrize("index", ["GSI1", "GSI2"])
+def test_no_key_value_holds_more_items_than_the_relationships_max(index: str) -> None:
+    report = _analyse(_library(), index=index)
+    keys = report.keys[report.keys["index"] == index]
+    # zipf 1.2 over 100,000 members would give the top member 2,000,000 / H(100,000; 1.2) ~ 390,000 loans
+    # (~78,000 open ones); the relationship says a member has at most 500 loans, open or not
+    assert keys["items"].max() <= 500
+    if index == "GSI1":  # the overflow goes to the other members: the busiest ones are full
+        assert keys["items"].max() == 500

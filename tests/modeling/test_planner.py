@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from modeling.design.generator import generate_design
 from modeling.design.planner import plan_pattern, plan_patterns
 from modeling.design.plans import TABLE, IndexChange, Operation
 from modeling.examples import load_example
-from modeling.model import AccessPattern, Consistency, KeyAttribute, SecondaryIndex
+from modeling.model import AccessPattern, Consistency, KeyAttribute, Model, SecondaryIndex
 from modeling.model_file import load_model_file
 
 CRM = load_example("crm_single_table")
@@ -83,3 +86,43 @@ def test_a_strong_read_only_a_gsi_could_serve_is_a_plain_scan_never_a_gsi_query(
     assert "eventually consistent only" in strong.reason and "§4.1" in strong.reason
     eventual = plan_pattern(desk, design, pattern.model_copy(update={"consistency": Consistency.EVENTUAL}))
     assert (eventual.operation, eventual.index, eventual.served) == (Operation.QUERY, "GSI1", True)
+
+
+def _players_model(games: int, mean: float, maximum: int, distribution: dict) -> Model:
+    """Games and their players, listed by game: the players of one game are one item collection."""
+    return Model.model_validate({
+        "name": "games", "table": {"name": "games"},
+        "entities": [
+            {"name": "Game", "item_count": games, "identifiers": ["gameId"], "attributes": [{"name": "gameId"}]},
+            {"name": "GamePlayer", "item_count": round(games * mean), "identifiers": ["gameId", "playerId"],
+             "attributes": [{"name": "gameId"}, {"name": "playerId"}]}],
+        "relationships": [{"name": "game_players", "kind": "one_to_many", "parent": "Game", "child": "GamePlayer",
+                           "child_attributes": ["gameId"],
+                           "cardinality": {"mean": mean, "max": maximum, "distribution": distribution}}],
+        "access_patterns": [{"name": "list_players_by_game", "kind": "read_many", "entities": ["GamePlayer"],
+                             "inputs": ["gameId"], "expected_items": mean,
+                             "traffic": {"peak_requests_per_second": 10, "average_requests_per_second": 5}}],
+        "key_design": {"entities": [
+            {"entity": "Game", "table": {"partition_key": "GAME#{gameId}", "sort_key": "GAME"}},
+            {"entity": "GamePlayer", "table": {"partition_key": "GAME#{gameId}", "sort_key": "PLAYER#{playerId}"}}]}})
+
+
+def test_the_p99_of_a_game_near_its_max_is_the_max() -> None:
+    # 45 players per game on average, 50 at most: a Poisson count of mean 45 passes 61 in 1 % of games,
+    # but no game holds a 51st player, so the 99th percentile is the max, 50, and the mean stays 45
+    model = _players_model(1000, 45, 50, {"kind": "uniform"})
+    plan = plan_patterns(model, model.key_design)[0]
+    assert plan.items_read_p99 == 50
+    assert plan.items_read_per_request == pytest.approx(45)
+
+
+@settings(max_examples=40)
+@given(games=st.integers(1, 50_000), mean=st.floats(0.5, 400), headroom=st.floats(1, 3),
+       distribution=st.sampled_from([{"kind": "uniform"}, {"kind": "zipf", "exponent": 1.2},
+                                     {"kind": "hot_value", "share": 0.5}]))
+def test_no_percentile_of_items_read_exceeds_the_relationships_max(games: int, mean: float, headroom: float,
+                                                                    distribution: dict) -> None:
+    maximum = math.ceil(mean * headroom)
+    model = _players_model(games, mean, maximum, distribution)
+    plan = plan_patterns(model, model.key_design)[0]
+    assert plan.items_read_p99 <= maximum
