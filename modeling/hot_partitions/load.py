@@ -98,7 +98,10 @@ def _write_parts(ctx: Context, pattern: AccessPattern, plan: PatternPlan) -> Ite
     rate = pattern.traffic.peak_requests_per_second
     entities = [e for e in plan.entities if ctx.entity(e) is not None and e in ctx.keys]
     new_items = pattern.kind in _NEW_ITEM_KINDS
-    factor = 2.0 if pattern.kind is PatternKind.TRANSACT_WRITE else 1.0  # §2
+    # §2: a transaction's items cost twice; a put that claims a unique value is one (its plan says so), whatever
+    # its kind (a sign-up's `write` with a unique email: 1 WCU here since issue 27's D2 counted its items apart)
+    transactional = plan.write.transactional if plan.write is not None else pattern.kind is PatternKind.TRANSACT_WRITE
+    factor = 2.0 if transactional else 1.0
     for entity in entities:
         blocks = math.ceil(ctx.item_bytes.get(entity, 0.0) / WRITE_BLOCK_BYTES)
         units = plan.items_written_per_request / len(entities) * blocks * factor * rate
