@@ -9,7 +9,7 @@ import hcl2
 import pytest
 import yaml
 
-from costs.errors import UsageError
+from costs.errors import UnknownDesignError, UsageError
 from costs.estimate import EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from modeling.examples import list_examples, load_example
@@ -115,7 +115,7 @@ def test_cli_json_of_a_provisioned_example_carries_every_gsi_capacity() -> None:
 
 
 def test_unknown_design_and_bad_headroom_are_refused() -> None:
-    with pytest.raises(UsageError, match="Proposed"):
+    with pytest.raises(UnknownDesignError, match="Proposed"):
         _export("chat_messages", IacFormat.CLI_JSON, design_name="Nope")
     with pytest.raises(UsageError, match="headroom"):
         _export("crm_single_table", IacFormat.CLI_JSON, max_capacity_headroom=0.5)

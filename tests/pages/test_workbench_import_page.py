@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from modeling.workspace.folder import Workspace
 from tests.fixture_files import workbench_file
+from tests.pages.model_page import scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,7 +54,7 @@ def test_a_file_that_is_not_a_workbench_model_is_explained_and_nothing_opens(wor
 def test_the_open_model_can_be_downloaded_as_a_workbench_file(workspace_dir: Path) -> None:
     at = _model_page()
     assert at.download_button(key="model.nwb_download").label == "Download NoSQL Workbench JSON"
-    at.number_input(key="model.nwb_items").set_value(2).run()
+    at.number_input(key=scoped(at, "nwb_items")).set_value(2).run()
     assert not at.exception, at.exception
 
 
