@@ -174,3 +174,14 @@ def test_mysql_table_options_generated_columns_and_create_table_like() -> None:
     assert {(e.name, e.identifiers) for e in result.model.entities} == {("User", ("user_id",)),
                                                                       ("UsersArchive", ("user_id",))}
     assert result.model.entity("UsersArchive").attribute("login").unique
+
+
+def test_a_check_of_sixty_thousand_chained_ands_is_read_not_a_recursion_error() -> None:
+    """Issue 30.6: `CHECK (a <> 0 AND a <> 1 AND ...)` 60,000 terms deep raised RecursionError in the CLI and
+    on the File tab; its terms are read in a loop now, and an IN list among them still narrows the column."""
+    terms = " AND ".join(f"a <> {i}" for i in range(60_000))
+    schema = read_sql_schema(f"CREATE TABLE t (id int PRIMARY KEY, a int, s text, CHECK ({terms} AND s IN ('x', "
+                             "'y')));", "postgres")
+    [table] = schema.tables
+    assert [c.name for c in table.columns] == ["id", "a", "s"]
+    assert next(c for c in table.columns if c.name == "s").enum_values == ("x", "y")
