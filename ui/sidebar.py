@@ -7,9 +7,11 @@ import streamlit as st
 from editing import new_document
 from modeling.endpoint.adapter import Endpoint, EndpointStatus, check_endpoint, configured_endpoint
 from modeling.errors import EndpointError
+from modeling.preview.tables import NAME_PREFIX
 from ui import session
 from ui.presenter import presenter_toggle
 from ui.text import plain
+from workshop.isolation import workshop_mode
 
 STATUS_TTL_SECONDS = 15
 
@@ -69,21 +71,33 @@ def _switch_to_chosen() -> None:
 
 
 @st.cache_data(ttl=STATUS_TTL_SECONDS, show_spinner=False)
-def _cached_status(endpoint: Endpoint, token: int) -> EndpointStatus:
-    """Cached per endpoint; Retry bumps `token`, a new cache key, so it asks again at once."""
-    return check_endpoint(endpoint)
+def _cached_status(endpoint: Endpoint, token: int, own_prefix: str | None) -> EndpointStatus:
+    """Cached per endpoint (and workshop session); Retry bumps `token`, a new cache key, so it asks again at once."""
+    return check_endpoint(endpoint, own_prefix)
+
+
+def _own_table_prefix() -> str | None:
+    """In a workshop, the name prefix of this session's tables (the room's total is no attendee's business)."""
+    return f"{NAME_PREFIX}{session.table_namespace()}-" if workshop_mode() else None
+
+
+def _table_count(status: EndpointStatus, own: bool) -> str:
+    if status.table_count is None:
+        return ""
+    count = f"{status.table_count}+" if status.count_is_lower_bound else str(status.table_count)
+    return f" · {count} table(s){' of yours' if own else ''}"
 
 
 def _endpoint_status() -> None:
     st.caption("DynamoDB endpoint")
     try:
-        status = _cached_status(configured_endpoint(), st.session_state.get("sidebar.endpoint_token", 0))
+        own_prefix = _own_table_prefix()
+        status = _cached_status(configured_endpoint(), st.session_state.get("sidebar.endpoint_token", 0), own_prefix)
     except EndpointError as exc:
         st.error(f"Endpoint not usable: {plain(exc)}", icon="🔌")
         return
     if status.reachable:
-        tables = f" · {status.table_count} table(s)" if status.table_count is not None else ""
-        st.success(f"{plain(status.message)}{tables}", icon="🟢")
+        st.success(f"{plain(status.message)}{_table_count(status, own_prefix is not None)}", icon="🟢")
         return
     st.error(plain(status.message), icon="🔴")
     if st.button("Retry", key="sidebar.endpoint_retry"):

@@ -66,6 +66,8 @@ DEFAULT_TIMEOUTS = Timeouts()
 EMBEDDED_TIMEOUTS = Timeouts(read_seconds=60.0, call_deadline_seconds=120.0)
 # One quick question (the sidebar's status, "is the table already loaded?"): one attempt, short deadline.
 PROBE_TIMEOUTS = Timeouts(connect_seconds=2.0, read_seconds=4.0, attempts=1, call_deadline_seconds=6.0)
+LIST_TABLES_PAGE = 100  # ListTables' largest Limit (DynamoDB API reference, ListTables)
+STATUS_LIST_PAGES = 5  # a workshop's own-table count reads at most 500 names, each page under the probe timeouts
 
 
 class EndpointKind(StrEnum):
@@ -107,6 +109,7 @@ class EndpointStatus:
     reachable: bool
     message: str
     table_count: int | None = None
+    count_is_lower_bound: bool = False  # more tables than the status reads: "at least table_count"
 
 
 # --- the embedded server -------------------------------------------------------------------------
@@ -335,14 +338,16 @@ def _check_json(response: Any, operation: str) -> None:
         raise NotDynamoDB(operation=operation, content_type=content_type or type(response).__name__)
 
 
-def check_endpoint(endpoint: Endpoint) -> EndpointStatus:
-    """Ask the endpoint for its tables (one request, short timeouts); never raises."""
+def check_endpoint(endpoint: Endpoint, own_prefix: str | None = None) -> EndpointStatus:
+    """Ask the endpoint for its tables (short timeouts); never raises.
+
+    With `own_prefix` (a workshop session's `dds-<namespace>-`) it counts only the tables named so: an
+    attendee is told how many tables are theirs, never how many the whole room has. That count reads up
+    to STATUS_LIST_PAGES pages, since a room's tables easily outnumber one page; without it, one request.
+    """
     try:
         client = shared_dynamodb_client(endpoint, timeouts=endpoint.probe_timeouts)  # asked every 15 s per page
-        answer = client.list_tables(Limit=100)
-        names = answer.get("TableNames")
-        if not isinstance(names, list):
-            raise NotDynamoDB(operation="ListTables", content_type="JSON without TableNames")
+        names, more = _list_table_pages(client, STATUS_LIST_PAGES if own_prefix is not None else 1)
     except EndpointError as exc:
         return EndpointStatus(endpoint, False, str(exc))
     except NoCredentialsError:
@@ -359,7 +364,26 @@ def check_endpoint(endpoint: Endpoint) -> EndpointStatus:
     except BotoCoreError as exc:
         return EndpointStatus(endpoint, False, f"{endpoint.describe()} does not answer ({_short(exc)}); "
                               "check that it is running and the URL is right, then retry")
-    return EndpointStatus(endpoint, True, f"{endpoint.describe()} answers", len(names))
+    if own_prefix is not None:
+        names = [name for name in names if name.startswith(own_prefix)]
+    return EndpointStatus(endpoint, True, f"{endpoint.describe()} answers", len(names), count_is_lower_bound=more)
+
+
+def _list_table_pages(client: Any, max_pages: int) -> tuple[list[str], bool]:
+    """The names of at most `max_pages` ListTables pages, and whether the endpoint holds more."""
+    names: list[str] = []
+    start: dict[str, str] = {}
+    for _ in range(max_pages):
+        answer = client.list_tables(Limit=LIST_TABLES_PAGE, **start)
+        page = answer.get("TableNames")
+        if not isinstance(page, list):
+            raise NotDynamoDB(operation="ListTables", content_type="JSON without TableNames")
+        names.extend(page)
+        last = answer.get("LastEvaluatedTableName")
+        if not last:
+            return names, False
+        start = {"ExclusiveStartTableName": last}
+    return names, True
 
 
 def _short(exc: Exception) -> str:
