@@ -363,7 +363,7 @@ def session_namespace() -> str:
     token = st.session_state.get(_TOKEN_KEY)
     if not is_session_token(token):
         resolution = resolve_session(st.query_params.get(TOKEN_PARAMETER), browser_cookie(),
-                                     workshop_secret(default_workspace_dir()))
+                                     workshop_secret(default_workspace_dir()), _session_has_work)
         token = resolution.token
         st.session_state[_TOKEN_KEY] = token
         if resolution.refused:
@@ -371,6 +371,17 @@ def session_namespace() -> str:
     if st.query_params.get(TOKEN_PARAMETER) != token:
         st.query_params[TOKEN_PARAMETER] = token
     return token
+
+
+def _session_has_work(token: str) -> bool:
+    """Whether a workshop session with this token saved anything here (asked only for a link not this browser's)."""
+    try:
+        table = workspace_table_name()
+        if table is not None:
+            return bool(open_table_workspace(configured_endpoint(), table, token).drafts())
+        return session_workspace_dir(default_workspace_dir(), token).is_dir()
+    except (WorkspaceError, EndpointError, OSError):
+        return False  # no evidence it exists: the message says so rather than blame another browser
 
 
 def table_namespace() -> str:

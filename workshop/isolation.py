@@ -25,7 +25,7 @@ import os
 import re
 import secrets
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -141,17 +141,25 @@ class SessionResolution:
     refused: str | None = None  # plain text for the page when the URL named a session not bound to this browser
 
 
-def resolve_session(requested: str | None, cookie: str | None, secret: bytes) -> SessionResolution:
+def resolve_session(requested: str | None, cookie: str | None, secret: bytes,
+                    known: Callable[[str], bool] = lambda _token: False) -> SessionResolution:
     """The token for a new browser session: the one its cookie proves, else a fresh one.
 
     A token in the URL is used only when this browser's cookie proves it, so a copied or guessed link
     (another attendee's token, all zeros, `<token>%0A`, upper case) never opens someone else's work.
+    `known` says whether a session with that token has work on this server: only then does the message
+    say the link is another browser's; tokens are random and never listed, so anything else (all zeros, a
+    made-up token) is called what it is, a session this server does not know.
     """
     proven = token_from_proof(secret, cookie)
     refused = None
     if requested and requested != proven:
-        why = ("belongs to another browser" if is_session_token(requested)
-               else "is not a session this server issued")
+        if not is_session_token(requested):
+            why = "is not a session this server issued"
+        elif known(requested):
+            why = "belongs to another browser"
+        else:
+            why = "is unknown to this server (no workshop session by that name has any work here)"
         refused = (f"The workshop session in this link {why}, so it was not opened here. "
                    + ("You are in this browser's own session." if proven else "You have a new session of your own."))
     if proven:

@@ -115,8 +115,18 @@ def test_a_link_without_a_token_keeps_the_browsers_session(secret: bytes) -> Non
 
 def test_another_attendees_token_never_replaces_this_browsers_session(secret: bytes) -> None:
     other = new_session_token()
-    resolution = resolve_session(other, browser_proof(secret, TOKEN), secret)
+    resolution = resolve_session(other, browser_proof(secret, TOKEN), secret, known=lambda t: t == other)
     assert resolution.token == TOKEN and "another browser" in resolution.refused
+
+
+@pytest.mark.parametrize("cookie", [None, "own"])
+def test_a_token_the_server_never_issued_is_called_unknown_not_another_browsers(secret: bytes,
+                                                                                cookie: str | None) -> None:
+    """`?ws=000…0` is well formed, but no session has it: it belongs to no browser (issue 30, item 8)."""
+    proof = browser_proof(secret, TOKEN) if cookie else None
+    resolution = resolve_session("0" * 32, proof, secret, known=lambda t: t == TOKEN)
+    assert resolution.refused is not None and "another browser" not in resolution.refused
+    assert "unknown to this server" in resolution.refused
 
 
 @pytest.mark.parametrize("requested", ["0" * 32, TOKEN + "\n", TOKEN.upper(), TOKEN + "%0A", "../" + TOKEN])

@@ -1,4 +1,4 @@
-"""The sidebar tells a workshop attendee how many tables are theirs, never the room's total (issue 30, item 8)."""
+"""What a workshop attendee is told: their own table count, and why a link's session was not opened (issue 30.8)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from editing import new_document
 from modeling.endpoint.adapter import LIST_TABLES_PAGE, check_endpoint, configured_endpoint, dynamodb_client
-from modeling.workspace.folder import default_workspace_dir
-from workshop.isolation import table_namespace, workshop_secret
+from modeling.workspace.folder import Workspace, default_workspace_dir
+from workshop.isolation import new_session_token, session_workspace_dir, table_namespace, workshop_secret
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,3 +64,28 @@ def test_the_own_count_reads_past_the_first_page(tables: list[str]) -> None:
     _create(client, tables[-1])
     status = check_endpoint(configured_endpoint({}), own_prefix)
     assert status.reachable and (status.table_count, status.count_is_lower_bound) == (1, False), status
+
+
+def test_an_all_zeros_link_is_called_unknown_on_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's message for `?ws=000…0`: a session the server does not know, not another browser's."""
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["ws"] = "0" * 32
+    at.run()
+    assert not at.exception, at.exception
+    warnings = [w.value for w in at.warning]
+    assert any("unknown to this server" in w for w in warnings), warnings
+    assert not any("another browser" in w for w in warnings), warnings
+    assert at.session_state["workshop.session_token"] != "0" * 32
+
+
+def test_a_link_to_a_session_with_work_here_is_called_another_browsers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")
+    other = new_session_token()
+    Workspace(session_workspace_dir(default_workspace_dir(), other)).create(new_document("Theirs", "theirs"))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["ws"] = other
+    at.run()
+    assert not at.exception, at.exception
+    assert any("belongs to another browser" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert at.session_state["workshop.session_token"] != other
