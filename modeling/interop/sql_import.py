@@ -198,12 +198,20 @@ class _Builder:
                 "description": f"Imported from a {self.schema.dialect.value} schema of {len(entities)} tables.",
                 "table": {"name": table_name}, "entities": entities, "relationships": relationships}
 
+    def given_row_count(self, table: Table) -> int | None:
+        return table.row_count if table.row_count is not None else self.row_counts.get(table.name.lower())
+
     def item_count(self, table: Table) -> int | None:
-        count = table.row_count if table.row_count is not None else self.row_counts.get(table.name.lower())
+        count = self.given_row_count(table)
         return None if count is None else min(count, MAX_ITEM_COUNT)
 
     def _entity(self, table: Table) -> dict[str, Any]:
         count = self.item_count(table)
+        given = self.given_row_count(table)
+        if given is not None and given > MAX_ITEM_COUNT:
+            self.decisions.append(f"{table.name}: its row count {given:,} is above the {MAX_ITEM_COUNT:,} items an "
+                                  f"entity can hold here, so {self.names[table.name]} has {MAX_ITEM_COUNT:,} items; "
+                                  "check the count (sizes, costs and hot partitions depend on it).")
         if count is None:
             self.decisions.append(f"{table.name}: no row count was given, so {self.names[table.name]} assumes "
                                   f"{DEFAULT_ITEM_COUNT:,} items; add `-- rows: N` before its CREATE TABLE or a "

@@ -185,3 +185,16 @@ def test_a_check_of_sixty_thousand_chained_ands_is_read_not_a_recursion_error() 
     [table] = schema.tables
     assert [c.name for c in table.columns] == ["id", "a", "s"]
     assert next(c for c in table.columns if c.name == "s").enum_values == ("x", "y")
+
+
+@pytest.mark.parametrize("via", ["csv", "comment"])
+def test_a_row_count_above_the_limit_is_clamped_with_a_note_naming_the_table(via: str) -> None:
+    """10^30 rows become 10^15 items (MAX_ITEM_COUNT), and the user is told so (issue 30, item 8)."""
+    comment = "-- rows: 1000000000000000000000000000000\n" if via == "comment" else ""
+    sql = f"{comment}CREATE TABLE ledger_lines (id bigint PRIMARY KEY);\nCREATE TABLE users (id bigint PRIMARY KEY);\n"
+    counts = read_row_counts(b"table,rows\nledger_lines,1e30\nusers,10\n") if via == "csv" else {"users": 10}
+    result = import_sql(sql, row_counts=counts)
+    assert {(e.name, e.item_count) for e in result.model.entities} == {("LedgerLine", 10**15), ("User", 10)}
+    notes = [d for d in result.decisions if "ledger_lines" in d and "1,000,000,000,000,000 items" in d]
+    assert len(notes) == 1, result.decisions
+    assert not any("users" in d for d in result.decisions)
