@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from costs.errors import UsageError
 from costs.traffic_curves import MINUTES_PER_DAY, billing_hourly_rates, needs_minutes, pattern_minute_rates
-from costs.usage import ResourceUsage, TableUsage, index_storage_bytes, table_storage_bytes
+from costs.usage import MAX_UNITS_PER_SECOND, ResourceUsage, TableUsage, index_storage_bytes, table_storage_bytes
 from modeling.design.keys import KeyTemplate
 from modeling.design.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
 from modeling.design.planner import membership_share
@@ -303,10 +304,29 @@ def _resource(model: Model, profile: CapacityProfile, name: str, table: str, lsi
         write_minutes += float(write) * minutes
         read_hours += float(read) * hours
         write_hours += float(write) * hours
+    for label, hourly, charged in (("read", read_hours, 0), ("write", write_hours, 1)):
+        if hourly.max() > MAX_UNITS_PER_SECOND:
+            raise _too_much_traffic(profile, name, table, lsis, label, charged)
     by_minute = needs_minutes(curves)
     return ResourceUsage(name, tuple(read_hours.tolist()), tuple(write_hours.tolist()), is_gsi, storage_bytes,
                          tuple(read_minutes.tolist()) if by_minute else (),
                          tuple(write_minutes.tolist()) if by_minute else ())
+
+
+def _too_much_traffic(profile: CapacityProfile, resource: str, table: str, lsis: list[str], label: str,
+                      charged: int) -> UsageError:
+    """The error for a resource's units/s past the engine's range, naming the access pattern the user wrote
+    that charges it most (not the derived `<table>.read_units_per_second` they never saw)."""
+    def units(capacity: PatternCapacity) -> float:
+        return float(capacity.charged(resource, table, lsis)[charged]) * capacity.peak_requests_per_second
+
+    top = max(profile.patterns, key=units)
+    return UsageError(f"the access patterns need more than 10^12 {label} units per second on {resource}",
+                      f"access_patterns[{top.pattern}].traffic.peak_requests_per_second",
+                      top.peak_requests_per_second,
+                      f"{top.pattern} alone needs about {units(top):.3g} {label} units per second at its peak "
+                      f"({float(top.charged(resource, table, lsis)[charged]):.3g} per request): lower its requests "
+                      "per second, or " + ("its expected_items" if label == "read" else "the items it writes"))
 
 
 @lru_cache(maxsize=4096)  # every resource of every design priced asks again for the same patterns' days

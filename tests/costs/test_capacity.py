@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from costs.capacity import capacity_profile, table_usage
+from costs.errors import UsageError
 from costs.estimate import EstimateRequest, estimate_model
 from modeling.design.generator import rule_based_designs
 from modeling.examples import list_examples, load_example
@@ -123,3 +124,21 @@ def test_checks_and_cost_engine_agree_on_every_read(slug: str) -> None:
     for capacity, plan in zip(profile.patterns, design.plans, strict=True):
         if not plan.operation.is_write:
             assert read_units_per_request(ctx, plan) == float(capacity.read_units_per_request), plan.pattern
+
+
+def test_traffic_past_the_engines_range_names_the_access_pattern_the_user_wrote() -> None:
+    """The error named `crm.read_units_per_second`, a field no model has (issue 30, item 8)."""
+    model = load_example("iot_telemetry")
+    reads = [p for p in model.access_patterns if p.name == "get_latest_reading_by_device"]
+    heavy = reads[0].model_copy(update={
+        "expected_items": 1e9, "traffic": reads[0].traffic.model_copy(
+            update={"peak_requests_per_second": 1e9, "average_requests_per_second": 1e9})})
+    # past the engine's 10^12 units/s once a request reads over 1,000 RCU: 10^9 items of a Query are many 1-MB
+    # pages of 128 RCU each (1 MB / 4 KB / 2, eventual), so at 10^9 requests/s the table's reads are out of range
+    model = model.model_copy(update={"access_patterns": tuple(
+        heavy if p.name == heavy.name else p for p in model.access_patterns)})
+    design = rule_based_designs(model)[0]
+    with pytest.raises(UsageError) as raised:
+        table_usage(model, design, capacity_profile(model, design))
+    assert raised.value.field == f"access_patterns[{heavy.name}].traffic.peak_requests_per_second"
+    assert "read_units_per_second" not in str(raised.value) and "expected_items" in raised.value.hint
