@@ -10,7 +10,7 @@ from costs.infrastructure import InfrastructureExport, InfrastructureRequest, ex
 from costs.load_test import export_load_test
 from costs.monitoring import MonitoringOptions
 from modeling.endpoint.adapter import configured_endpoint
-from modeling.errors import EndpointError, ModelingError
+from modeling.errors import EndpointError, ModelingError, WorkspaceError
 from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
 from modeling.interop.live_import import (
     DEFAULT_SAMPLE_ITEMS,
@@ -21,6 +21,7 @@ from modeling.interop.live_import import (
 )
 from modeling.model import BillingMode, Model
 from modeling.preview.loadtest import LoadTest, LoadTestFormat
+from modeling.workspace.store import workspace_table_name
 from ui import missing_views, session
 from ui.tabs import KEEP
 from ui.text import plain
@@ -168,11 +169,25 @@ def import_tab() -> None:
 
 
 def _own_tables(names: list[str]) -> list[str]:
-    """In a workshop, every table but the other attendees' preview tables; elsewhere all of them."""
+    """In a workshop, every table but the other attendees' preview tables; elsewhere all of them. Never the
+    workspace table: it holds every session's drafts, not a design to import."""
+    workspace = _workspace_table()
+    names = [n for n in names if n != workspace]
     return visible_tables(names, session.table_namespace()) if workshop_mode() else names
 
 
+def _workspace_table() -> str | None:
+    try:
+        return workspace_table_name()
+    except WorkspaceError:
+        return None  # not a table name, so no listed table is it (the workspace itself says what is wrong)
+
+
 def _run_import(table: str, sample: int) -> None:
+    if table and table == _workspace_table():
+        st.error("That table is the studio's workspace (it holds the saved models), so it cannot be imported.",
+                 icon="🔒")
+        return
     if not _own_tables([table]):
         st.error("That table is another workshop attendee's preview table, so it cannot be imported here.",
                  icon="🔒")

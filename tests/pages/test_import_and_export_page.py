@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.workspace.folder import Workspace
+from modeling.workspace.table import forget_checked_tables
 from tests.pages.model_page import scoped
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,3 +200,26 @@ def test_only_the_open_tab_runs_and_a_choice_in_a_hidden_tab_is_kept() -> None:
     _open_tab(at, LOAD_TEST)
     assert at.radio(key=scoped(at, "loadtest.format")).value == "k6"
     assert at.download_button(key="loadtest.download").label == "Download loadtest.mjs"
+
+
+def test_the_workspace_table_is_never_offered_for_import(loaded_table: str, monkeypatch: pytest.MonkeyPatch,
+                                                         workspace_dir: Path) -> None:
+    """A table workspace not named dds-… was listed to every attendee (issue 30, item 7): it holds every
+    session's drafts, not a design to import."""
+    url = configured_endpoint({}).url
+    workspace = f"room-drafts-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP_LIVE_IMPORT", "1")
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSPACE", f"dynamodb://{workspace}")
+    monkeypatch.setenv("DESIGN_STUDIO_STATE_DIR", str(workspace_dir))
+    monkeypatch.setenv("DESIGN_STUDIO_ENDPOINT", url)
+    forget_checked_tables()
+    try:
+        at = _page_with_example(tab=IMPORT)
+        assert workspace in dynamodb_client(configured_endpoint()).list_tables()["TableNames"]  # it exists
+        options = at.selectbox(key="import.table").options
+        assert loaded_table in options and workspace not in options
+    finally:
+        forget_checked_tables()
+        dynamodb_client(configured_endpoint()).delete_table(TableName=workspace)
+
