@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,7 @@ from modeling.preview.tables import (
     PREVIEW_PROVISIONED_UNITS,
     create_preview_table,
     delete_preview_table,
+    ensure_owned,
     preview_table,
 )
 
@@ -118,18 +120,26 @@ def prepare_rehearsal(old: Model, new: Model, endpoint: Endpoint, namespace: str
     new_model = spec.new.model_copy(update={"key_design": spec.new_keys})
     old_setup = preview_setup(old_model, _design(old_model, spec.old_keys), endpoint, namespace, f"{slug}-old",
                               total_items, seed, workspace_root)
-    data, report = load_preview(old_setup)
-    if not report.complete:
-        raise ModelingError(f"the OLD sample data did not load in full ({report.items_counted} of "
-                            f"{report.items_expected}); rehearse again")
     client = dynamodb_client(endpoint)
-    if spec.mode is Mode.NEW_TABLE:
-        table = preview_table(namespace, f"{slug}-new")
-        create_preview_table(client, table, new_model.table, spec.new_keys, old_setup.owner)
-    else:
-        table = old_setup.table
-        _guard(client, old_setup, (old_setup.table.name,))()
-        apply_index_changes(client, table.name, spec, new_model.table.billing_mode.value, PREVIEW_PROVISIONED_UNITS)
+    table = preview_table(namespace, f"{slug}-new") if spec.mode is Mode.NEW_TABLE else old_setup.table
+    # both names before anything is created: a foreign NEW table refused after the load left the OLD one behind
+    for name in dict.fromkeys((old_setup.table.name, table.name)):
+        ensure_owned(client, name, old_setup.owner)  # ForeignTableError for a table someone else made
+    data, report = load_preview(old_setup)
+    try:
+        if not report.complete:
+            raise ModelingError(f"the OLD sample data did not load in full ({report.items_counted} of "
+                                f"{report.items_expected}); rehearse again")
+        if spec.mode is Mode.NEW_TABLE:
+            create_preview_table(client, table, new_model.table, spec.new_keys, old_setup.owner)
+        else:
+            _guard(client, old_setup, (old_setup.table.name,))()
+            apply_index_changes(client, table.name, spec, new_model.table.billing_mode.value,
+                                PREVIEW_PROVISIONED_UNITS)
+    except Exception:
+        with suppress(ModelingError):  # the first error is the one to report
+            delete_preview_table(client, old_setup.table, old_setup.owner)  # no Rehearsal holds it to clean up
+        raise
     new_setup = replace(old_setup, model=new_model, design=_design(new_model, spec.new_keys), table=table)
     return Rehearsal(spec, old_setup, new_setup, data)
 

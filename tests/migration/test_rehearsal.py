@@ -14,6 +14,7 @@ from modeling.endpoint.adapter import dynamodb_client
 from modeling.migration.plan import Mode
 from modeling.migration.run import CheckpointMismatch, MigrationInterrupted, check_consistency
 from modeling.preview.ownership import ForeignTableError
+from modeling.preview.tables import preview_table, table_owner_tags
 from tests.evolution_models import (
     library,
     with_branch_partition_key,
@@ -188,3 +189,37 @@ def test_an_item_whose_new_key_needs_a_value_stops_the_run_until_one_is_given(en
     assert migrate(filled, client, None).written == _loans(filled)
     report = verify(filled)
     assert (report.lost, report.duplicated, report.failed) == (0, 0, ())
+
+
+def test_a_foreign_new_table_refuses_the_rehearsal_before_the_old_table_is_made(endpoint) -> None:
+    """A NEW table name someone else holds left the OLD rehearsal table behind (issue 30, item 7)."""
+    namespace = _namespace()
+    old_name, new_name = (preview_table(namespace, f"library-{side}").name for side in ("old", "new"))
+    client = dynamodb_client(endpoint)
+    client.create_table(TableName=new_name, BillingMode="PAY_PER_REQUEST",  # untagged: not this product's
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+    try:
+        with pytest.raises(ForeignTableError):
+            rehearse(library(), library(with_branch_partition_key()), endpoint, namespace, "library",
+                     total_items=40)
+        assert table_owner_tags(client, old_name) is None  # no such table: nothing was created
+        assert client.scan(TableName=new_name, Select="COUNT")["Count"] == 0  # the foreign table is untouched
+    finally:
+        client.delete_table(TableName=new_name)  # the test's own table
+
+
+def test_a_new_table_refused_after_the_load_still_removes_the_old_table(endpoint, monkeypatch) -> None:
+    """The NEW name taken between the check and CreateTable (a race no real server can be timed to show, hence
+    the stand-in): the OLD table, which no Rehearsal holds for cleanup, is deleted before the error goes up."""
+    import costs.migration_rehearsal as rehearsal_module
+
+    def taken(*_args, **_kwargs):
+        raise ForeignTableError("taken meanwhile")
+
+    monkeypatch.setattr(rehearsal_module, "create_preview_table", taken)
+    namespace = _namespace()
+    with pytest.raises(ForeignTableError):
+        prepare_rehearsal(library(), library(with_branch_partition_key()), endpoint, namespace, "library",
+                          total_items=40)
+    assert table_owner_tags(dynamodb_client(endpoint), preview_table(namespace, "library-old").name) is None
