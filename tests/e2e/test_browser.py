@@ -140,7 +140,9 @@ def test_layout_index_view_adopt_and_override_with_a_problem_that_comes_and_goes
     workspace = Workspace(tmp_path / "browser-workspace")
     open_page(page, f"{server.url}/layout", "Layout · Student platform")
     wait_until_idle(page)
-    page.locator(".st-key-layout-index").get_by_role("combobox").click()
+    # the picker's key is the open model's (ui.session.model_key), so it is found by its label
+    page.get_by_test_id("stSelectbox").filter(has=page.get_by_text("View through", exact=True)).get_by_role(
+        "combobox").click()
     page.get_by_role("option", name="GSI1").click()
     # viewed through GSI1: its own key attributes, as the design the page opens on (the ranking's winner) names them
     winner = propose(load_example("student_platform"))[0]

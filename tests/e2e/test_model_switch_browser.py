@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from editing import new_document
 from modeling.examples import example_document
@@ -45,10 +46,19 @@ def _nav(page: Page, title: str) -> None:
     page.locator('[data-testid="stSidebarNav"] a', has_text=re.compile(f"(^|\\W){words}$", re.IGNORECASE)).click()
 
 
-def _choose(page: Page, label: str, option: str) -> None:
+def _choose(page: Page, label: str, option: str, attempts: int = 3) -> None:
+    """Pick an option of a select box; open it again if a rerun closed its list before the click."""
     box = page.get_by_test_id("stSelectbox").filter(has=page.get_by_text(label, exact=True))
-    box.get_by_role("combobox").click()
-    page.get_by_role("option", name=option, exact=True).click()
+    for attempt in range(attempts):
+        wait_until_idle(page)
+        box.get_by_role("combobox").click()
+        try:
+            page.get_by_role("option", name=option, exact=True).click(timeout=10_000)
+            break
+        except PlaywrightTimeoutError:
+            page.keyboard.press("Escape")
+            if attempt == attempts - 1:
+                raise
     wait_until_idle(page)
 
 
