@@ -4,7 +4,7 @@
 `import-sql SCHEMA.sql [-o MODEL]`, `import-queries LOG.csv --schema SCHEMA.sql -o MODEL`.
 
 `design` and `check` moved to `dds design` / `dds check` (`python -m costs design|check`): the designs they
-show are the cost-based search's ranking, which `modeling` cannot compute (it never imports `costs`);
+show are the cost-based search's ranking, which `modeling` cannot compute (`costs` sits above it);
 here they say where to go instead of answering with another design than the pages show.
 
 Never prints a traceback for bad input: every problem goes to stdout with its path, and the exit
@@ -42,8 +42,8 @@ MOVED_COMMANDS = {"design": "dds design", "check": "dds check"}
 
 
 def main(argv: list[str] | None = None, propose: Proposer | None = None) -> int:
-    """`propose`: the ranked designs (`costs.design_ranking.propose`), which `dds` passes in (modeling cannot
-    import costs) for `export-workbench`'s design and the one-line design summary of `import-sql`/`import-queries`."""
+    """`propose`: the ranked designs (`costs.design_ranking.propose`), which `dds` passes in (costs sits above
+    modeling) for `export-workbench`'s design and the one-line design summary of `import-sql`/`import-queries`."""
     words = sys.argv[1:] if argv is None else list(argv)
     if words and words[0] in MOVED_COMMANDS:
         print(f"python -m modeling {words[0]}: moved to `{MOVED_COMMANDS[words[0]]}` (or `python -m costs "
