@@ -11,7 +11,7 @@ from ui.text import plain
 
 page_frame("Model")
 document = session.current_document()
-entity = model_editor.ATTRIBUTES_OF.value()
+entity = model_editor.attributes_of()
 model_editor.apply_pending("entities", editing.edit_entities)
 model_editor.apply_pending("relationships", editing.edit_relationships)
 model_editor.apply_pending("patterns", editing.edit_patterns)

@@ -38,20 +38,12 @@ from ui.problems import show_problems
 Edit = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 
 
-@dataclass(frozen=True)
-class ScopedName:
-    """A per-model session key the page reads before its widget is drawn (see session.model_key)."""
-
-    name: str
-
-    def key(self) -> str:
-        return session.model_key(self.name)
-
-    def value(self) -> Any:
-        return st.session_state.get(self.key())
+ATTRIBUTES_OF = "attributes_entity"  # the Model page's "Attributes of" selector (a per-model key)
 
 
-ATTRIBUTES_OF = ScopedName("attributes_entity")  # the Model page's "Attributes of" selector
+def attributes_of() -> Any:
+    """The entity "Attributes of" shows (read before the selector is drawn, to apply its grid's edits)."""
+    return st.session_state.get(session.model_key(ATTRIBUTES_OF))
 DISTRIBUTIONS = ["uniform", "zipf", "hot_value"]
 REGIONS = ["us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1", "eu-west-1", "eu-west-2",
            "eu-west-3", "eu-central-1", "eu-north-1", "eu-south-1", "ap-northeast-1", "ap-northeast-2",
@@ -80,8 +72,7 @@ class _Saving:
 @dataclass(frozen=True)
 class _Snapshot:
     drawn: dict[str, Any]  # the document the grid's rows were built from
-    last: session.OpenDraft  # the open model as this grid's edits last left it
-    scope: session.ModelScope  # the model (opened this time) the grid belongs to
+    last: session.OpenDraft  # the open model as this grid's edits last left it (its scope: the grid's model)
     applied: dict[str, Any] | None = None  # the grid's cumulative edits as last applied
     saving: _Saving | None = None  # a save of this grid's edits that a stopped run may not have recorded
 
@@ -136,7 +127,7 @@ def apply_pending(name: str, edit: Edit) -> None:
     # noted first: Streamlit may stop this run (a newer rerun is waiting) at any session-state access,
     # also after the save and before its record below; the next run then finds the note
     st.session_state[_snapshot_key(name)] = replace(snapshot, saving=_Saving(edits, after))
-    saved = session.save_document(after, snapshot.scope, based_on=snapshot.last)
+    saved = session.save_document(after, snapshot.last.scope, based_on=snapshot.last)
     st.session_state[_snapshot_key(name)] = replace(snapshot, last=session.open_draft(), applied=edits)
     if not saved:
         st.rerun()  # the edit is held in the session; the frame at the top says why it is not saved
@@ -173,13 +164,12 @@ def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, A
                  column_config: dict[str, Any]) -> None:
     snapshot = _settled_snapshot(name)
     held = session.open_draft()
-    scope = session.current_scope()
     if snapshot is None:
-        snapshot = _Snapshot(held.document, held, scope)
+        snapshot = _Snapshot(held.document, held)
     elif snapshot.last.document != held.document:
         if not _can_rebase(snapshot, held.document, rows_of):
             _redraw(name)  # a grid without the old edits
-        snapshot = _Snapshot(held.document, held, scope)
+        snapshot = _Snapshot(held.document, held)
     st.session_state[_snapshot_key(name)] = snapshot
     key = editor_key(name)
     grid.editable_grid(editing.rows_for_text_cells(rows_of(snapshot.drawn)), columns, column_config, key,
@@ -356,7 +346,7 @@ def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     if not names:
         st.info("Add an entity in the table above to give it attributes.")
         return
-    entity = st.selectbox("Attributes of", names, key=ATTRIBUTES_OF.key())
+    entity = st.selectbox("Attributes of", names, key=session.model_key(ATTRIBUTES_OF))
     table_editor(f"attributes.{entity}", lambda doc: editing.attribute_rows(doc, entity),
                  editing.ATTRIBUTE_COLUMNS, {
         "name": st.column_config.TextColumn("Attribute"),

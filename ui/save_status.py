@@ -96,8 +96,7 @@ def _shown(value: object, deleted: bool) -> str:
 
 def _save_copy(document: dict, label: str) -> None:
     """Save a copy as a new draft without opening it (the open model stays the open model)."""
-    named = {**document, "name": f"{document.get('name') or 'Model'} ({label})"}
     try:
-        session.workspace().create(named)
+        session.save_as_copy(document, label)
     except WorkspaceError as exc:
         session.notify(f"The copy was not saved: {exc}")

@@ -149,6 +149,11 @@ class OpenDraft:
     unreadable: str = ""
 
     @property
+    def scope(self) -> ModelScope:
+        """The opening of the model this draft was read or written in."""
+        return ModelScope(self.slug, self.generation)
+
+    @property
     def pending(self) -> bool:
         return self.conflict or bool(self.save_error) or bool(self.unreadable)
 
@@ -158,7 +163,7 @@ def open_draft() -> OpenDraft:
     scope = current_scope()
     slug = scope.slug
     held = st.session_state.get(_DOCUMENT_KEY)
-    if not (isinstance(held, OpenDraft) and (held.slug, held.generation) == (slug, scope.generation)):
+    if not (isinstance(held, OpenDraft) and held.scope == scope):
         held = None
     if held is not None and (held.pending or workspace().version(slug) == held.version):
         return held
@@ -195,8 +200,7 @@ def save_document(document: dict[str, Any], scope: ModelScope, based_on: OpenDra
         _keep_as_copy(scope.slug, document, "edits made before another model was opened")
         return False
     held = open_draft()
-    base = based_on if based_on is not None and (based_on.slug, based_on.generation) == (
-        held.slug, held.generation) else held
+    base = based_on if based_on is not None and based_on.scope == held.scope else held
     if held.unreadable:
         slug = open_new_document(document)
         notify(f"Saved as a new model \"{slug}\"; the unreadable file \"{held.slug}.json\" is kept as it was.")
@@ -311,9 +315,8 @@ def place_model(slug: str, document: dict[str, Any], untouched: Callable[[dict[s
         except (ModelFileError, WorkspaceError):
             return open_new_document(document)
         if not untouched(current.document):
-            name = f"{current.document.get('name') or slug} (my edits)"
             try:
-                kept = space.create({**current.document, "name": name})
+                kept = save_as_copy(current.document, "my edits", slug)
             except WorkspaceError as exc:
                 notify(f"Your edits in \"{slug}\" could not be kept as a copy ({exc}), so they were left "
                        "in place and the step opened as a new model.")
@@ -444,8 +447,8 @@ def _end_scope(scope: ModelScope) -> None:
     one held by a conflict) goes to that model if it can, else into a copy, with a note: it is never
     carried into the next model, and never dropped silently. Then every key of the scope goes."""
     held = st.session_state.pop(_DOCUMENT_KEY, None)
-    if (isinstance(held, OpenDraft) and (held.slug, held.generation) == (scope.slug, scope.generation)
-            and held.pending and not held.unreadable and held.document != held.base):
+    if (isinstance(held, OpenDraft) and held.scope == scope and held.pending and not held.unreadable
+            and held.document != held.base):
         _save_pending(held)
     for key in [k for k in st.session_state if str(k).startswith(SCOPE_PREFIX)]:
         del st.session_state[key]
@@ -464,10 +467,15 @@ def _save_pending(held: OpenDraft) -> None:
     _keep_as_copy(held.slug, held.document, "my unsaved edits")
 
 
+def save_as_copy(document: dict[str, Any], label: str, unnamed: str = "Model") -> str:
+    """Save `document` as a new model named "<its name, or `unnamed`> (<label>)", without opening it; its
+    slug. Raises WorkspaceError when the workspace refuses it (callers say so in their own words)."""
+    return workspace().create({**document, "name": f"{document.get('name') or unnamed} ({label})"})
+
+
 def _keep_as_copy(slug: str, document: dict[str, Any], label: str) -> None:
-    named = {**document, "name": f"{document.get('name') or slug} ({label})"}
     try:
-        copy = workspace().create(named)
+        copy = save_as_copy(document, label, slug)
     except WorkspaceError as exc:
         notify(f"An edit to \"{slug}\" could not be saved, nor kept as a copy ({exc}); it was dropped.")
         return
