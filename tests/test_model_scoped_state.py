@@ -55,6 +55,8 @@ def _scoped(node: ast.expr) -> bool:
     if isinstance(node, ast.Call):
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name == "kept_text" and node.args:  # ui.tabs.kept_text(key) returns the key it is given
+            return _scoped(node.args[0])
         return name in {"model_key", "key", "editor_key", "_snapshot_key", "_version_key"}
     return False
 

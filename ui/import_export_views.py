@@ -23,7 +23,7 @@ from modeling.model import BillingMode, Model
 from modeling.preview.loadtest import LoadTest, LoadTestFormat
 from modeling.workspace.store import workspace_table_name
 from ui import missing_views, session
-from ui.tabs import KEEP
+from ui.tabs import KEEP, kept_text
 from ui.text import plain
 from workshop.isolation import LIVE_IMPORT_ENV, live_import_allowed, visible_tables, workshop_mode
 
@@ -53,7 +53,7 @@ def iac_tab(model: Model) -> None:
     design = columns[1].selectbox("Design", designs, key=session.model_key("iac.design"), persist_state=KEEP,
                                   help="The model's own key design if it has one, else the proposals")
     tags_text = columns[2].text_area("Tags (one KEY=VALUE per line)",
-                                     key=session.model_key("iac.tags"), persist_state=KEEP,
+                                     key=kept_text(session.model_key("iac.tags")), persist_state=KEEP,
                                      height=90)
     provisioned = model.table.billing_mode is BillingMode.PROVISIONED
     auto_scaling, target = True, 0.7
@@ -75,7 +75,7 @@ def iac_tab(model: Model) -> None:
                                              help="UserErrors and the account utilisation alarms: keep them in "
                                                   "one stack per account and Region")
     topic = alarm_columns[2].text_input("SNS topic ARN for the alarms (optional)",
-                                        key=session.model_key("iac.alarm_topic"),
+                                        key=kept_text(session.model_key("iac.alarm_topic")),
                                         persist_state=KEEP, disabled=not alarms,
                                         placeholder="arn:aws:sns:us-east-1:123456789012:ops")
     try:
