@@ -35,10 +35,19 @@ from modeling.design.sizing import (
     design_sizes,
     sample_counts,
 )
-from modeling.dynamodb_rules import index_write_units
+from modeling.dynamodb_rules import index_write_units, write_units
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL
 from modeling.memo import ContentMemo, content_key
-from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex, TrafficProfile, TransactAction
+from modeling.model import (
+    AccessPattern,
+    KeyDesign,
+    Model,
+    PatternKind,
+    ProjectionType,
+    SecondaryIndex,
+    TrafficProfile,
+    TransactAction,
+)
 from modeling.traffic import HOURS_PER_DAY
 from modeling.write_semantics import ARCHIVE, ITEM
 
@@ -283,7 +292,68 @@ def table_usage(model: Model, design: Design, profile: CapacityProfile, free_tie
         point_in_time_recovery=settings.point_in_time_recovery, replica_regions=settings.replica_regions,
         free_tier=free_tier, on_demand_backup_gb=extras.on_demand_backup_gb,
         stream_read_requests_per_month=extras.stream_read_requests_per_month,
-        assumptions=usage_assumptions(model, design))
+        assumptions=usage_assumptions(model, design),
+        ttl_delete_units_per_second=ttl_delete_units_per_second(model, design, profile))
+
+
+def ttl_delete_units_per_second(model: Model, design: Design,
+                                profile: CapacityProfile) -> tuple[tuple[str, float], ...]:
+    """Write units/s of a global table's TTL deletes, on the table and on each GSI, on average.
+
+    dynamodb-facts §5 (TTL): DynamoDB deletes an expired item without consuming write units in the Region
+    that deletes it, but every replica receives the delete as a replicated write. In a steady state each item
+    given an expiry is deleted once, so items expire at the rate they are given one: the puts of an entity that
+    holds the table's TTL attribute, and the soft deletes that set it. A delete costs the item's size in write
+    units (ceil(bytes / 1 KB), §1.2) on the table and leaves each GSI the item is in (§4.1). Empty for a table
+    with no TTL attribute or no replica.
+    """
+    ttl = model.table.ttl_attribute
+    if ttl is None or not model.table.replica_regions:
+        return ()
+    patterns = {p.name: p for p in model.access_patterns}
+    expiring: dict[str, float] = {}  # entity -> items given an expiry per second
+    for plan in design.plans:
+        pattern = patterns[plan.pattern]
+        for name, items in _items_given_an_expiry(model, pattern, plan, ttl):
+            expiring[name] = expiring.get(name, 0.0) + pattern.traffic.average_requests_per_second * items
+    sizes = Sizes(profile.entity_sizes, profile.entry_sizes)
+    gsis = {i.name for i in design.key_design.global_secondary_indexes}
+    units: dict[str, Decimal] = {}
+    for entity_name, per_second in sorted(expiring.items()):
+        rate = Decimal(repr(per_second))
+        units[model.table.name] = (units.get(model.table.name, Decimal(0))
+                                   + write_units(Operation.DELETE_ITEM, 1, sizes.item_bytes(entity_name)) * rate)
+        entity = model.entity(entity_name)
+        keys = next((k for k in design.key_design.entities if k.entity == entity_name), None)
+        if entity is None or keys is None:
+            continue
+        for index, templates in keys.indexes.items():
+            if index in gsis:
+                share = Decimal(repr(membership_share(entity, templates.only_when)))
+                left = index_write_units(IndexChange.LEAVES, sizes.entry_bytes(index, entity_name)) * share * rate
+                units[index] = units.get(index, Decimal(0)) + left
+    return tuple((name, float(value)) for name, value in units.items() if value)
+
+
+def _items_given_an_expiry(model: Model, pattern: AccessPattern, plan: PatternPlan,
+                           ttl: str) -> list[tuple[str, float]]:
+    """(entity, items per request) that one request gives an expiry: puts of an entity whose items all hold the
+    TTL attribute (a required attribute) or that set it, and a soft delete's items when it sets the TTL attribute.
+    An update that only moves an expiry (a session kept alive) adds no delete; neither does a put of an entity
+    whose TTL attribute is optional and not set (it gets one later, from the soft delete that counts it)."""
+    def holds_ttl(entity_name: str) -> bool:
+        entity = model.entity(entity_name)
+        return entity is not None and any(a.name == ttl and a.required for a in entity.attributes)
+
+    if plan.write is not None:
+        soft = pattern.soft_delete is not None and pattern.soft_delete.expires_after_days is not None
+        return [(m.entity, m.items_per_request) for m in plan.write.members if m.item in (ITEM, ARCHIVE) and (
+            (m.action is TransactAction.PUT and (holds_ttl(m.entity) or any(u.attribute == ttl for u in m.updates)))
+            or (soft and m.action is TransactAction.UPDATE and any(u.attribute == ttl for u in m.updates)))]
+    if pattern.kind in (PatternKind.WRITE, PatternKind.BATCH_WRITE):
+        share = plan.items_written_per_request / max(len(plan.entities), 1)
+        return [(name, share) for name in plan.entities if holds_ttl(name)]
+    return []
 
 
 def _resource(model: Model, profile: CapacityProfile, name: str, table: str, lsis: list[str], is_gsi: bool,

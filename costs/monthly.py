@@ -54,6 +54,7 @@ from costs.usage import (
     monthly_units,
 )
 from modeling.model import TableClass
+from modeling.traffic import HOURS_PER_DAY
 
 MONTHS_PER_YEAR = 12  # reserved upfront fees are spread over 12 x term months (§9.2)
 READ, WRITE = CapacityDimension.READ, CapacityDimension.WRITE
@@ -365,7 +366,31 @@ def _replica_lines(ctx: _Pricing, curve: dict[tuple[str, CapacityDimension], Dim
             name, item, units = _replica_write(demand, curve)
             lines.append(line_item(name.format(what=_resource_label(demand), region=region), replica.price(item),
                                    units, f"{region} prices"))
+        lines += _ttl_delete_lines(replica, curve, region)
         lines += storage_lines(replica, where=f" in {region}")
+    return lines
+
+
+def _ttl_delete_lines(replica: _Pricing, curve: dict[tuple[str, CapacityDimension], DimensionScaling] | None,
+                      region: str) -> list[CostLineItem]:
+    """TTL deletes replicated into one replica Region (dynamodb-facts §5): the table's at the replicated write price,
+    a GSI's at the ordinary one. Provisioned: the capacity that serves their average rate at the scaling target
+    (DynamoDB deletes expired items in the background, spread over time, not at the traffic's peak)."""
+    lines = []
+    table = replica.usage.table.name
+    target = Decimal(repr(replica.options.scaling_policy.target_utilization))
+    for name, units_per_second in replica.usage.ttl_delete_units_per_second:
+        name_format, item = _REPLICA_WRITES[(curve is None, name == table)]
+        what = "table" if name == table else f"GSI {name}"
+        if curve is None:
+            units = monthly_units((units_per_second,) * HOURS_PER_DAY)
+            note = f"{units_per_second:.4g} TTL deletes' write units/s on average; {region} prices"
+        else:
+            units = (Decimal(repr(units_per_second)) / target * HOURS_PER_MONTH).quantize(Decimal("0.000001"))
+            note = (f"{units_per_second:.4g} write units/s on average at {target:.0%} target utilisation; "
+                    f"{region} prices")
+        lines.append(line_item(f"TTL deletes: {name_format.format(what=what, region=region)}",
+                               replica.price(item), units, note))
     return lines
 
 

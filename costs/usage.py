@@ -134,6 +134,9 @@ class TableUsage:
     replica_regions: tuple[str, ...] = ()
     free_tier: bool = False
     assumptions: tuple[str, ...] = ()  # how the usage was derived, shown with the estimate
+    # a global table's TTL deletes: (table or GSI name, write units/s on average). Free where DynamoDB deletes the
+    # item, a replicated write in every replica Region (dynamodb-facts §5), so priced only in the replica lines
+    ttl_delete_units_per_second: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         names = [self.table.name, *(index.name for index in self.indexes)]

@@ -162,3 +162,57 @@ def test_the_ecommerce_checkout_prices_its_seven_items_and_their_index_writes() 
     assert capacity.write_units_per_request == Decimal("18.666667")
     assert capacity.index_write_units_per_request == (("GSI1", Decimal(7)), ("GSI2", Decimal("2.333333")))
     assert capacity.units_per_request == Decimal(28)
+
+
+# --- TTL deletes in a global table's replicas (issue 27, D4) ---------------------------------------------------
+
+
+def _global_wallet(user_ttl_required: bool) -> Model:
+    """The wallet as a global table (us-east-1 + us-west-2); User's expiresAt optional (set only by the soft
+    delete) or required (every User put carries an expiry)."""
+    users = WALLET.entity("User")
+    assert users is not None
+    attributes = tuple(a.model_copy(update={"required": user_ttl_required}) if a.name == "expiresAt" else a
+                       for a in users.attributes)
+    entities = tuple(e.model_copy(update={"attributes": attributes}) if e.name == "User" else e
+                     for e in WALLET.entities)
+    return WALLET.model_copy(update={"entities": entities,
+                                     "table": WALLET.table.model_copy(update={"replica_regions": ("us-west-2",)})})
+
+
+def _ttl_lines(model: Model) -> dict[str, Decimal]:
+    from costs.capacity import table_usage
+    from costs.monthly import estimate_monthly_cost
+    from costs.pricing import price_sheet_for
+    from costs.usage import CapacityOption, EstimateOptions
+    from modeling.model import TableClass
+
+    design = generate_design(model)
+    usage = table_usage(model, design, capacity_profile(model, design))
+    estimate = estimate_monthly_cost(usage, price_sheet_for("us-east-1"),
+                                     EstimateOptions(capacity_options=(CapacityOption.ON_DEMAND,),
+                                                     table_classes=(TableClass.STANDARD,)))
+    lines = estimate.options[0].line_items
+    # request units are priced per million: the quantity is in millions
+    return {li.name: li.quantity * 1_000_000 for li in lines if li.name.startswith("TTL deletes")}
+
+
+def test_ttl_deletes_are_replicated_writes_in_the_replica_and_free_at_home() -> None:
+    # Only the soft delete gives a User an expiry (expiresAt optional, create_user does not set it): 1 request/s
+    # on average, one User item of 2 write blocks (1.6 KB, see the premise above): 1 x 2 = 2 rWRU/s in
+    # us-west-2. A month is 730 h x 3,600 s = 2,628,000 s: 2 x 2,628,000 = 5,256,000 rWRU. The archived copy
+    # (UserArchive) has no expiresAt and expires never.
+    lines = _ttl_lines(_global_wallet(user_ttl_required=False))
+    assert lines["TTL deletes: Replicated writes, table, us-west-2 (rWRU)"] == Decimal(5_256_000)
+    assert not any("us-east-1" in name for name in lines)  # free where DynamoDB deletes the item
+
+
+def test_every_put_of_an_entity_that_always_expires_is_a_later_delete() -> None:
+    # expiresAt required: each created User expires too. create_user_by_id 1/s + delete_user_by_id 1/s, each a
+    # 2-block User: (1 + 1) x 2 = 4 rWRU/s, x 2,628,000 s = 10,512,000 rWRU a month
+    lines = _ttl_lines(_global_wallet(user_ttl_required=True))
+    assert lines["TTL deletes: Replicated writes, table, us-west-2 (rWRU)"] == Decimal(10_512_000)
+
+
+def test_a_single_region_table_has_no_ttl_delete_lines() -> None:
+    assert _ttl_lines(WALLET) == {}
