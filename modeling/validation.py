@@ -191,6 +191,15 @@ def _pattern_problems(model: Model, pattern: AccessPattern) -> Iterator[Problem]
                 owners = " or ".join(e.name for e in entities)
                 yield Problem(f"{base}.{field}", f"`{name}` is not an attribute of {owners}",
                               "add the attribute to the entity, or correct the name")
+        # a filter keeps only items holding the value: an entity without the attribute would return nothing, and
+        # a sparse index keyed on it would hold none of that entity's items (it was priced as a guessed 10%)
+        for condition in pattern.filters:
+            lacking = [e.name for e in entities if not e.attribute(condition.attribute)]
+            if lacking and len(lacking) < len(entities):
+                yield Problem(f"{base}.filters", f"`{condition.attribute}` is not an attribute of "
+                              f"{' or '.join(lacking)}, so the filter would return none of its items",
+                              "add the attribute to every entity the pattern reads, or read those entities in "
+                              "a pattern of their own")
     yield from _pattern_kind_problems(base, pattern)
 
 
