@@ -35,6 +35,7 @@ from modeling.design.generator import explicit_design
 from modeling.design.plans import Design, Operation
 from modeling.memo import ContentMemo, content_key
 from modeling.model import Model
+from modeling.number_text import number
 
 PROPOSED, FEWER_GSIS, SEPARATE_PARTITIONS, YOUR_DESIGN = ("Proposed", "Fewer GSIs", "Separate partitions",
                                                           "Your design")
@@ -240,7 +241,7 @@ def _index_write_difference(model: Model, winner: Design, design: Design) -> str
         if extra > 1e-9:
             indexes = ", ".join(sorted({w.index for w in plan.index_writes} - {w.index for w in base.index_writes})
                                 ) or ", ".join(sorted({w.index for w in plan.index_writes}))
-            text = f"{indexes} adds {extra:.3g} index write(s) to every {plan.pattern}"
+            text = f"{indexes} adds {number(extra)} index write(s) to every {plan.pattern}"
             weight = extra * rates.get(plan.pattern, 0.0)
             if worst is None or weight > worst[0]:
                 worst = (weight, text)

@@ -436,6 +436,13 @@ def _recommend(estimates: tuple[OptionEstimate, ...], sheet: PriceSheet,
     if excluded:
         reason += (f" The total excludes {', '.join(excluded)}: no price in this Region (the same in every option "
                    "compared; enter a negotiated price to include them).")
+    if on_demand is None:
+        left_out = next((e for e in estimates if e.option is CapacityOption.ON_DEMAND
+                         and e.table_class is best.table_class), None)
+        reason += (" On-demand is left out of this comparison" + (f" ({left_out.status})" if left_out else "")
+                   + ", so this is the cheapest of the options that could be priced.")
+    if best.option in RESERVED_TERM_YEARS:
+        reason += " " + _commitment(best, RESERVED_TERM_YEARS[best.option], on_demand)
     return Recommendation(best.option, best.table_class, best.priced_subtotal_usd, reason, breaks[0], breaks[1],
                           saving, runner_label,
                           on_demand.priced_subtotal_usd - best.priced_subtotal_usd if on_demand else None, excluded)
@@ -452,6 +459,35 @@ def _comparable(estimates: tuple[OptionEstimate, ...]) -> tuple[list[OptionEstim
         return [], ()
     fewest = min((e.missing_lines for e in offered), key=len)
     return [e for e in offered if e.missing_lines == fewest], fewest
+
+
+def _commitment(best: OptionEstimate, years: int, on_demand: OptionEstimate | None) -> str:
+    """What a reservation commits to, and how it fares if the traffic (still an estimate) is half of it.
+
+    The reserved lines (upfront amortised and hourly) are paid whatever the traffic; on-demand throughput
+    scales with the requests (§0.1), and storage is the same in both. So at half the traffic on-demand costs
+    its storage plus half its throughput, the reservation at least its commitment plus storage; the
+    reservation pays off while traffic stays above commitment / on-demand throughput of the estimate.
+    """
+    committed = sum((i.monthly_cost_usd or Decimal(0) for i in best.line_items if i.name.startswith("Reserved ")),
+                    Decimal(0))
+    text = (f"Reserved capacity is a {years}-year commitment: ${best.upfront_usd:,.2f} upfront and "
+            f"${committed:,.2f} a month (upfront amortised) for {years * MONTHS_PER_YEAR} months, paid whatever the "
+            "traffic turns out to be.")
+    if on_demand is None:
+        return text
+    shared = sum((i.monthly_cost_usd or Decimal(0) for i in on_demand.line_items if _is_shared_line(i.name)),
+                 Decimal(0))
+    throughput = on_demand.priced_subtotal_usd - shared
+    best_shared = sum((i.monthly_cost_usd or Decimal(0) for i in best.line_items if _is_shared_line(i.name)),
+                      Decimal(0))
+    if throughput <= 0:
+        return text
+    half = shared + throughput / 2
+    text += (f" If traffic is half the estimate, on-demand would cost about ${half:,.2f} a month against at least "
+             f"${committed + best_shared:,.2f} for the reservation")
+    pays_off = min(committed / throughput, Decimal(1))
+    return text + f"; it pays off while traffic stays above about {pays_off:.0%} of the estimate."
 
 
 def _reason(best: OptionEstimate, runner: str, saving: Decimal, utilization: Decimal | None,

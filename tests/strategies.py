@@ -93,6 +93,8 @@ def finite(low: float, high: float) -> st.SearchStrategy[float]:
 
 def subsets(items: Sequence[str], min_size: int = 0) -> st.SearchStrategy[tuple[str, ...]]:
     """Distinct items in drawn order (order matters in the model, so it varies too)."""
+    if not items:
+        return st.just(())
     return st.lists(st.sampled_from(items), min_size=min_size, max_size=len(items), unique=True).map(tuple)
 
 
@@ -209,6 +211,7 @@ def access_patterns(draw: st.DrawFn, columns: dict[str, tuple[str, ...]]) -> tup
         kind = draw(st.sampled_from(PatternKind))
         chosen = draw(subsets(list(columns), min_size=1))
         owned = sorted({a for entity in chosen for a in columns[entity]})
+        shared = sorted(set.intersection(*(set(columns[entity]) for entity in chosen)))  # a filter's attribute
         range_condition = None
         if kind is PatternKind.READ_MANY and draw(st.booleans()):
             range_condition = RangeCondition(attribute=draw(st.sampled_from(owned)),
@@ -217,7 +220,7 @@ def access_patterns(draw: st.DrawFn, columns: dict[str, tuple[str, ...]]) -> tup
         result.append(AccessPattern(
             name=name, description=draw(texts), kind=kind, entities=chosen, inputs=draw(subsets(owned)),
             range_condition=range_condition, sort_order=draw(st.sampled_from(SortOrder)),
-            filters=tuple(AttributeFilter(attribute=a, equals=draw(scalars)) for a in draw(subsets(owned))),
+            filters=tuple(AttributeFilter(attribute=a, equals=draw(scalars)) for a in draw(subsets(shared))),
             page_size=draw(st.none() | st.integers(1, 10_000)),
             consistency=draw(st.sampled_from(Consistency)) if kind.is_read else Consistency.EVENTUAL,
             expected_items=1.0 if kind is PatternKind.READ_ONE else draw(finite(0.0, 1e9)),

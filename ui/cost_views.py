@@ -247,6 +247,8 @@ def price_overrides() -> tuple[tuple[str, str, str], ...]:
 
 _MONEY = {name: st.column_config.NumberColumn(name, format="$%.2f") for name in ("monthly USD", "upfront USD")}
 _MONEY["unit price USD"] = st.column_config.NumberColumn("unit price USD", format="$%.8g")
+# thousands separators and at most three decimals (the browser's locale): a raw 155985.7917 was drawn clipped
+_MONEY["quantity"] = st.column_config.NumberColumn("quantity", format="localized")
 
 
 def _money_frame(rows: list[dict]) -> pd.DataFrame:

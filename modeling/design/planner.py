@@ -41,6 +41,7 @@ from modeling.model import (
     TransactAction,
     derived_index,
 )
+from modeling.number_text import number
 from modeling.write_semantics import (
     ITEM,
     UnaddressedItem,
@@ -580,7 +581,7 @@ def _plan_write(model: Model, design: KeyDesign, pattern: AccessPattern) -> Patt
               else f"{operation} on the table; the inputs give {which} primary key.") + details
     if writes:
         per_item = sum(w.writes_per_item for w in writes)
-        reason += (f" Each written item also costs {per_item:g} index write(s) in "
+        reason += (f" Each written item also costs {number(per_item)} index write(s) in "
                    f"{', '.join(w.index for w in writes)}.")
     return PatternPlan(
         pattern=pattern.name, operation=operation, index=TABLE, entities=pattern.entities, key_condition="",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from modeling.design.checks.catalogue import ERROR, INFO, WARNING, FindingSeverity
+from modeling.design.checks.catalogue import ERROR, INFO, WARNING, FindingSeverity, number
 from modeling.hot_partitions.columns import ratio
 from modeling.hot_partitions.frames import HOT_UTILISATION, PARTITION_BYTES
 from modeling.hot_partitions.load import IndexLoad
@@ -137,7 +137,8 @@ def burst_findings(timeline: pd.DataFrame, pattern: str, index: str, key_value: 
         return [HotPartitionFinding(
             ERROR, index, pattern, key_value,
             f"During the burst of {pattern}, key value {key_value} on {index} needs {burst_key_utilisation:.0%} of "
-            f"one partition (partition {int(first['partition'])}, t = {first['time_seconds']:g} s; approximate): a "
+            f"one partition (partition {int(first['partition'])}, t = {number(first['time_seconds'])} s; "
+            "approximate): a "
             "single key value cannot exceed one partition, so the burst throttles.",
             f"Write-shard {key_value} into at least {shards_needed(burst_key_utilisation)} suffixes, or spread the "
             "burst (queue and pace it).")]
@@ -148,8 +149,8 @@ def burst_findings(timeline: pd.DataFrame, pattern: str, index: str, key_value: 
     return [HotPartitionFinding(
         WARNING, index, pattern, key_value,
         f"During the burst of {pattern}, partition {int(first['partition'])} of {index} reaches "
-        f"{over['utilisation'].max():.0%} of its capacity from t = {first['time_seconds']:g} s although every key "
-        "value fits: it throttles until adaptive capacity isolates the hot keys (best-effort).",
+        f"{over['utilisation'].max():.0%} of its capacity from t = {number(first['time_seconds'])} s although "
+        "every key value fits: it throttles until adaptive capacity isolates the hot keys (best-effort).",
         "Pre-warm the table (warm throughput) before the event, or pace the burst.")]
 
 
@@ -175,5 +176,5 @@ def sharding_finding(index: str, key_value: str, shards: int, multiplier: float)
     """The price of write sharding: every read of the key becomes N Queries."""
     return HotPartitionFinding(
         INFO, index, None, key_value,
-        f"{key_value} on {index} is write-sharded into {shards} suffixes: its reads now take {multiplier:g} "
+        f"{key_value} on {index} is write-sharded into {shards} suffixes: its reads now take {number(multiplier)} "
         "Queries each (read fan-out).", "Keep N as small as the peak allows; cache reads of the whole key.")

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from costs.monthly import CostEstimate, OptionEstimate, estimate_monthly_cost
-from costs.pricing import PriceSheet, load_price_sheet
+from costs.pricing import PriceItem, PriceSheet, load_price_sheet
 from costs.usage import CapacityOption, EstimateOptions, FixedCapacity, ResourceUsage, TableUsage
 from modeling.model import TableClass, TrafficProfile, TrafficShape
 from tests.costs.test_pricing import pre_cut_us_east_1
@@ -242,3 +242,28 @@ def test_auto_scaling_follows_a_daily_profile_and_reports_throttling_risk() -> N
 def test_every_estimate_states_its_conventions() -> None:
     assumptions = " ".join(estimate(flat(1, 1)).assumptions)
     assert "730 hours" in assumptions and "UNCONFIRMED" in assumptions and "Free tier not applied" in assumptions
+
+
+def test_a_reserved_recommendation_states_the_commitment_and_half_the_traffic() -> None:
+    """Issue 28.6: traffic is still a guess, so a reservation says what it commits to and how it fares at half."""
+    # reads 700 units/s flat -> ceil(700 / 0.7) = 1,000 RCU = 10 blocks of 100 RCU, 3-year: $36 upfront each
+    # ($360 upfront; $1.00 a month each over 36 months) + $0.0016/h x 730 h = $1.168 -> 10 x $2.168 = $21.68 a
+    # month committed. On-demand: 700 x 2,628,000 s = 1,839.6 M RRU x $0.125 = $229.95; half the traffic
+    # $114.975 -> $114.98. Pays off above 21.68 / 229.95 = 9.4% -> "9%". (Writes 0: 1 WCU at the on-rate.)
+    result = estimate(flat(700, 0, 0), table_classes=(STANDARD,))
+    best = result.recommendation
+    assert best.option is OPT.RESERVED_3Y
+    assert ("a 3-year commitment: $360.00 upfront and $21.68 a month (upfront amortised) for 36 months"
+            in best.reason)
+    assert "half the estimate, on-demand would cost about $114.98 a month against at least $21.68" in best.reason
+    assert "above about 9% of the estimate" in best.reason
+
+
+def test_a_recommendation_without_an_on_demand_price_says_on_demand_was_left_out() -> None:
+    # a sheet without the on-demand read price: on-demand is not available, so "cheapest" is among the rest
+    sheet = dataclasses.replace(US_EAST_1, prices=tuple(
+        dataclasses.replace(p, value=None) if p.item is PriceItem.ON_DEMAND_READ_REQUEST_UNITS else p
+        for p in US_EAST_1.prices))
+    best = estimate(flat(10, 5, 10), sheet, table_classes=(STANDARD,)).recommendation
+    assert best.option is not OPT.ON_DEMAND
+    assert "On-demand is left out of this comparison (not available" in best.reason

@@ -46,12 +46,12 @@ def _index_writes_per_write(ctx: Context) -> Iterator[Finding]:
         per_item = sum(w.writes_per_item for w in plan.index_writes)
         if not plan.operation.is_write or per_item <= 1:
             continue
-        kinds = ", ".join(f"{w.index} {w.writes_per_item:g} ({w.kind.value.replace('_', ' ')})"
+        kinds = ", ".join(f"{w.index} {number(w.writes_per_item)} ({w.kind.value.replace('_', ' ')})"
                           for w in plan.index_writes)
         payers = index_write_units_per_month(ctx, pattern, plan)
         bill = "; ".join(f"{payer} ≈ {number(units)} write units a month" for _, payer, units in payers)
         yield finding("DDS304", f"access_patterns[{pattern.name}]", (
-            f"{pattern.name} writes {per_item:g} index entries per item written ({kinds}) on top of the table "
+            f"{pattern.name} writes {number(per_item)} index entries per item written ({kinds}) on top of the table "
             f"write. At {number(pattern.traffic.average_requests_per_second)} requests/s on average: {bill}."),
             pattern=pattern.name, index=plan.index_writes[0].index)
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from modeling.number_text import number as number  # re-exported: the checks format with it
+
 _DOCS = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
 _GUIDE_2023 = ("https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/"
                "822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/")
@@ -354,15 +356,6 @@ def finding(check_id: str, path: str, message: str, *, severity: FindingSeverity
     check = CHECKS[check_id]
     return Finding(check_id, severity or check.severity, check.title, message, check.explanation,
                    fix or check.fix, check.doc_url, path, pattern, index)
-
-
-def number(value: float) -> str:
-    """A number for messages: 58,500 / 12.5 / 0.25."""
-    if value >= 100:
-        return f"{value:,.0f}"
-    if value >= 1:
-        return f"{value:,.1f}".removesuffix(".0")
-    return f"{value:.2g}"
 
 
 def percent(share: float) -> str:
