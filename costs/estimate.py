@@ -16,7 +16,7 @@ from typing import Any
 from costs.autoscaling import ScalingPolicy
 from costs.capacity import CapacityProfile, UsageExtras
 from costs.design_cost import priced_design
-from costs.design_ranking import chosen_design, propose, rank_designs
+from costs.design_ranking import chosen_design, lost_because, propose
 from costs.errors import CostError
 from costs.monthly import CostEstimate, OptionEstimate
 from costs.pricing import (
@@ -99,8 +99,13 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
     comparison, deltas = ((), ())
     if request.compare_designs and len(designs) > 1:
         others = {d.name: _priced(request, d, sheet, model_json)[2] for d in designs if d.name != design.name}
-        lost = {r.design.name: r.lost_because or "cheapest (the search's winner)"
-                for r in rank_designs(request.model).ranked}
+        # why each lost, from these estimates: at the Region asked for, as the table beside it (the ranking's
+        # own reasons are priced in the model's Region)
+        priced = {design.name: cost, **others}
+        winner = designs[0]
+        lost = {d.name: lost_because(request.model, winner, priced[winner.name], d, priced[d.name])
+                for d in designs[1:]}
+        lost[winner.name] = "cheapest (the search's winner)"
         comparison = tuple({**row, "why it lost": lost.get(row["design"], "")}
                            for row in _comparison_rows(design.name, cost, others))
         deltas = tuple(_line_deltas(design.name, cost, others))

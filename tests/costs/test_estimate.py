@@ -123,3 +123,20 @@ def test_estimate_cli_csv_has_every_line_item() -> None:
 def test_estimate_cli_bad_input_is_one_clear_line(args: list[str], fragment: str) -> None:
     result = _estimate_cli(*args)
     assert result.returncode in (1, 2) and fragment in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("region", ["eu-central-1", "us-east-2"])
+def test_why_a_design_lost_quotes_the_delta_of_the_region_priced(region: str) -> None:
+    """Issue 28.6: in an eu-central-1 estimate, "why it lost" quoted the us-east-1 delta ($1.61 where the table
+    beside it said $1.97). Each row's reason starts with the on-demand delta the same row shows, or says the
+    price is unknown where the row has none (us-east-2's sheet lacks one of this model's prices)."""
+    model = load_example("ecommerce_orders")
+    assert model.table.region != region
+    result = estimate_model(EstimateRequest(model, region=region))
+    rows = [r for r in result.comparison if not r["why it lost"].startswith("cheapest")]
+    assert rows, "the example has runners-up to compare"
+    for row in rows:
+        delta = row["on-demand delta USD/month"]
+        expected = ("price unknown in this Region's sheet" if delta is None
+                    else f"{'+' if delta >= 0 else '-'}${abs(delta):,.2f}/month on-demand")
+        assert row["why it lost"].startswith(expected)
