@@ -129,6 +129,8 @@ def _condition_problems(model: Model, pattern: AccessPattern, entity: Entity, pa
     if condition.input and condition.input not in pattern.inputs:
         yield Problem(f"{path}.input", f"`{condition.input}` is not an input of {pattern.name}",
                       f"add {condition.input} to the pattern's inputs, or compare with a constant `value`")
+    if attribute is not None and condition.value is not None:
+        yield from _constant_type_problem(attribute.name, attribute.type, condition.value, f"{path}.value")
     if condition.kind is ConditionKind.ATTRIBUTE_NOT_EXISTS and pattern.kind is PatternKind.DELETE:
         yield Problem(f"{path}.kind", "a delete conditioned on attribute_not_exists can never delete anything",
                       "use attribute_exists (delete only an item that is there)")
@@ -146,6 +148,21 @@ def _update_problems(pattern: AccessPattern, entity: Entity, path: str, update: 
     if update.input and update.input not in pattern.inputs:
         yield Problem(f"{path}.input", f"`{update.input}` is not an input of {pattern.name}",
                       f"add {update.input} to the pattern's inputs")
+    if attribute is not None and update.value is not None and update.action in (UpdateAction.SET,
+                                                                                 UpdateAction.IF_NOT_EXISTS):
+        yield from _constant_type_problem(attribute.name, attribute.type, update.value, f"{path}.value")
+
+
+def _constant_type_problem(name: str, attribute_type: AttributeType, value: object, path: str) -> Iterator[Problem]:
+    """A constant of another type than its attribute: DynamoDB compares a Number with a String as unequal (a
+    condition that can never hold, or always differs) and a SET would change the attribute's type."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    expected = {AttributeType.N: number, AttributeType.S: isinstance(value, str),
+                AttributeType.BOOL: isinstance(value, bool)}.get(attribute_type)
+    if expected is False:
+        kind = "a boolean" if isinstance(value, bool) else "a number" if number else "a string"
+        yield Problem(path, f"`{name}` is {attribute_type.value}, but the constant {value!r} is {kind}",
+                      f"write a constant of type {attribute_type.value}, or change the attribute's type")
 
 
 def _new_item_problems(path: str, updates: tuple[AttributeUpdate, ...]) -> Iterator[Problem]:

@@ -122,3 +122,25 @@ def test_a_put_member_says_what_its_new_item_holds_but_cannot_add_to_it() -> Non
     assert [p.path for p in errors] == ["access_patterns[pay_user_by_ids].members[2].updates[amount]",
                                         "access_patterns[pay_user_by_ids].members[2].updates[toUserId]"]
     assert "Put writes a new item" in errors[0].message and "needs a value" in errors[1].message
+
+
+@pytest.mark.parametrize(("where", "constant", "fine"), [
+    ("condition", {"attribute": "coins", "operator": ">=", "value": "100"}, False),  # N compared with a string
+    ("condition", {"attribute": "coins", "operator": ">=", "value": 100}, True),
+    ("condition", {"attribute": "status", "operator": "=", "value": 1}, False),  # S compared with a number
+    ("condition", {"attribute": "status", "operator": "=", "value": "ACTIVE"}, True),
+    ("updates", [{"attribute": "coins", "value": "zero"}], False),  # SET a Number to a string
+    ("updates", [{"attribute": "status", "value": "BANNED"}], True),
+])
+def test_a_constant_of_another_type_than_its_attribute_is_an_error(where: str, constant: object,
+                                                                   fine: bool) -> None:
+    """Issue 27: a constant whose type differs from its attribute's compares unequal in DynamoDB (a condition
+    that never holds) or changes the attribute's type (a SET); both are refused, with the fix."""
+    document = yaml.safe_load(WALLET.read_text("utf-8"))
+    earn = next(p for p in document["access_patterns"] if p["name"] == "earn_coins_by_user")
+    earn[where] = constant
+    errors = [p for p in document_problems(document) if p.severity is Severity.ERROR and "the constant" in p.message]
+    assert (errors == []) is fine
+    if not fine:
+        assert errors[0].path.startswith(f"access_patterns[earn_coins_by_user].{where}")
+        assert "write a constant of type" in errors[0].suggestion
