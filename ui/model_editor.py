@@ -9,6 +9,7 @@ edit is never applied twice.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -104,6 +105,7 @@ class _Snapshot:
     last: session.OpenDraft  # the open model as this grid's edits last left it (its scope: the grid's model)
     applied: dict[str, Any] | None = None  # the grid's cumulative edits as last applied
     saving: _Saving | None = None  # a save of this grid's edits that a stopped run may not have recorded
+    shape: str | None = None  # the columns it was drawn with, for a grid that follows them (table_editor)
 
 
 def _edits_of(value: Any) -> dict[str, Any] | None:
@@ -190,19 +192,28 @@ def _settled_snapshot(name: str) -> _Snapshot | None:
 
 
 def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, Any]]], columns: tuple[str, ...],
-                 column_config: dict[str, Any]) -> None:
+                 column_config: dict[str, Any], *, follow_columns: bool = False) -> None:
+    """`follow_columns`: the grid is drawn anew when its columns change (a select's options come from another
+    grid's rows: a transaction's member numbers, a pattern's inputs). The browser grid takes its columns from
+    its first drawing only, so a condition could not name the member just added."""
     snapshot = _settled_snapshot(name)
     held = session.open_draft()
+    shape = _columns_shape(columns, column_config) if follow_columns else None
     if snapshot is None:
-        snapshot = _Snapshot(held.document, held)
-    elif snapshot.last.document != held.document:
-        if not _can_rebase(snapshot, held.document, rows_of):
-            _redraw(name)  # a grid without the old edits
-        snapshot = _Snapshot(held.document, held)
+        snapshot = _Snapshot(held.document, held, shape=shape)
+    elif snapshot.last.document != held.document or snapshot.shape != shape:
+        if snapshot.shape != shape or not _can_rebase(snapshot, held.document, rows_of):
+            _redraw(name)  # a grid without the old edits (they are saved)
+        snapshot = _Snapshot(held.document, held, shape=shape)
     st.session_state[_snapshot_key(name)] = snapshot
     key = editor_key(name)
     grid.editable_grid(editing.rows_for_text_cells(rows_of(snapshot.drawn)), columns, column_config, key,
                        st.session_state.get(key))
+
+
+def _columns_shape(columns: tuple[str, ...], column_config: dict[str, Any]) -> str:
+    return json.dumps([grid.column_spec(name, column_config.get(name)) for name in columns], sort_keys=True,
+                      default=str)
 
 
 def _can_rebase(snapshot: _Snapshot, document: dict[str, Any],
@@ -487,7 +498,8 @@ def patterns_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     shown = writes_of()
     held_back = write_problems(problems, shown) if isinstance(shown, str) else []
     show_problems([p for p in problems_under(problems, "access_patterns") if p not in held_back])
-    write_semantics(document, problems)
+    with st.container(key="write_semantics"):  # one place on the page (browser tests find its grids in it)
+        write_semantics(document, problems)
 
 
 # --- write semantics of a write pattern (issue 27.6) ----------------------------------------------
@@ -524,7 +536,7 @@ def write_semantics(document: dict[str, Any], problems: list[Problem]) -> None:
             "key_inputs": st.column_config.TextColumn(
                 "Key inputs", help="Where an attribute of the key comes from an input of another name, e.g. "
                                    "studentId=fromStudentId; empty: the inputs of the same names"),
-        })
+        }, follow_columns=True)
     value_help = "A constant: on_loan, 1, true; in double quotes to keep digits as text (\"1\")"
     if kind != "batch_write" or editing.has_write_field(document, pattern, "condition"):
         st.markdown("**Condition** — the write happens only if it holds (ConditionExpression).")
@@ -540,7 +552,7 @@ def write_semantics(document: dict[str, Any], problems: list[Problem]) -> None:
             "value": st.column_config.TextColumn("Value", help=value_help),
             "input": st.column_config.SelectboxColumn("Input", options=inputs,
                                                       help="Compare with this input of the pattern"),
-        })
+        }, follow_columns=True)
     if transaction or kind == "update" or editing.has_write_field(document, pattern, "updates"):
         st.markdown("**Updates** — SET a constant or an input, if_not_exists, ADD (atomic counters), REMOVE. "
                     "A Put member's updates say what the new item holds.")
@@ -555,7 +567,7 @@ def write_semantics(document: dict[str, Any], problems: list[Problem]) -> None:
                                                       help="The input holding the new value or the number to add"),
             "amount": st.column_config.TextColumn("Add", help="ADD: a constant number (default 1), e.g. 1 or -1"),
             "negate": st.column_config.CheckboxColumn("Subtract", help="ADD: subtract the input's value"),
-        })
+        }, follow_columns=True)
     if kind == "delete" or editing.has_write_field(document, pattern, "soft_delete"):
         soft_delete_editor(document, pattern)
     show_problems(write_problems(problems, pattern))
@@ -579,7 +591,7 @@ def soft_delete_editor(document: dict[str, Any], pattern: str) -> None:
                                                           help="Sets the table's TTL attribute; empty: never"),
         "archive_entity": st.column_config.SelectboxColumn("Archive copy as", options=editing.entity_names(document),
                                                            help="An entity the deleted item is copied to"),
-    })
+    }, follow_columns=True)
 
 
 _WRITE_FIELDS = ("condition", "updates", "members", "soft_delete")
@@ -609,4 +621,4 @@ def auxiliary_items_editor(document: dict[str, Any], entity: str) -> None:
         "attributes": st.column_config.MultiselectColumn("Unique together", options=attributes),
         "partition_key": st.column_config.TextColumn("Partition key", help="e.g. USER#{followedId}"),
         "sort_key": st.column_config.TextColumn("Sort key"),
-    })
+    }, follow_columns=True)
