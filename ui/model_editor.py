@@ -9,7 +9,6 @@ edit is never applied twice.
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -105,7 +104,7 @@ class _Snapshot:
     last: session.OpenDraft  # the open model as this grid's edits last left it (its scope: the grid's model)
     applied: dict[str, Any] | None = None  # the grid's cumulative edits as last applied
     saving: _Saving | None = None  # a save of this grid's edits that a stopped run may not have recorded
-    shape: str | None = None  # the columns it was drawn with, for a grid that follows them (table_editor)
+    shape: str | None = None  # the columns it shows, for a grid drawn anew when they change (table_editor)
 
 
 def _edits_of(value: Any) -> dict[str, Any] | None:
@@ -193,12 +192,11 @@ def _settled_snapshot(name: str) -> _Snapshot | None:
 
 def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, Any]]], columns: tuple[str, ...],
                  column_config: dict[str, Any], *, follow_columns: bool = False) -> None:
-    """`follow_columns`: the grid is drawn anew when its columns change (a select's options come from another
-    grid's rows: a transaction's member numbers, a pattern's inputs). The browser grid takes its columns from
-    its first drawing only, so a condition could not name the member just added."""
+    """`follow_columns`: the grid is drawn anew when the columns it shows change (a transaction's grids have a
+    member column). A select's options follow in place (ui/grid_frontend), with no new grid."""
     snapshot = _settled_snapshot(name)
     held = session.open_draft()
-    shape = _columns_shape(columns, column_config) if follow_columns else None
+    shape = ",".join(columns) if follow_columns else None
     if snapshot is None:
         snapshot = _Snapshot(held.document, held, shape=shape)
     elif snapshot.last.document != held.document or snapshot.shape != shape:
@@ -209,11 +207,6 @@ def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, A
     key = editor_key(name)
     grid.editable_grid(editing.rows_for_text_cells(rows_of(snapshot.drawn)), columns, column_config, key,
                        st.session_state.get(key))
-
-
-def _columns_shape(columns: tuple[str, ...], column_config: dict[str, Any]) -> str:
-    return json.dumps([grid.column_spec(name, column_config.get(name)) for name in columns], sort_keys=True,
-                      default=str)
 
 
 def _can_rebase(snapshot: _Snapshot, document: dict[str, Any],
