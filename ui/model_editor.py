@@ -374,7 +374,9 @@ def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
         "item_count": _number_column("Items"),
         "monthly_growth_percent": _number_column("Growth %/month"),
     })
-    show_problems([p for p in problems_under(problems, "entities") if ".attributes" not in p.path])
+    aux_shown = problems_under(problems, f"entities[{attributes_of()}].auxiliary_items")  # shown under its grid
+    show_problems([p for p in problems_under(problems, "entities") if ".attributes" not in p.path
+                   and p not in aux_shown])
     names = editing.entity_names(document)
     if not names:
         st.info("Add an entity in the table above to give it attributes.")
