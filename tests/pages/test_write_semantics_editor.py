@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from modeling.model_file import document_problems
 from modeling.workspace.folder import Workspace
 from tests.fixture_files import FIXTURES_DIR
-from tests.pages.model_page import model_page, saved, scoped, set_grid_edits
+from tests.pages.model_page import grid_version, model_page, saved, scoped, set_grid_edits
 from ui.text import plain
 
 LIBRARY_FILE = FIXTURES_DIR / "write-semantics" / "library.yaml"
@@ -108,3 +108,20 @@ def test_soft_delete_and_auxiliary_items_are_edited_in_their_grids(workspace_dir
     kept = next(e for e in saved(workspace_dir)["entities"] if e["name"] == entity)["auxiliary_items"]
     assert kept == [{"name": "claim", "kind": "uniqueness"}]
     assert any(plain("a uniqueness item needs `attributes`") in e.value for e in at.error)  # the model's own
+
+
+def test_a_pattern_made_a_transaction_gets_grids_with_a_member_column(workspace_dir: Path) -> None:
+    """The conditions grid is drawn anew when the columns it shows change, and only then (ui.model_editor)."""
+    at = _library_page(workspace_dir)
+    set_grid_edits(at, "patterns", {"added_rows": [{
+        "name": "reserve_copy", "kind": "update", "entities": ["Copy"], "inputs": ["isbn", "branchId", "copyId"],
+        "peak_requests_per_second": "1", "average_requests_per_second": "1"}]})
+    _show(at, "reserve_copy")
+    before = grid_version(at, "writes.reserve_copy.conditions")
+    set_grid_edits(at, "writes.reserve_copy.conditions", {"added_rows": [{"kind": "attribute_exists"}]})
+    assert grid_version(at, "writes.reserve_copy.conditions") == before  # its own edit: the same grid
+    pattern = next(p for p in saved(workspace_dir)["access_patterns"] if p["name"] == "reserve_copy")
+    assert pattern["condition"] == "attribute_exists"
+    set_grid_edits(at, "patterns", {"edited_rows": {"2": {"kind": "transact_write"}}})
+    assert grid_version(at, "writes.reserve_copy.conditions") == before + 1
+    assert any("Transaction members" in m.value for m in at.markdown)
