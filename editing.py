@@ -842,10 +842,9 @@ def member_from_row(row: Row, original: Any) -> dict[str, Any]:
 
 def edit_write_members(document: Document, pattern_name: str, edits: dict[str, Any]) -> Document:
     def change(pattern: dict[str, Any]) -> None:
-        members = _member_list(pattern)
-        numbered = {id(m): i for i, m in enumerate(members)}
-        pattern["members"] = apply_table_edits(
-            members, edits, lambda m: member_to_row(m, numbered.get(id(m), 0)), member_from_row)
+        # the number is shown, never typed (a member's number is its place), so edits are read without it
+        pattern["members"] = apply_table_edits(_member_list(pattern), edits, lambda m: member_to_row(m, 0),
+                                               member_from_row)
         if not pattern["members"]:
             pattern.pop("members")
     return _edit_pattern(document, pattern_name, change)
