@@ -10,6 +10,7 @@ not, so a value that fails validation is kept and shown with its problem, never 
 from __future__ import annotations
 
 import copy
+import json
 import math
 import re
 from collections.abc import Callable
@@ -36,8 +37,12 @@ ATTRIBUTE_TYPE_DEFAULT = "S"
 RELATIONSHIP_KIND_DEFAULT = "one_to_many"
 PATTERN_KIND_DEFAULT = "read_one"
 INDEX_KIND_DEFAULT = "GSI"
+UPDATE_ACTION_DEFAULT = "SET"
+CONDITION_KIND_DEFAULT = "compare"
+MEMBER_ACTION_DEFAULT = "Update"
 _PRESET_CELLS = {"type": {ATTRIBUTE_TYPE_DEFAULT}, "required": {True},
-                 "kind": {RELATIONSHIP_KIND_DEFAULT, PATTERN_KIND_DEFAULT, INDEX_KIND_DEFAULT}}
+                 "kind": {RELATIONSHIP_KIND_DEFAULT, PATTERN_KIND_DEFAULT, INDEX_KIND_DEFAULT, CONDITION_KIND_DEFAULT},
+                 "action": {UPDATE_ACTION_DEFAULT, MEMBER_ACTION_DEFAULT}}
 
 
 def starter_document(model_name: str, entity_name: str, id_attribute: str, item_count: int,
@@ -634,4 +639,357 @@ def edit_index_definitions(document: Document, edits: dict[str, Any]) -> Documen
     design = updated.setdefault("key_design", {})
     for section, indexes in sections.items():
         _set(design, section, indexes)
+    return updated
+
+
+# --- write semantics (issue 27.6) ----------------------------------------------------------------
+#
+# A write pattern's condition, updates, transaction members and soft delete, and an entity's auxiliary items,
+# as grid rows. A transaction keeps a condition and updates per member: their grids hold them all, each row
+# naming its member by number ("1" is the first member, blank the pattern itself), and the rows go back to
+# where they name. Values are kept as typed: one that fails validation is saved as it is and explained.
+
+WRITE_KINDS = ("write", "update", "delete", "transact_write", "batch_write")
+MEMBER_COLUMNS = ("number", "entity", "action", "key_inputs")
+CONDITION_COLUMNS = ("member", "kind", "attribute", "operator", "value", "input")
+UPDATE_COLUMNS = ("member", "attribute", "action", "value", "input", "amount", "negate")
+SOFT_DELETE_COLUMNS = ("status_attribute", "status_value", "deleted_at_attribute", "expires_after_days",
+                       "archive_entity")
+AUXILIARY_COLUMNS = ("name", "kind", "relationship", "counter_attribute", "sum_of", "attributes",
+                     "partition_key", "sort_key")
+_SHORTHAND_CONDITIONS = ("attribute_not_exists", "attribute_exists")
+_CONDITION_FIELDS = ("attribute", "operator", "input")
+
+
+def write_pattern_names(document: Document) -> list[str]:
+    """The patterns that write (their kind is a write kind), in model order."""
+    return [str(p["name"]) for p in _items(document, "access_patterns")
+            if p.get("name") and str(p.get("kind")) in WRITE_KINDS]
+
+
+def is_transaction(document: Document, pattern_name: str) -> bool:
+    """Whether the pattern's conditions and updates belong to members (a transact_write, or members given)."""
+    pattern = _pattern(document, pattern_name)
+    return pattern is not None and (pattern.get("kind") == "transact_write" or bool(_member_list(pattern)))
+
+
+def constant_text(value: Any) -> str | None:
+    """How a cell shows a constant: available, 1, 2.5, true; text that would read as another type or has
+    outer spaces in double quotes ("1", "true"), so that what is shown reads back as the same value."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    text = str(value)
+    plain_text = text == text.strip() and text != "" and not text.startswith('"')
+    return text if plain_text and _typed(text) == text and isinstance(_typed(text), str) else json.dumps(text)
+
+
+def constant_value(text: Any) -> Any:
+    """A constant from its cell: "1" (quoted) is text, 1 a number, true a boolean, other text itself."""
+    if not isinstance(text, str):
+        return clean_cell(text)
+    stripped = text.strip()
+    if len(stripped) >= 2 and stripped.startswith('"') and stripped.endswith('"'):
+        try:
+            loaded = json.loads(stripped)
+        except ValueError:
+            return stripped[1:-1]
+        return loaded if isinstance(loaded, str) else stripped
+    return _typed(stripped) if stripped else None
+
+
+def _set_constant(target: dict[str, Any], key: str, cell: Any) -> None:
+    value = constant_value(cell)
+    if value is None:
+        target.pop(key, None)
+    else:
+        target[key] = value
+
+
+def format_key_inputs(key_inputs: Any) -> str | None:
+    """{studentId: fromStudentId} -> 'studentId=fromStudentId'."""
+    if not isinstance(key_inputs, dict) or not key_inputs:
+        return None
+    return "; ".join(f"{attribute}={source}" for attribute, source in key_inputs.items())
+
+
+def parse_key_inputs(text: Any) -> dict[str, str]:
+    """'studentId=fromStudentId; courseId=toCourseId' -> a mapping; a name without '=' maps to nothing (kept,
+    so validation says what is missing)."""
+    text = clean_cell(text)
+    if not isinstance(text, str):
+        return {}
+    pairs = {}
+    for part in (p.strip() for p in re.split(r"[;,]", text)):
+        if part:
+            attribute, _, source = part.partition("=")
+            pairs[attribute.strip()] = source.strip()
+    return pairs
+
+
+def _pattern(document: Document, name: str) -> dict[str, Any] | None:
+    return next((p for p in _items(document, "access_patterns") if p.get("name") == name), None)
+
+
+def _member_list(pattern: dict[str, Any]) -> list[Any]:
+    members = pattern.get("members")
+    return members if isinstance(members, list) else []
+
+
+def _held(value: Any) -> list[Any]:
+    """A field that holds one condition (or soft delete) as a list of them: none, one, or the several a grid was
+    given (saved as a list, which validation refuses with its own message, so no row typed is dropped)."""
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _hold(target: dict[str, Any], key: str, values: list[Any]) -> None:
+    if not values:
+        target.pop(key, None)
+    else:
+        target[key] = values[0] if len(values) == 1 else values
+
+
+def _targets(pattern: dict[str, Any]) -> list[tuple[str | None, dict[str, Any]]]:
+    """Where conditions and updates live: the pattern (label None), then each member ("1", "2" ...)."""
+    return [(None, pattern), *((str(i + 1), m) for i, m in enumerate(_member_list(pattern)) if isinstance(m, dict))]
+
+
+def _entries(pattern: dict[str, Any], field: str) -> list[dict[str, Any]]:
+    entries = []
+    for label, target in _targets(pattern):
+        entries += [{"member": label, "value": value} for value in _held(target.get(field))]
+    return entries
+
+
+def _regroup(pattern: dict[str, Any], field: str, entries: list[dict[str, Any]]) -> None:
+    """Put each entry back where its member label says (an unknown label: on the pattern, never dropped)."""
+    targets = dict(_targets(pattern))
+    grouped: dict[str | None, list[Any]] = {label: [] for label in targets}
+    for entry in entries:
+        label = clean_cell(entry.get("member"))
+        label = str(label) if label is not None else None
+        grouped[label if label in targets else None].append(entry["value"])
+    for label, target in targets.items():
+        if field == "condition":
+            _hold(target, field, grouped[label])
+        elif grouped[label]:
+            target[field] = grouped[label]
+        else:
+            target.pop(field, None)
+
+
+def _edit_pattern(document: Document, pattern_name: str, change: Callable[[dict[str, Any]], None]) -> Document:
+    updated = copy.deepcopy(document)
+    pattern = _pattern(updated, pattern_name)
+    if pattern is not None:
+        change(pattern)
+    return updated
+
+
+# members
+
+def write_semantics_attributes(document: Document, pattern_name: str) -> list[str]:
+    """Attributes a condition or update of the pattern may name: its entities' and its members' entities'."""
+    pattern = _pattern(document, pattern_name) or {}
+    entities = [str(e) for e in pattern.get("entities") or [] if isinstance(e, str)]
+    entities += [str(m.get("entity")) for m in _member_list(pattern) if isinstance(m, dict) and m.get("entity")]
+    return attribute_names(document, entities)
+
+
+def pattern_inputs(document: Document, pattern_name: str) -> list[str]:
+    pattern = _pattern(document, pattern_name) or {}
+    inputs = pattern.get("inputs")
+    return [str(i) for i in inputs if isinstance(i, str)] if isinstance(inputs, list) else []
+
+
+def pattern_kind(document: Document, pattern_name: str) -> str:
+    return str((_pattern(document, pattern_name) or {}).get("kind", ""))
+
+
+def has_write_field(document: Document, pattern_name: str, field: str) -> bool:
+    """Whether the pattern or one of its members holds `field` (a grid for it is shown whatever the kind)."""
+    pattern = _pattern(document, pattern_name) or {}
+    return any(field in target for _, target in _targets(pattern))
+
+
+def write_member_rows(document: Document, pattern_name: str) -> list[Row]:
+    pattern = _pattern(document, pattern_name)
+    return [member_to_row(m, i) for i, m in enumerate(_member_list(pattern) if pattern else [])]
+
+
+def member_to_row(member: Any, index: int) -> Row:
+    member = member if isinstance(member, dict) else {}
+    return {"number": str(index + 1), "entity": member.get("entity"), "action": member.get("action"),
+            "key_inputs": format_key_inputs(member.get("key_inputs"))}
+
+
+def member_from_row(row: Row, original: Any) -> dict[str, Any]:
+    member = copy.deepcopy(original) if isinstance(original, dict) else {}
+    _set(member, "entity", row.get("entity"))
+    _set(member, "action", row.get("action"))
+    pairs = parse_key_inputs(row.get("key_inputs"))
+    if pairs:
+        member["key_inputs"] = pairs
+    else:
+        member.pop("key_inputs", None)
+    return member
+
+
+def edit_write_members(document: Document, pattern_name: str, edits: dict[str, Any]) -> Document:
+    def change(pattern: dict[str, Any]) -> None:
+        # the number is shown, never typed (a member's number is its place), so edits are read without it
+        pattern["members"] = apply_table_edits(_member_list(pattern), edits, lambda m: member_to_row(m, 0),
+                                               member_from_row)
+        if not pattern["members"]:
+            pattern.pop("members")
+    return _edit_pattern(document, pattern_name, change)
+
+
+# conditions
+
+def write_condition_rows(document: Document, pattern_name: str) -> list[Row]:
+    pattern = _pattern(document, pattern_name)
+    return [condition_to_row(e) for e in (_entries(pattern, "condition") if pattern else [])]
+
+
+def condition_to_row(entry: dict[str, Any]) -> Row:
+    condition = entry.get("value")
+    row: Row = {"member": entry.get("member"), "kind": None, "attribute": None, "operator": None, "value": None,
+                "input": None}
+    if isinstance(condition, str):
+        row["kind"] = condition
+    elif isinstance(condition, dict):
+        row.update({field: condition.get(field) for field in _CONDITION_FIELDS})
+        row["kind"] = condition.get("kind", CONDITION_KIND_DEFAULT)
+        row["value"] = constant_text(condition.get("value"))
+    return row
+
+
+def condition_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
+    """A condition as a file writes it: `attribute_not_exists` alone, `{kind: version_matches, attribute:
+    version}`, or the compare form without its kind (`{attribute: status, operator: '=', value: available}`)."""
+    before = original.get("value")
+    kind = clean_cell(row.get("kind"))
+    condition: dict[str, Any] = {k: v for k, v in before.items() if k not in ("kind", "value", *_CONDITION_FIELDS)} \
+        if isinstance(before, dict) else {}
+    if kind is not None and (kind != CONDITION_KIND_DEFAULT or (isinstance(before, dict) and "kind" in before)):
+        condition["kind"] = kind
+    for field in _CONDITION_FIELDS:
+        _set(condition, field, row.get(field))
+    _set_constant(condition, "value", row.get("value"))
+    value: Any = condition
+    if kind in _SHORTHAND_CONDITIONS and list(condition) == ["kind"] and not isinstance(before, dict):
+        value = kind
+    return {"member": clean_cell(row.get("member")), "value": value}
+
+
+def edit_write_conditions(document: Document, pattern_name: str, edits: dict[str, Any]) -> Document:
+    def change(pattern: dict[str, Any]) -> None:
+        entries = apply_table_edits(_entries(pattern, "condition"), edits, condition_to_row, condition_from_row)
+        _regroup(pattern, "condition", entries)
+    return _edit_pattern(document, pattern_name, change)
+
+
+# updates
+
+def write_update_rows(document: Document, pattern_name: str) -> list[Row]:
+    pattern = _pattern(document, pattern_name)
+    return [update_to_row(e) for e in (_entries(pattern, "updates") if pattern else [])]
+
+
+def update_to_row(entry: dict[str, Any]) -> Row:
+    update = entry.get("value") if isinstance(entry.get("value"), dict) else {}
+    amount = update.get("amount")
+    return {"member": entry.get("member"), "attribute": update.get("attribute"),
+            "action": update.get("action", UPDATE_ACTION_DEFAULT), "value": constant_text(update.get("value")),
+            "input": update.get("input"), "amount": None if amount is None else str(amount),
+            "negate": bool(update.get("negate", False))}
+
+
+def update_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
+    before = original.get("value") if isinstance(original.get("value"), dict) else {}
+    update = copy.deepcopy(before)
+    _set(update, "attribute", row.get("attribute"))
+    action = clean_cell(row.get("action"))
+    _set(update, "action", None if action == UPDATE_ACTION_DEFAULT and "action" not in before else action)
+    _set_constant(update, "value", row.get("value"))
+    _set(update, "input", row.get("input"))
+    _set(update, "amount", number_cell(clean_cell(row.get("amount"))))
+    if clean_cell(row.get("negate")):
+        update["negate"] = True
+    elif "negate" in before:
+        update["negate"] = False  # kept as the file wrote it
+    else:
+        update.pop("negate", None)
+    return {"member": clean_cell(row.get("member")), "value": update}
+
+
+def edit_write_updates(document: Document, pattern_name: str, edits: dict[str, Any]) -> Document:
+    def change(pattern: dict[str, Any]) -> None:
+        entries = apply_table_edits(_entries(pattern, "updates"), edits, update_to_row, update_from_row)
+        _regroup(pattern, "updates", entries)
+    return _edit_pattern(document, pattern_name, change)
+
+
+# soft delete (the TTL it sets is the table's ttl_attribute, on the Table & traffic tab)
+
+def soft_delete_rows(document: Document, pattern_name: str) -> list[Row]:
+    pattern = _pattern(document, pattern_name)
+    return [soft_delete_to_row(s) for s in (_held(pattern.get("soft_delete")) if pattern else [])]
+
+
+def soft_delete_to_row(soft_delete: Any) -> Row:
+    soft = soft_delete if isinstance(soft_delete, dict) else {}
+    row = {column: soft.get(column) for column in SOFT_DELETE_COLUMNS}
+    row["expires_after_days"] = None if soft.get("expires_after_days") is None else str(soft["expires_after_days"])
+    return row
+
+
+def soft_delete_from_row(row: Row, original: Any) -> dict[str, Any]:
+    soft = copy.deepcopy(original) if isinstance(original, dict) else {}
+    for column in SOFT_DELETE_COLUMNS:
+        _set(soft, column, number_cell(row.get(column)) if column == "expires_after_days" else row.get(column))
+    return soft
+
+
+def edit_soft_delete(document: Document, pattern_name: str, edits: dict[str, Any]) -> Document:
+    def change(pattern: dict[str, Any]) -> None:
+        _hold(pattern, "soft_delete", apply_table_edits(_held(pattern.get("soft_delete")), edits,
+                                                        soft_delete_to_row, soft_delete_from_row))
+    return _edit_pattern(document, pattern_name, change)
+
+
+# auxiliary items of an entity (uniqueness, aggregates, edge copies)
+
+def auxiliary_rows(document: Document, entity_name: str) -> list[Row]:
+    entity = _entity(document, entity_name)
+    items = entity.get("auxiliary_items") if entity else None
+    return [auxiliary_to_row(a) for a in (items if isinstance(items, list) else []) if isinstance(a, dict)]
+
+
+def auxiliary_to_row(item: dict[str, Any]) -> Row:
+    row = {column: item.get(column) for column in AUXILIARY_COLUMNS}
+    row["attributes"] = list(item.get("attributes") or [])
+    return row
+
+
+def auxiliary_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
+    item = copy.deepcopy(original)
+    for column in AUXILIARY_COLUMNS:
+        _set(item, column, row.get(column))
+    return item
+
+
+def edit_auxiliary_items(document: Document, entity_name: str, edits: dict[str, Any]) -> Document:
+    updated = copy.deepcopy(document)
+    entity = _entity(updated, entity_name)
+    if entity is not None:
+        items = entity.get("auxiliary_items")
+        kept = [a for a in items if isinstance(a, dict)] if isinstance(items, list) else []
+        _set(entity, "auxiliary_items", apply_table_edits(kept, edits, auxiliary_to_row, auxiliary_from_row))
     return updated

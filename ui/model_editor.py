@@ -20,7 +20,10 @@ from modeling.errors import Problem, problems_under
 from modeling.model import (
     GENERATOR_KINDS,
     AttributeType,
+    AuxiliaryKind,
     BillingMode,
+    ComparisonOperator,
+    ConditionKind,
     Consistency,
     FakerProvider,
     PatternKind,
@@ -31,19 +34,45 @@ from modeling.model import (
     TableClass,
     TimestampFormat,
     TrafficShape,
+    TransactAction,
+    UpdateAction,
 )
 from ui import grid, session
 from ui.problems import show_problems
+from ui.text import plain
 
 Edit = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+NamedEdit = Callable[[dict[str, Any], str, dict[str, Any]], dict[str, Any]]  # edits of one entity's or pattern's rows
 
 
 ATTRIBUTES_OF = "attributes_entity"  # the Model page's "Attributes of" selector (a per-model key)
+WRITES_OF = "writes_pattern"  # the Access patterns tab's "Write semantics of" selector (a per-model key)
 
 
 def attributes_of() -> Any:
     """The entity "Attributes of" shows (read before the selector is drawn, to apply its grid's edits)."""
     return st.session_state.get(session.model_key(ATTRIBUTES_OF))
+
+
+def writes_of() -> Any:
+    """The pattern "Write semantics of" shows (read before the selector is drawn, to apply its grids' edits)."""
+    return st.session_state.get(session.model_key(WRITES_OF))
+
+
+def write_grids(pattern: str) -> tuple[tuple[str, NamedEdit], ...]:
+    """The write-semantics grids of a pattern: grid name -> the edit that applies its rows (editing)."""
+    return ((f"writes.{pattern}.members", editing.edit_write_members),
+            (f"writes.{pattern}.conditions", editing.edit_write_conditions),
+            (f"writes.{pattern}.updates", editing.edit_write_updates),
+            (f"writes.{pattern}.soft_delete", editing.edit_soft_delete))
+
+
+def apply_pending_writes(pattern: Any) -> None:
+    """Apply the edits of the shown pattern's write-semantics grids, as apply_pending does for one grid."""
+    if not isinstance(pattern, str):
+        return
+    for name, edit in write_grids(pattern):
+        apply_pending(name, lambda doc, edits, edit=edit: edit(doc, pattern, edits))
 DISTRIBUTIONS = ["uniform", "zipf", "hot_value"]
 REGIONS = ["us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1", "eu-west-1", "eu-west-2",
            "eu-west-3", "eu-central-1", "eu-north-1", "eu-south-1", "ap-northeast-1", "ap-northeast-2",
@@ -75,6 +104,7 @@ class _Snapshot:
     last: session.OpenDraft  # the open model as this grid's edits last left it (its scope: the grid's model)
     applied: dict[str, Any] | None = None  # the grid's cumulative edits as last applied
     saving: _Saving | None = None  # a save of this grid's edits that a stopped run may not have recorded
+    shape: str | None = None  # the columns it shows, for a grid drawn anew when they change (table_editor)
 
 
 def _edits_of(value: Any) -> dict[str, Any] | None:
@@ -161,15 +191,18 @@ def _settled_snapshot(name: str) -> _Snapshot | None:
 
 
 def table_editor(name: str, rows_of: Callable[[dict[str, Any]], list[dict[str, Any]]], columns: tuple[str, ...],
-                 column_config: dict[str, Any]) -> None:
+                 column_config: dict[str, Any], *, follow_columns: bool = False) -> None:
+    """`follow_columns`: the grid is drawn anew when the columns it shows change (a transaction's grids have a
+    member column). A select's options follow in place (ui/grid_frontend), with no new grid."""
     snapshot = _settled_snapshot(name)
     held = session.open_draft()
+    shape = ",".join(columns) if follow_columns else None
     if snapshot is None:
-        snapshot = _Snapshot(held.document, held)
-    elif snapshot.last.document != held.document:
-        if not _can_rebase(snapshot, held.document, rows_of):
-            _redraw(name)  # a grid without the old edits
-        snapshot = _Snapshot(held.document, held)
+        snapshot = _Snapshot(held.document, held, shape=shape)
+    elif snapshot.last.document != held.document or snapshot.shape != shape:
+        if snapshot.shape != shape or not _can_rebase(snapshot, held.document, rows_of):
+            _redraw(name)  # a grid without the old edits (they are saved)
+        snapshot = _Snapshot(held.document, held, shape=shape)
     st.session_state[_snapshot_key(name)] = snapshot
     key = editor_key(name)
     grid.editable_grid(editing.rows_for_text_cells(rows_of(snapshot.drawn)), columns, column_config, key,
@@ -341,7 +374,9 @@ def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
         "item_count": _number_column("Items"),
         "monthly_growth_percent": _number_column("Growth %/month"),
     })
-    show_problems([p for p in problems_under(problems, "entities") if ".attributes" not in p.path])
+    aux_shown = problems_under(problems, f"entities[{attributes_of()}].auxiliary_items")  # shown under its grid
+    show_problems([p for p in problems_under(problems, "entities") if ".attributes" not in p.path
+                   and p not in aux_shown])
     names = editing.entity_names(document)
     if not names:
         st.info("Add an entity in the table above to give it attributes.")
@@ -364,6 +399,8 @@ def entities_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     show_problems(problems_under(problems, f"entities[{entity}].attributes")
                   + problems_under(problems, f"entities[{entity}].identifiers"))
     generator_form(document, entity)
+    auxiliary_items_editor(document, entity)
+    show_problems(problems_under(problems, f"entities[{entity}].auxiliary_items"))
 
 
 def generator_form(document: dict[str, Any], entity: str) -> None:
@@ -453,4 +490,130 @@ def patterns_tab(document: dict[str, Any], problems: list[Problem]) -> None:
         "average_requests_per_second": _number_column("Average req/s"),
         "description": st.column_config.TextColumn("Description"),
     })
-    show_problems(problems_under(problems, "access_patterns"))
+    shown = writes_of()
+    held_back = write_problems(problems, shown) if isinstance(shown, str) else []
+    show_problems([p for p in problems_under(problems, "access_patterns") if p not in held_back])
+    with st.container(key="write_semantics"):  # one place on the page (browser tests find its grids in it)
+        write_semantics(document, problems)
+
+
+# --- write semantics of a write pattern (issue 27.6) ----------------------------------------------
+#
+# Each list is a grid with its own key under the pattern's name, saved as it is edited like the attribute
+# grids: switching to another pattern and back finds every row as it was left. A transaction's conditions
+# and updates name their member by its number in the members grid.
+
+
+def write_semantics(document: dict[str, Any], problems: list[Problem]) -> None:
+    st.markdown("**Write semantics** — a write's condition, how it changes attributes, a transaction's members, "
+                "soft delete. The same fields as the YAML (File tab), with the same checks.")
+    names = editing.write_pattern_names(document)
+    if not names:
+        st.info("Add a write pattern (kind write, update, delete, transact_write or batch_write) to give it a "
+                "condition and updates.")
+        return
+    pattern = st.selectbox("Write semantics of", names, key=session.model_key(WRITES_OF))
+    kind = editing.pattern_kind(document, pattern)
+    transaction = editing.is_transaction(document, pattern)
+    attributes = editing.write_semantics_attributes(document, pattern)
+    inputs = editing.pattern_inputs(document, pattern)
+    members = [row["number"] for row in editing.write_member_rows(document, pattern)]
+    member = {"member": st.column_config.SelectboxColumn(
+        "Member", options=members, help="The transaction member (its number above); empty: the pattern itself")}
+    if transaction:
+        st.markdown("**Transaction members** — every item the transaction puts, updates, deletes or checks.")
+        table_editor(f"writes.{pattern}.members", lambda doc: editing.write_member_rows(doc, pattern),
+                     editing.MEMBER_COLUMNS, {
+            "number": st.column_config.TextColumn("Member", disabled=True),
+            "entity": st.column_config.SelectboxColumn("Entity", options=editing.entity_names(document)),
+            "action": st.column_config.SelectboxColumn("Action", options=_values(TransactAction),
+                                                       default=editing.MEMBER_ACTION_DEFAULT),
+            "key_inputs": st.column_config.TextColumn(
+                "Key inputs", help="Where an attribute of the key comes from an input of another name, e.g. "
+                                   "studentId=fromStudentId; empty: the inputs of the same names"),
+        }, follow_columns=True)
+    value_help = "A constant: on_loan, 1, true; in double quotes to keep digits as text (\"1\")"
+    if kind != "batch_write" or editing.has_write_field(document, pattern, "condition"):
+        st.markdown("**Condition** — the write happens only if it holds (ConditionExpression).")
+        table_editor(f"writes.{pattern}.conditions", lambda doc: editing.write_condition_rows(doc, pattern),
+                     editing.CONDITION_COLUMNS if transaction else editing.CONDITION_COLUMNS[1:], {
+            **member,
+            "kind": st.column_config.SelectboxColumn(
+                "Condition", options=_values(ConditionKind), default=editing.CONDITION_KIND_DEFAULT,
+                help="attribute_not_exists: create only; version_matches: optimistic locking (the version read "
+                     "is current, and the write adds 1 to it); compare: attribute operator a value or input"),
+            "attribute": st.column_config.SelectboxColumn("Attribute", options=attributes),
+            "operator": st.column_config.SelectboxColumn("Operator", options=_values(ComparisonOperator)),
+            "value": st.column_config.TextColumn("Value", help=value_help),
+            "input": st.column_config.SelectboxColumn("Input", options=inputs,
+                                                      help="Compare with this input of the pattern"),
+        }, follow_columns=True)
+    if transaction or kind == "update" or editing.has_write_field(document, pattern, "updates"):
+        st.markdown("**Updates** — SET a constant or an input, if_not_exists, ADD (atomic counters), REMOVE. "
+                    "A Put member's updates say what the new item holds.")
+        table_editor(f"writes.{pattern}.updates", lambda doc: editing.write_update_rows(doc, pattern),
+                     editing.UPDATE_COLUMNS if transaction else editing.UPDATE_COLUMNS[1:], {
+            **member,
+            "attribute": st.column_config.SelectboxColumn("Attribute", options=attributes),
+            "action": st.column_config.SelectboxColumn("Action", options=_values(UpdateAction),
+                                                       default=editing.UPDATE_ACTION_DEFAULT),
+            "value": st.column_config.TextColumn("Value", help=value_help),
+            "input": st.column_config.SelectboxColumn("Input", options=inputs,
+                                                      help="The input holding the new value or the number to add"),
+            "amount": st.column_config.TextColumn("Add", help="ADD: a constant number (default 1), e.g. 1 or -1"),
+            "negate": st.column_config.CheckboxColumn("Subtract", help="ADD: subtract the input's value"),
+        }, follow_columns=True)
+    if kind == "delete" or editing.has_write_field(document, pattern, "soft_delete"):
+        soft_delete_editor(document, pattern)
+    show_problems(write_problems(problems, pattern))
+
+
+def soft_delete_editor(document: dict[str, Any], pattern: str) -> None:
+    ttl = (document.get("table") or {}).get("ttl_attribute") if isinstance(document.get("table"), dict) else None
+    st.markdown("**Soft delete** — one row keeps the item and marks it deleted; no row deletes it.")
+    st.caption(f"TTL: the table's TTL attribute is {plain(ttl)} (Table & traffic tab); 'Expires after days' sets "
+               "it." if ttl else "TTL: set the table's TTL attribute on the Table & traffic tab for "
+               "'Expires after days' to set it.")
+    attributes = editing.write_semantics_attributes(document, pattern)
+    table_editor(f"writes.{pattern}.soft_delete", lambda doc: editing.soft_delete_rows(doc, pattern),
+                 editing.SOFT_DELETE_COLUMNS, {
+        "status_attribute": st.column_config.SelectboxColumn("Status attribute", options=attributes,
+                                                             default="status"),
+        "status_value": st.column_config.TextColumn("Deleted status", default="DELETED"),
+        "deleted_at_attribute": st.column_config.SelectboxColumn("Deleted at", options=attributes,
+                                                                 default="deletedAt"),
+        "expires_after_days": st.column_config.TextColumn("Expires after days",
+                                                          help="Sets the table's TTL attribute; empty: never"),
+        "archive_entity": st.column_config.SelectboxColumn("Archive copy as", options=editing.entity_names(document),
+                                                           help="An entity the deleted item is copied to"),
+    }, follow_columns=True)
+
+
+_WRITE_FIELDS = ("condition", "updates", "members", "soft_delete")
+
+
+def write_problems(problems: list[Problem], pattern: str) -> list[Problem]:
+    """The problems of a pattern's write-semantics fields (and its members')."""
+    base = f"access_patterns[{pattern}]"
+    return [p for field in _WRITE_FIELDS for p in problems_under(problems, f"{base}.{field}")]
+
+
+def auxiliary_items_editor(document: dict[str, Any], entity: str) -> None:
+    """Extra items every write of the entity keeps in step: uniqueness, aggregates (counts), edge copies."""
+    st.markdown("**Items kept in step with its writes** — a `unique` attribute gets its uniqueness item without a "
+                "row here; add one for a combination of attributes, an aggregate count or an edge copy.")
+    attributes = editing.attribute_names(document, [entity])
+    relationships = [str(r.get("name")) for r in document.get("relationships") or []
+                     if isinstance(r, dict) and r.get("name")]
+    table_editor(f"auxiliary.{entity}", lambda doc: editing.auxiliary_rows(doc, entity), editing.AUXILIARY_COLUMNS, {
+        "name": st.column_config.TextColumn("Item"),
+        "kind": st.column_config.SelectboxColumn("Kind", options=_values(AuxiliaryKind)),
+        "relationship": st.column_config.SelectboxColumn("Relationship", options=relationships,
+                                                         help="aggregate: the relationship whose parent holds it"),
+        "counter_attribute": st.column_config.TextColumn("Counter", help="aggregate: the count's attribute"),
+        "sum_of": st.column_config.SelectboxColumn("Sum of", options=attributes,
+                                                   help="aggregate: add this attribute instead of 1"),
+        "attributes": st.column_config.MultiselectColumn("Unique together", options=attributes),
+        "partition_key": st.column_config.TextColumn("Partition key", help="e.g. USER#{followedId}"),
+        "sort_key": st.column_config.TextColumn("Sort key"),
+    }, follow_columns=True)

@@ -96,17 +96,7 @@
     } else if (column.kind === "select") {
       el = document.createElement("select");
       el.className = "cell";
-      // a value the options do not list (a file typed by hand) is shown as it is, never changed silently
-      const options = [...column.options];
-      if (!isEmpty(value) && !options.includes(value)) options.push(value);
-      if (column.default === null || isEmpty(value)) options.unshift("");
-      for (const option of options) {
-        const o = document.createElement("option");
-        o.value = option;
-        o.textContent = option === "" ? "—" : option;
-        el.appendChild(o);
-      }
-      el.value = isEmpty(value) ? "" : value;
+      setOptions(el, column, value);
       el.disabled = column.disabled;
       el.addEventListener("change", () => commit(el));
     } else {
@@ -125,6 +115,21 @@
     }
     el.setAttribute("aria-label", label);
     return el;
+  }
+
+  function setOptions(el, column, value) {
+    // a value the options do not list (a file typed by hand) is shown as it is, never changed silently
+    const options = [...column.options];
+    if (!isEmpty(value) && !options.includes(value)) options.push(value);
+    if (column.default === null || isEmpty(value)) options.unshift("");
+    el.replaceChildren();
+    for (const option of options) {
+      const o = document.createElement("option");
+      o.value = option;
+      o.textContent = option === "" ? "—" : option;
+      el.appendChild(o);
+    }
+    el.value = isEmpty(value) ? "" : value;
   }
 
   function drawBody(focus) {
@@ -307,10 +312,24 @@
     drawBody(null);
   }
 
+  // A select's options may come from elsewhere on the page (a transaction's member numbers, a pattern's
+  // inputs): later renders set them in place, and nothing else, so no cell is redrawn and nothing typed moves.
+  function followOptions(args) {
+    if (!args || !Array.isArray(args.columns) || args.columns.length !== columns.length) return;
+    args.columns.forEach((column, j) => {
+      const now = columns[j];
+      if (column.name !== now.name || now.kind !== "select" || column.kind !== "select") return;
+      if (JSON.stringify(column.options) === JSON.stringify(now.options)) return;
+      columns[j] = { ...now, options: column.options };
+      body.querySelectorAll(`select[data-col="${j}"]`).forEach((el) => setOptions(el, columns[j], parse(columns[j], el)));
+    });
+  }
+
   window.addEventListener("message", (event) => {
     if (!event.data || event.data.type !== "streamlit:render") return;
     theme(event.data.theme);
     if (columns === null) init(event.data.args);
+    else followOptions(event.data.args);
     resize();
   });
   body.addEventListener("keydown", onKeyDown);
