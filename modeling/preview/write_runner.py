@@ -643,7 +643,9 @@ def _success_binding(ctx: WriteContext, name: str, plan: WritePlan, rng: random.
                                  _entity_attributes(ctx.model, member.entity))
         take_inputs(owners[i], i)
     for n in pattern.value_inputs:
-        inputs.setdefault(n, _safe_value(plan, owners, n))
+        if n not in inputs:
+            found = _set_input_value(ctx, plan, n)
+            inputs[n] = found if found is not None else _safe_value(plan, owners, n)
     owners = [_with_inputs(owner, inputs, input_names(pattern, i), _entity_attributes(ctx.model, m.entity))
               if m.action is TransactAction.PUT else owner
               for i, (owner, m) in enumerate(zip(owners, own, strict=True))]
@@ -733,6 +735,19 @@ def _compare_value(ctx: WriteContext, entity: str, condition: WriteCondition, ho
     if holds:
         return {"=": constant, "<>": other, "<": below, "<=": constant, ">": above, ">=": constant}[operator]
     return {"=": other, "<>": constant, "<": constant, "<=": above, ">": constant, ">=": below}[operator]
+
+
+def _set_input_value(ctx: WriteContext, plan: WritePlan, name: str) -> Any | None:
+    """A value input that only SETs an attribute (`returnedAt = :returnedAt`) takes a value that attribute
+    really holds: a spare item's, of the attribute's own type and generator (a timestamp, not the number 1).
+    None when the input is also compared or added (`_safe_value` keeps those conditions true)."""
+    uses = [(m, u) for m in plan.members for u in m.updates if u.input == name]
+    compared = any(m.condition is not None and m.condition.input == name for m in plan.members)
+    if not uses or compared or any(u.action not in (UpdateAction.SET, UpdateAction.IF_NOT_EXISTS) for _, u in uses):
+        return None
+    member, update = uses[0]
+    return next((item.attributes[update.attribute] for item in ctx.data.spares_of(member.entity)
+                 if update.attribute in item.attributes), None)
 
 
 def _safe_value(plan: WritePlan, owners: list[Item], name: str) -> Decimal:

@@ -191,17 +191,16 @@ def test_with_no_available_copy_in_the_data_one_is_written_first_and_both_paths_
     assert table_items(setup, client) == before  # the copy written for the success path was put back
 
 
-def test_only_the_rejected_path_possible_is_a_failure_that_says_so(endpoint, client) -> None:
-    """`status = 1` never holds on a String attribute, and no Copy can be written to make it hold."""
+def test_only_the_rejected_path_possible_is_refused_before_the_preview(endpoint, client) -> None:
+    """`status = 1` never holds on a String attribute: the model itself is refused now (a constant of another
+    type than its attribute), so the Preview never runs a condition whose success path cannot exist."""
+    from modeling.errors import ModelFileError
+
     def numeric_status(document: dict[str, Any]) -> None:
         document["access_patterns"][0]["members"][0]["condition"]["value"] = 1
 
-    setup, data = setup_of(endpoint, library(numeric_status))
-    result = run((setup, data), client, "borrow_copy")
-    assert not result.passed
-    success = result.cases[0]
-    assert success.case == "success" and not success.passed
-    assert "only the rejected path could run" in success.detail and "Copy's status = 1" in success.detail
+    with pytest.raises(ModelFileError, match=r"`status` is S, but the constant 1 is a number"):
+        setup_of(endpoint, library(numeric_status))
 
 
 def test_a_request_with_another_constant_than_the_pattern_fails_the_oracle(loaded, client) -> None:

@@ -67,3 +67,29 @@ def test_every_write_pattern_passes_both_outcomes(name: str, model: Model, endpo
         if conditional and outcomes != {True, False}:  # both paths must have run, on purpose
             failures.append(f"{pattern.name}: ran only {[c.case for c in run.cases]}")
     assert failures == [], f"{name} under {design.name}:\n" + "\n".join(failures)
+
+
+def test_an_input_that_only_sets_an_attribute_takes_a_value_of_that_attribute(endpoint: Any, client: Any) -> None:
+    """`returnedAt = :returnedAt` was sent the number 1 (the value every comparison accepts); a SET-only input now
+    takes a value the attribute really holds: a timestamp of its generator's window, as a string."""
+    import yaml
+
+    from modeling.model_file import model_from_document
+
+    document = yaml.safe_load((FIXTURES_DIR / "write-semantics" / "library.yaml").read_text("utf-8"))
+    returning = next(p for p in document["access_patterns"] if p["name"] == "return_copy")
+    returning["inputs"].append("returnedAt")
+    returning["members"][1]["updates"].append({"attribute": "returnedAt", "input": "returnedAt"})
+    model = model_from_document(document)
+    design = propose(model)[0]
+    setup = preview_setup(model, design, endpoint, f"sweep{next(_tables)}", "library", 300, 42)
+    data, _ = load_preview(setup)
+    run = run_pattern(client, RunContext(setup.model, setup.design, data, setup.table.name, setup.seed),
+                      "return_copy")
+    assert run.passed, run.verdict
+    success = next(c for c in run.cases if c.expected == "succeeds")
+    loans = [after for _, after in success.written if after is not None and after.get("loanStatus") == "RETURNED"]
+    assert len(loans) == 1
+    returned_at = loans[0]["returnedAt"]
+    # the generator's window is 2026-01-01 .. 2026-06-01 (an ISO string sorts as a date)
+    assert isinstance(returned_at, str) and "2026-01-01" <= returned_at <= "2026-06-02", returned_at
