@@ -404,8 +404,8 @@ def _run_segment(client: Any, spec: MigrationSpec, options: RunOptions, number: 
 
 def _confirm(client: Any, spec: MigrationSpec, options: RunOptions, number: int, migrated: list[dict[str, Any]],
              counts: _Counts, bucket: _TokenBucket, stop: threading.Event) -> None:
-    """Read back every item the page migrated and migrate again any not in its NEW form, until all are;
-    RetriesExhausted (the run stops, the checkpoint stays before this page) if one never is."""
+    """Read back every item the page wrote and migrate again any not in its NEW form, until all are;
+    MigrationError (the run stops, the checkpoint stays before this page) if one never is."""
     def send(left: list[dict[str, Any]]) -> list[dict[str, Any]]:
         unsettled = _unsettled(client, spec, options, left)
         for current in unsettled:
@@ -484,8 +484,8 @@ def to_dynamodb(item: Mapping[str, Any]) -> dict[str, Any]:
 
 def _migrate_item(client: Any, spec: MigrationSpec, options: RunOptions, item: dict[str, Any], counts: _Counts,
                   bucket: _TokenBucket, segment: int | None = None, redo: bool = False) -> bool:
-    """Migrate one item; True if it is one the migration changes (then it is read back before the checkpoint).
-    `redo`: the read-back found it not done although a write said so; counted as `redone`."""
+    """Migrate one item; True if a write was sent for it (then it is read back before the checkpoint).
+    `redo`: the read-back found it not done although a write said so; counted as `redone` when written again."""
     entity = entity_of(spec, item)
     if entity is None:
         # already in the NEW form (a rewrite sees the items it moved), else an item no model describes
@@ -503,11 +503,11 @@ def _migrate_item(client: Any, spec: MigrationSpec, options: RunOptions, item: d
                              "(--fill Entity.attribute=value), then run again") from None
     if action is Action.UPDATE and target == item:
         counts.add(segment, already_done=1)
-        return True
+        return False  # nothing written: nothing to read back
     bucket.take()
     done = {Action.UPDATE: _update, Action.MOVE: _move, Action.COPY: _copy}[action](client, spec, options, item,
                                                                                   target)
-    counts.add(segment, **({"redone": 1} if redo else {"written": 1} if done else {"already_done": 1}))
+    counts.add(segment, **({"already_done": 1} if not done else {"redone": 1} if redo else {"written": 1}))
     return True
 
 
