@@ -5,7 +5,9 @@ while it runs (dual writes, a second table); as Markdown for the review and as J
 Units follow dynamodb-facts: a Scan reads the items' sizes added and rounded up to 4 KB, eventually consistent
 at half a unit (§1.1, §1.2 Scan); a write is its size rounded up to 1 KB (§1.2); an UpdateItem the larger of
 before and after (§1.2); a TransactWriteItems write counts twice on the base table, its index writes once (§2);
-each index entry a write puts or deletes is one more write sized on the entry (§4.1). A provisioned step is
+each index entry a write puts or deletes is one more write sized on the entry (§4.1); the read-back of every
+migrated item before each checkpoint is a strongly consistent BatchGetItem read, each item rounded up to 4 KB on
+its own and a key already gone still one unit (§1.1, §1.2 BatchGetItem). A provisioned step is
 priced as the unit-hours it keeps busy: units / 3,600 (§0.2). Prices come from the Region's sheet
 (`costs.pricing`); a Region without one shows "not available", never $0 or another Region's price.
 """
@@ -51,6 +53,7 @@ class StepUnits:
     items: int
     read_units: Decimal  # RRU (on-demand) = RCU-seconds (provisioned), eventually consistent Scan
     write_units: Decimal  # WRU = WCU-seconds, base table and indexes
+    readback_units: Decimal = Decimal(0)  # RRU = RCU-seconds, strongly consistent: the read-back of each item
 
 
 def scan_read_units(items: int, item_bytes: int) -> Decimal:
@@ -58,6 +61,16 @@ def scan_read_units(items: int, item_bytes: int) -> Decimal:
     if items <= 0:
         return Decimal(0)
     return read_unit_blocks(items * item_bytes) * EVENTUAL_READ_FACTOR
+
+
+def readback_read_units(action: Action, old_bytes: int, new_bytes: int) -> int:
+    """The run's read-back of one migrated item (modeling.migration.run): a moved item's OLD key, gone by then;
+    an updated item as it now is; a copy's OLD item and its NEW copy. Strongly consistent, per item (§1.2)."""
+    if action is Action.MOVE:
+        return read_unit_blocks(0)
+    if action is Action.UPDATE:
+        return read_unit_blocks(new_bytes)
+    return read_unit_blocks(old_bytes) + read_unit_blocks(new_bytes)
 
 
 def update_write_units(old_bytes: int, new_bytes: int, entry_writes: tuple[int, ...]) -> int:
@@ -177,6 +190,11 @@ def _price_step(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes, shee
                                                                     table_class), units.read_units))
         provisioned.append(line_item("Scan reads (RCU-hours)", sheet.price(
             PriceItem.PROVISIONED_READ_CAPACITY_UNIT_HOURS, table_class), units.read_units / SECONDS_PER_HOUR))
+    if units.readback_units:
+        on_demand.append(line_item("Read-back reads (RRU)", sheet.price(PriceItem.ON_DEMAND_READ_REQUEST_UNITS,
+                                                                         table_class), units.readback_units))
+        provisioned.append(line_item("Read-back reads (RCU-hours)", sheet.price(
+            PriceItem.PROVISIONED_READ_CAPACITY_UNIT_HOURS, table_class), units.readback_units / SECONDS_PER_HOUR))
     if units.write_units:
         on_demand.append(line_item("Writes (WRU)", sheet.price(PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, table_class),
                                    units.write_units))
@@ -198,11 +216,12 @@ def _price_step(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes, shee
 
 
 def step_units(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes) -> StepUnits:
-    """The one-time units of a step that touches items (0 for the others): Scan reads and every write."""
+    """The one-time units of a step that touches items (0 for the others): Scan reads, every write, the
+    read-back."""
     if step.action is Action.SKIP or not step.items_touched:
         return StepUnits(0, Decimal(0), Decimal(0))
     spec = plan.spec
-    writes, items = 0, 0
+    writes, items, readback = 0, 0, 0
     # the Scan reads the whole table, the items of every entity, whichever of them it changes (§1.2 Scan)
     stored = [(e.item_count, old_sizes.item_bytes(e.name)) for e in spec.old.entities
               if any(k.entity == e.name for k in spec.old_keys.entities)]
@@ -223,8 +242,9 @@ def step_units(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes) -> St
         else:
             per_item = copy_write_units(new_bytes, tuple(new_entries.values()))
         writes += count * per_item
+        readback += count * readback_read_units(action, old_bytes, new_bytes)
         items += count
-    return StepUnits(items, reads, Decimal(writes))
+    return StepUnits(items, reads, Decimal(writes), Decimal(readback))
 
 
 def _entries(key_design: KeyDesign, entity: str, sizes: Sizes) -> dict[str, int]:
@@ -300,7 +320,8 @@ def plan_json(priced: PricedPlan) -> dict[str, Any]:
         "steps": [{
             "number": s.step.number, "title": s.step.title, "phase": s.step.phase, "what": s.step.what,
             "entities": list(s.step.entities), "items_touched": s.units.items or s.step.items_touched,
-            "read_units": str(s.units.read_units), "write_units": str(s.units.write_units),
+            "read_units": str(s.units.read_units), "readback_read_units": str(s.units.readback_units),
+            "write_units": str(s.units.write_units),
             "one_time_usd": {"on_demand": _json_usd(s.one_time_on_demand_usd),
                              "provisioned": _json_usd(s.one_time_provisioned_usd)},
             "duration_hours": str(s.duration_hours.quantize(Decimal("0.001"))),
@@ -360,8 +381,8 @@ def plan_markdown(priced: PricedPlan) -> str:
     for s in priced.steps:
         lines += ["", f"### {s.step.number}. {s.step.title}", "", s.step.what, ""]
         if s.units.items:
-            lines.append(f"- Units: {s.units.read_units:,} read, {s.units.write_units:,} write "
-                         f"({s.units.items:,} items)")
+            lines.append(f"- Units: {s.units.read_units:,} read (Scan), {s.units.readback_units:,} read "
+                         f"(read-back, strongly consistent), {s.units.write_units:,} write ({s.units.items:,} items)")
         for line in (*s.lines_on_demand, *s.lines_provisioned, *s.extra_monthly_on_demand):
             lines.append(f"- {line.name}: {line.quantity:,} x {line.unit} = {_usd(line.monthly_cost_usd)}")
         lines += [f"- Check: {check}" for check in s.step.checks]

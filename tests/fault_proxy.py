@@ -14,7 +14,11 @@ that body was seen, so a run injects the same faults whatever order the client's
 - `reset_before`: reset the connection (TCP RST) without forwarding: nothing was written;
 - `reset_after`: forward, then reset: written, but the answer is lost;
 - `late`: forward, then hold the answer past the client's read timeout: written, answer too late;
-- `stall`: never answer (until the proxy stops): an endpoint paused mid-load.
+- `stall`: never answer (until the proxy stops): an endpoint paused mid-load;
+- `held`: hold the request `held_seconds` (past the client's deadline), then forward it: an endpoint paused
+  and resumed, which then runs the requests its clients gave up on (they land late, amid the next run);
+- `phantom`: answer 200 `{}` without forwarding: a write acknowledged but never kept, as when a moto server
+  rolls a failed transaction back over a concurrent one (modeling/migration/run.py says how).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-KINDS = ("throttle", "error500", "partial", "reset_before", "reset_after", "late", "stall")
+KINDS = ("throttle", "error500", "partial", "reset_before", "reset_after", "late", "stall", "held", "phantom")
 _JSON = "application/x-amz-json-1.0"
 _CONTROL_PLANE = {"CreateTable", "DeleteTable", "DescribeTable", "ListTables", "TagResource", "UntagResource",
                   "ListTagsOfResource", "UpdateTable", "UpdateTimeToLive", "DescribeTimeToLive"}
@@ -51,6 +55,9 @@ class FaultPlan:
     reset_after: float = 0.0
     late: float = 0.0
     stall: float = 0.0
+    held: float = 0.0
+    phantom: float = 0.0
+    held_seconds: float = 5.0  # longer than the client's whole call deadline in the tests
     late_seconds: float = 3.5  # longer than the client's read timeout in the tests
     targets: tuple[str, ...] = ()  # operations that may meet a fault (empty: every operation)
     first_only: bool = False  # only a request's first sending meets a fault, never botocore's retries of it
@@ -68,6 +75,7 @@ class FaultProxy:
         self.injected: Counter[str] = Counter()
         self.forwarded = 0
         self.requests: Counter[str] = Counter()  # requests received, by operation
+        self.holding = 0  # `held` requests not yet forwarded (a test waits for them to land)
         self._seen: Counter[str] = Counter()
         self._since_plan = 0  # requests of the plan's targets since it was set (pass_first)
         self._lock = threading.Lock()
@@ -152,6 +160,10 @@ class FaultProxy:
         elif kind == "stall":
             self._stopped.wait(300)
             handler.close_connection = True
+        elif kind == "held":
+            self._held(handler, body)
+        elif kind == "phantom":
+            self._answer(handler, 200, {})
         elif kind == "partial":
             self._partial(handler, body, rng)
         else:
@@ -162,6 +174,28 @@ class FaultProxy:
             if kind == "late":
                 time.sleep(self.plan.late_seconds)
             self._send(handler, status, headers, answer)
+
+    def _held(self, handler: BaseHTTPRequestHandler, body: bytes) -> None:
+        with self._lock:
+            self.holding += 1
+        try:
+            if self._stopped.wait(self.plan.held_seconds):
+                return
+            status, headers, answer = self._forward(handler, body)
+            self._send(handler, status, headers, answer)  # to a client that has most likely given up
+        finally:
+            with self._lock:
+                self.holding -= 1
+
+    def wait_for_held(self, seconds: float = 60.0) -> None:
+        """Until every `held` request has been forwarded (landed late on the server)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            with self._lock:
+                if not self.holding:
+                    return
+            time.sleep(0.05)
+        raise TimeoutError("held requests still not forwarded")
 
     def _partial(self, handler: BaseHTTPRequestHandler, body: bytes, rng: random.Random) -> None:
         request = json.loads(body)

@@ -6,10 +6,23 @@ The generated script (`migration_script`) and the rehearsal call the same `run_m
   an item: a backfill updates only an item that still exists (`attribute_exists`); a rewrite puts the new
   key only if absent and deletes the old only if present, in one TransactWriteItems (dynamodb-facts §2); a
   copy into a new table puts only if absent, so it never overwrites a newer dual write;
-- after each page a segment's LastEvaluatedKey goes to the checkpoint file (written whole, then renamed),
-  so a resumed run starts every segment where its last completed page ended; a page cut short is read
-  again and its conditional writes find the work done;
-- a token bucket holds the writes to a chosen items-per-second rate.
+- after each page, every item the page migrated is read back with a strongly consistent read, and one not
+  found in its NEW form is migrated again; only then does the segment's LastEvaluatedKey go to the checkpoint
+  file (written whole, then renamed), so a resumed run starts every segment where its last *confirmed* page
+  ended; a page cut short is read again and its conditional writes find the work done;
+- a token bucket holds the writes to a chosen items-per-second rate;
+- an optional overall deadline stops the run (resumable, like any interruption), and a progress callback
+  hears the items scanned and written per segment at a steady interval.
+
+Why the read-back (issue 30.5): a rewrite interrupted by a 400 s pause lost one item and left one OLD key.
+botocore had re-sent TransactWriteItems requests that timed out on the paused endpoint; when it resumed, the
+endpoint ran the stale copies too, and each copy after the first failed its conditions. A moto server rolls a
+failed transaction back by restoring a copy of the whole table taken when that transaction began
+(moto 5.2.5, DynamoDBBackend.transact_write_items), which also undoes every write other requests made
+meanwhile: another segment's move, already answered "done", was undone, and the checkpoint moved past it, so
+no later run looked at that item again. The embedded server applies writes one at a time, but a stand-alone
+moto server (or any endpoint that loses an acknowledged write) does not; the checkpoint trusted the answers.
+It now covers only what was read back.
 
 Throttling and dropped connections are retried by botocore's standard mode (modeling.endpoint.adapter);
 transaction conflicts and the dual-write queue by the one retry helper (modeling.endpoint.retry). The dual writer
@@ -24,7 +37,6 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -34,7 +46,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.design.keys import KeyTemplateError
-from modeling.endpoint.retry import send_until_done
+from modeling.endpoint.retry import RetriesExhausted, send_until_done
 from modeling.errors import ModelingError
 from modeling.migration.plan import (
     Action,
@@ -51,6 +63,10 @@ from modeling.model import KeyDesign, Model
 DEFAULT_SEGMENTS = 4
 DEFAULT_PAGE_ITEMS = 100
 DEFAULT_ITEMS_PER_SECOND = 200.0
+DEFAULT_PROGRESS_SECONDS = 10.0
+# after a stop (the deadline, or a segment that failed), how long the others may take to finish their request
+STOP_GRACE_SECONDS = 2.0
+BATCH_GET_KEYS = 100  # BatchGetItem's largest request (DynamoDB API reference, BatchGetItem)
 CHECKPOINT_FORMAT = "dynamodb-design-studio/migration-checkpoint"
 
 _SERIALIZER = TypeSerializer()
@@ -80,6 +96,32 @@ class RunOptions:
     # threads scanning segments at once: every segment by default; 1 for the embedded moto server, which shares
     # this process's GIL (stack-notes §4.6) and is not safe with concurrent scans and writes on one table
     workers: int | None = None
+    deadline_seconds: float | None = None  # the whole run; past it, MigrationInterrupted (resume from the checkpoint)
+    progress_seconds: float = DEFAULT_PROGRESS_SECONDS  # how often `progress` hears the counts
+
+
+@dataclass(frozen=True)
+class SegmentProgress:
+    segment: int
+    scanned: int
+    written: int
+    done: bool
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The counts so far, per segment: what the script prints to stderr at a steady interval."""
+
+    seconds: float
+    segments: tuple[SegmentProgress, ...]
+
+    @property
+    def scanned(self) -> int:
+        return sum(s.scanned for s in self.segments)
+
+    @property
+    def written(self) -> int:
+        return sum(s.written for s in self.segments)
 
 
 @dataclass(frozen=True)
@@ -92,6 +134,7 @@ class RunReport:
     seconds: float
     complete: bool
     segments_done: int = 0
+    redone: int = 0  # writes answered "done" that the read-back did not find, done again
 
 
 # --- spec as JSON (the generated script carries it) -----------------------------------------------------
@@ -131,6 +174,7 @@ class _Checkpoint:
     header: dict[str, Any]
     segments: dict[int, dict[str, Any]]  # segment -> {"done": bool, "last_key": DynamoDB JSON or None}
     lock: threading.Lock = field(default_factory=threading.Lock)
+    closed: bool = False  # the run has returned: a segment thread still waiting on a request writes nothing
 
     def save(self) -> None:
         if self.path is None:
@@ -142,8 +186,14 @@ class _Checkpoint:
 
     def page_done(self, segment: int, last_key: dict[str, Any] | None) -> None:
         with self.lock:
+            if self.closed:
+                return
             self.segments[segment] = {"done": last_key is None, "last_key": last_key}
             self.save()
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
 
 
 def _checkpoint(spec: MigrationSpec, options: RunOptions) -> _Checkpoint:
@@ -200,20 +250,35 @@ class _Counts:
     already_done: int = 0
     skipped: int = 0
     unknown: int = 0
+    redone: int = 0
+    by_segment: dict[int, list[int]] = field(default_factory=dict)  # segment -> [scanned, written]
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, **values: int) -> None:
+    def add(self, segment: int | None = None, **values: int) -> None:
         with self.lock:
             for name, value in values.items():
                 setattr(self, name, getattr(self, name) + value)
+            if segment is not None:
+                mine = self.by_segment.setdefault(segment, [0, 0])
+                mine[0] += values.get("scanned", 0)
+                mine[1] += values.get("written", 0) + values.get("redone", 0)
+
+    def progress(self, seconds: float, segments: int, done: Callable[[int], bool]) -> Progress:
+        with self.lock:
+            mine = {i: self.by_segment.get(i, [0, 0]) for i in range(segments)}
+            return Progress(seconds, tuple(SegmentProgress(i, mine[i][0], mine[i][1], done(i))
+                                           for i in range(segments)))
 
 
 def run_migration(client: Any, spec: MigrationSpec, options: RunOptions,
-                  before_write: Callable[[], None] | None = None) -> RunReport:
-    """Migrate every item of the source table once; MigrationInterrupted (resumable) when the endpoint fails.
+                  before_write: Callable[[], None] | None = None,
+                  progress: Callable[[Progress], None] | None = None) -> RunReport:
+    """Migrate every item of the source table once; MigrationInterrupted (resumable) when the endpoint fails
+    or the deadline passes.
 
     `before_write` runs before the first write and after every page (the rehearsal checks there that both
-    tables are still the product's own); whatever it raises stops the run.
+    tables are still the product's own); whatever it raises stops the run. `progress` hears the counts every
+    `options.progress_seconds` while the run goes on, and once at its end.
     """
     if spec.mode is Mode.NONE:
         return RunReport(0, 0, 0, 0, 0, 0.0, True, options.segments)
@@ -228,6 +293,7 @@ def run_migration(client: Any, spec: MigrationSpec, options: RunOptions,
     started = time.perf_counter()
     pending = [s for s in range(options.segments) if not checkpoint.segments.get(s, {}).get("done")]
     failures: list[str] = []
+    unexpected: list[Exception] = []
     stop = threading.Event()
 
     def segment(number: int) -> None:
@@ -236,12 +302,59 @@ def run_migration(client: Any, spec: MigrationSpec, options: RunOptions,
         except (ClientError, BotoCoreError, ModelingError) as exc:  # RetriesExhausted is a ModelingError
             failures.append(f"segment {number}: {_describe(exc)}")
             stop.set()
+        except Exception as exc:  # a bug: raised again in the caller's thread, as the thread pool did
+            unexpected.append(exc)
+            stop.set()
 
-    with ThreadPoolExecutor(max_workers=max(1, min(len(pending), options.workers or len(pending)))) as pool:
-        list(pool.map(segment, pending))
-    done = sum(1 for s in range(options.segments) if checkpoint.segments.get(s, {}).get("done"))
+    def is_done(number: int) -> bool:
+        return bool(checkpoint.segments.get(number, {}).get("done"))
+
+    def tell() -> None:
+        if progress is not None:
+            progress(counts.progress(time.perf_counter() - started, options.segments, is_done))
+
+    deadline = None if options.deadline_seconds is None else started + options.deadline_seconds
+    queue = list(pending)
+    queue_lock = threading.Lock()
+
+    def worker() -> None:
+        while not stop.is_set():
+            with queue_lock:
+                if not queue:
+                    return
+                number = queue.pop(0)
+            segment(number)
+
+    # daemon threads: past the deadline the run returns although a request the endpoint holds still has a
+    # thread waiting on it (it ends at its own request deadline, and the closed checkpoint ignores it)
+    threads = [threading.Thread(target=worker, name=f"migration-{i}", daemon=True)
+               for i in range(max(1, min(len(pending), options.workers or len(pending))))]
+    for thread in threads:
+        thread.start()
+    interval = max(options.progress_seconds, 0.1)
+    next_report, stopped_at = started + interval, None
+    while alive := [t for t in threads if t.is_alive()]:
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline and not stop.is_set():
+            failures.insert(0, f"the deadline of {options.deadline_seconds:g} s passed")
+            stop.set()  # every segment stops before its next request; its page is read again on resume
+        if stop.is_set():
+            stopped_at = stopped_at or now
+            if now - stopped_at >= STOP_GRACE_SECONDS:
+                break  # a request still held by the endpoint: leave it, the checkpoint is whole
+        if now >= next_report:
+            tell()
+            next_report += interval
+        wake = min(next_report, deadline if deadline is not None and not stop.is_set() else next_report)
+        alive[0].join(timeout=max(0.01, min(wake - now, STOP_GRACE_SECONDS)))
+    checkpoint.close()
+    if unexpected:
+        raise unexpected[0]
+    tell()
+    done = sum(1 for s in range(options.segments) if is_done(s))
     report = RunReport(counts.scanned, counts.written, counts.already_done, counts.skipped, counts.unknown,
-                       time.perf_counter() - started, not failures and done == options.segments, done)
+                       time.perf_counter() - started, not failures and done == options.segments, done,
+                       counts.redone)
     if failures:
         raise MigrationInterrupted(f"the migration stopped ({failures[0]}); {done} of {options.segments} segments "
                                    "are done. Nothing is lost: run it again with the same checkpoint to resume",
@@ -266,11 +379,20 @@ def _run_segment(client: Any, spec: MigrationSpec, options: RunOptions, number: 
         arguments["ExclusiveStartKey"] = state["last_key"]
     while not stop.is_set():
         page = client.scan(**arguments)
+        migrated: list[dict[str, Any]] = []
         for raw in page.get("Items", []):
             if stop.is_set():
-                return  # another segment failed: stop at once; this page is read again on resume
-            counts.add(scanned=1)
-            _migrate_item(client, spec, options, from_dynamodb(raw), counts, bucket)
+                return  # another segment failed, or the deadline passed: this page is read again on resume
+            counts.add(number, scanned=1)
+            item = from_dynamodb(raw)
+            if _migrate_item(client, spec, options, item, counts, bucket, number):
+                migrated.append(item)
+        if stop.is_set():
+            return
+        # the checkpoint says "done up to here" only once the endpoint shows it (see the module's docstring)
+        _confirm(client, spec, options, number, migrated, counts, bucket, stop)
+        if stop.is_set():
+            return
         last_key = page.get("LastEvaluatedKey")
         checkpoint.page_done(number, last_key)
         if before_write is not None:
@@ -278,6 +400,78 @@ def _run_segment(client: Any, spec: MigrationSpec, options: RunOptions, number: 
         if not last_key:
             return
         arguments["ExclusiveStartKey"] = last_key
+
+
+def _confirm(client: Any, spec: MigrationSpec, options: RunOptions, number: int, migrated: list[dict[str, Any]],
+             counts: _Counts, bucket: _TokenBucket, stop: threading.Event) -> None:
+    """Read back every item the page wrote and migrate again any not in its NEW form, until all are;
+    MigrationError (the run stops, the checkpoint stays before this page) if one never is."""
+    def send(left: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        unsettled = _unsettled(client, spec, options, left)
+        for current in unsettled:
+            if stop.is_set():
+                return []  # the caller sees the stop and leaves the checkpoint where it is
+            _migrate_item(client, spec, options, current, counts, bucket, number, redo=True)
+        return unsettled
+
+    if not migrated:
+        return
+    try:
+        send_until_done(send, migrated, what=f"segment {number}: the read-back")
+    except RetriesExhausted as exc:
+        raise MigrationError(f"{len(exc.left)} item(s) of segment {number} were written {exc.attempts} times and "
+                             "still not found in their NEW form when read back (the endpoint does not keep what "
+                             "it answers, or the application changes them meanwhile); their page stays out of "
+                             "the checkpoint: run again") from None
+
+
+def _unsettled(client: Any, spec: MigrationSpec, options: RunOptions,
+               items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The items (as they are now, in their OLD form) that still need the migration, by strongly consistent
+    reads: still under their OLD key (a move), lacking the NEW attributes (a backfill), or absent from the NEW
+    table while still in the OLD one (a copy). An item deleted meanwhile needs nothing."""
+    current = _read_items(client, options.source_table, spec.old_keys,
+                          [primary_key(spec.old_keys, item) for item in items])
+    left: list[dict[str, Any]] = []
+    copies: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (the OLD item, its NEW key)
+    for item in items:
+        now = current.get(key_text(primary_key(spec.old_keys, item)))
+        entity = entity_of(spec, now) if now is not None else None
+        if now is None or entity is None:
+            continue
+        try:
+            target = new_item(spec, entity, now)
+        except KeyTemplateError:
+            left.append(now)  # changed meanwhile so that it lacks a NEW key's value: _migrate_item says so
+            continue
+        action = spec.action(entity)
+        if action is Action.COPY:
+            copies.append((now, primary_key(spec.new_keys, target)))
+        elif action is Action.MOVE and primary_key(spec.new_keys, target) != primary_key(spec.old_keys, now):
+            left.append(now)  # still under its OLD key
+        elif action is not Action.SKIP and target != now:
+            left.append(now)  # updated in place, but not (or no longer) to its NEW form
+    if copies:
+        found = _read_items(client, options.target_table, spec.new_keys, [key for _, key in copies])
+        left += [item for item, key in copies if key_text(key) not in found]
+    return left
+
+
+def _read_items(client: Any, table: str, keys_design: KeyDesign, keys: list[dict[str, Any]]) -> dict[str, Any]:
+    """The items under `keys` that exist, by key_text, read with BatchGetItem's strongly consistent reads."""
+    found: dict[str, dict[str, Any]] = {}
+    unique = list({key_text(key): key for key in keys}.values())  # BatchGetItem refuses a key twice
+    for start in range(0, len(unique), BATCH_GET_KEYS):
+        def send(left: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            answer = client.batch_get_item(RequestItems={table: {"Keys": [to_dynamodb(k) for k in left],
+                                                                 "ConsistentRead": True}})
+            for raw in answer.get("Responses", {}).get(table, []):
+                item = from_dynamodb(raw)
+                found[key_text(primary_key(keys_design, item))] = item
+            return [from_dynamodb(k) for k in answer.get("UnprocessedKeys", {}).get(table, {}).get("Keys", [])]
+
+        send_until_done(send, unique[start:start + BATCH_GET_KEYS], what=f"reading back items of {table}")
+    return found
 
 
 def from_dynamodb(item: Mapping[str, Any]) -> dict[str, Any]:
@@ -289,29 +483,32 @@ def to_dynamodb(item: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _migrate_item(client: Any, spec: MigrationSpec, options: RunOptions, item: dict[str, Any], counts: _Counts,
-                  bucket: _TokenBucket) -> None:
+                  bucket: _TokenBucket, segment: int | None = None, redo: bool = False) -> bool:
+    """Migrate one item; True if a write was sent for it (then it is read back before the checkpoint).
+    `redo`: the read-back found it not done although a write said so; counted as `redone` when written again."""
     entity = entity_of(spec, item)
     if entity is None:
         # already in the NEW form (a rewrite sees the items it moved), else an item no model describes
         moved = spec.mode is Mode.REWRITE and entity_of(spec, item, spec.new_keys, spec.new) is not None
-        counts.add(**({"already_done": 1} if moved else {"unknown": 1}))
-        return
+        counts.add(segment, **({"already_done": 1} if moved else {"unknown": 1}))
+        return False
     action = spec.action(entity)
     if action is Action.SKIP:
-        counts.add(skipped=1)
-        return
+        counts.add(segment, skipped=1)
+        return False
     try:
         target = new_item(spec, entity, item)
     except KeyTemplateError as exc:  # never guess a key: stop here, the checkpoint keeps what is done
         raise MigrationError(f"a {entity} item cannot get its NEW key ({exc}); give the attribute a value "
                              "(--fill Entity.attribute=value), then run again") from None
     if action is Action.UPDATE and target == item:
-        counts.add(already_done=1)
-        return
+        counts.add(segment, already_done=1)
+        return False  # nothing written: nothing to read back
     bucket.take()
     done = {Action.UPDATE: _update, Action.MOVE: _move, Action.COPY: _copy}[action](client, spec, options, item,
                                                                                   target)
-    counts.add(**({"written": 1} if done else {"already_done": 1}))
+    counts.add(segment, **({"already_done": 1} if not done else {"redone": 1} if redo else {"written": 1}))
+    return True
 
 
 def _condition_failed(exc: ClientError) -> bool:

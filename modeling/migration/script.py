@@ -4,7 +4,9 @@ The generated file embeds the spec (both models and designs, the action per enti
 hands it to `script_main`, so the script the rehearsal tested is the code that runs in production: parallel
 Scan segments, conditional writes, a checkpoint, a rate limit, the one retry helper (modeling.endpoint.retry).
 It writes only to the tables named with `--confirm`, so it never touches a table by a typing slip, and it
-never deletes a table.
+never deletes a table. It never runs silently: the items scanned and written per segment go to stderr every
+`--progress-seconds`; one request gives up after `--request-seconds` (retries included) and the whole run after
+`--deadline-seconds`, each with a clear message and exit status 3: the checkpoint is ready to resume.
 """
 
 from __future__ import annotations
@@ -13,19 +15,23 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.code_literals import python_literal
+from modeling.endpoint.adapter import Timeouts, configured_endpoint, dynamodb_client
 from modeling.errors import ModelingError
 from modeling.migration.plan import MigrationSpec, Mode
 from modeling.migration.run import (
     DEFAULT_ITEMS_PER_SECOND,
     DEFAULT_PAGE_ITEMS,
+    DEFAULT_PROGRESS_SECONDS,
     DEFAULT_SEGMENTS,
     MigrationInterrupted,
+    Progress,
     RunOptions,
     run_migration,
     spec_document,
@@ -33,6 +39,10 @@ from modeling.migration.run import (
 )
 
 EXIT_INTERRUPTED = 3  # the run stopped part-way: run again with the same checkpoint
+# One request, botocore's retries included: long enough for DynamoDB's throttling backoff, short enough that a
+# paused endpoint stops the run with a message instead of holding it silently (issue 30.5: over 400 s).
+DEFAULT_REQUEST_SECONDS = 60.0
+REQUEST_ATTEMPTS = 8  # botocore standard mode: throttling and dropped connections retried with backoff
 
 
 def migration_script(spec: MigrationSpec) -> str:
@@ -48,10 +58,14 @@ def migration_script(spec: MigrationSpec) -> str:
 
     python this_file.py --source TABLE {target}--confirm TABLE [--endpoint-url URL] [--region REGION]
         [--segments {DEFAULT_SEGMENTS}] [--rate {DEFAULT_ITEMS_PER_SECOND:g}] [--checkpoint migration-checkpoint.json]
+        [--deadline-seconds SECONDS] [--request-seconds {DEFAULT_REQUEST_SECONDS:g}]
+        [--progress-seconds {DEFAULT_PROGRESS_SECONDS:g}]
 
-Parallel Scan segments; conditional writes, so running it again is safe; resumable from its checkpoint (exit
-status {EXIT_INTERRUPTED}: run the same command again); rate-limited to --rate items per second. It writes only to
-the tables named with --confirm. Needs DynamoDB Design Studio installed (it runs modeling.migration.run).
+Parallel Scan segments; conditional writes, read back before each checkpoint, so running it again is safe;
+resumable from its checkpoint (exit status {EXIT_INTERRUPTED}: run the same command again, also after
+--deadline-seconds or a request that outlasts --request-seconds); rate-limited to --rate items per second;
+progress per segment on stderr every --progress-seconds. It writes only to the tables named with --confirm.
+Needs DynamoDB Design Studio installed (it runs modeling.migration.run).
 """
 
 import sys
@@ -83,7 +97,32 @@ def _parser(spec: MigrationSpec) -> argparse.ArgumentParser:
     parser.add_argument("--page-items", type=int, default=DEFAULT_PAGE_ITEMS)
     parser.add_argument("--rate", type=float, default=DEFAULT_ITEMS_PER_SECOND, help="items written per second")
     parser.add_argument("--checkpoint", type=Path, default=Path("migration-checkpoint.json"))
+    parser.add_argument("--deadline-seconds", type=float, default=None,
+                        help="stop after this long (exit 3; run again to resume from the checkpoint)")
+    parser.add_argument("--request-seconds", type=float, default=DEFAULT_REQUEST_SECONDS,
+                        help="give up on one request after this long, retries included (exit 3; resumable)")
+    parser.add_argument("--progress-seconds", type=float, default=DEFAULT_PROGRESS_SECONDS,
+                        help="print the items scanned and written per segment to stderr this often")
     return parser
+
+
+def progress_line(progress: Progress) -> str:
+    """One progress line for stderr: the totals, then each segment's counts."""
+    done = sum(1 for s in progress.segments if s.done)
+    segments = "; ".join(f"segment {s.segment}: {s.scanned:,} scanned, {s.written:,} written"
+                         + (" (done)" if s.done else "") for s in progress.segments)
+    return (f"progress {progress.seconds:.0f} s: {progress.scanned:,} scanned, {progress.written:,} written, "
+            f"{done} of {len(progress.segments)} segments done | {segments}")
+
+
+def _client(args: argparse.Namespace, region: str) -> Any:
+    seconds = args.request_seconds
+    timeouts = Timeouts(connect_seconds=min(5.0, seconds), read_seconds=min(20.0, seconds),
+                        attempts=REQUEST_ATTEMPTS, call_deadline_seconds=seconds)
+    # the URL checked as any configured endpoint's (EndpointError for a bad one); AWS's credential chain otherwise
+    endpoint = configured_endpoint({"DESIGN_STUDIO_ENDPOINT": args.endpoint_url or "aws",
+                                    "DESIGN_STUDIO_REGION": args.region or region})
+    return dynamodb_client(replace(endpoint, timeouts=timeouts))
 
 
 def script_main(document: str | Mapping[str, Any], argv: list[str], client: Any | None = None) -> int:
@@ -103,15 +142,20 @@ def script_main(document: str | Mapping[str, Any], argv: list[str], client: Any 
     if not 1 <= args.segments <= 1000 or args.rate <= 0:
         print("error: --segments must be 1 to 1000 and --rate above 0", file=sys.stderr)
         return 2
-    if client is None:
-        import boto3
-        from botocore.config import Config
-        client = boto3.client("dynamodb", endpoint_url=args.endpoint_url, region_name=args.region or
-                              spec.new.table.region, config=Config(retries={"mode": "standard", "max_attempts": 8}))
-    options = RunOptions(args.source, target, args.segments, args.page_items, args.rate, args.checkpoint,
-                         args.workers)
+    if (args.deadline_seconds is not None and args.deadline_seconds <= 0) or args.request_seconds <= 0 \
+            or args.progress_seconds <= 0:
+        print("error: --deadline-seconds, --request-seconds and --progress-seconds must be above 0", file=sys.stderr)
+        return 2
     try:
-        report = run_migration(client, spec, options)
+        client = client if client is not None else _client(args, spec.new.table.region)
+    except ModelingError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    options = RunOptions(args.source, target, args.segments, args.page_items, args.rate, args.checkpoint,
+                         args.workers, args.deadline_seconds, args.progress_seconds)
+    try:
+        report = run_migration(client, spec, options,
+                               progress=lambda p: print(progress_line(p), file=sys.stderr, flush=True))
     except MigrationInterrupted as exc:
         print(json.dumps({"complete": False, **_counts(exc.report)}))
         print(f"interrupted: {exc}", file=sys.stderr)
@@ -126,4 +170,4 @@ def script_main(document: str | Mapping[str, Any], argv: list[str], client: Any 
 def _counts(report: Any) -> dict[str, Any]:
     return {"scanned": report.scanned, "written": report.written, "already_done": report.already_done,
             "skipped": report.skipped, "unknown": report.unknown, "seconds": round(report.seconds, 3),
-            "segments_done": report.segments_done}
+            "segments_done": report.segments_done, "redone": report.redone}

@@ -27,6 +27,12 @@ The product creates the table itself (on-demand, tagged `created-by: dynamodb-de
 `dynamodb-design-studio:purpose: workspace`, the preview's ownership tags) and never writes to a table of
 that name without those tags (ForeignWorkspaceTableError). The tags are not bound to one installation's
 instance id: every app server sharing the workspace is an owner.
+
+The check runs before every write, not once per process (issue 30.4: after the table was deleted and an
+untagged one created under its name, the same process saved a draft into it): a DescribeTable gives the
+table's identity (ARN and creation time, as the preview's TableIdentity); one whose tags this process has
+checked passes at that one request; a new identity has its tags checked again (a foreign table is refused);
+a table that is gone is created again, tagged, and the listing cached for the old one is dropped.
 """
 
 from __future__ import annotations
@@ -51,7 +57,7 @@ from modeling.errors import (
 )
 from modeling.item_size import item_size_bytes
 from modeling.model_file import parse_document
-from modeling.preview.ownership import CREATOR, CREATOR_TAG, endpoint_error, table_tags
+from modeling.preview.ownership import CREATOR, CREATOR_TAG, TableIdentity, endpoint_error, table_tags
 from modeling.workspace.folder import Draft, DraftInfo, document_bytes, document_version, is_valid_slug, max_drafts
 from modeling.workspace.store import copy_draft, create_with_fresh_slug
 
@@ -65,6 +71,8 @@ _LISTED = ["name", "version", "modified_ns", TTL_ATTRIBUTE]
 _COMPRESSION_LEVEL = 9  # fixed: the same document gives the same stored bytes
 _NAME_MAX = 256  # the listing shows a name, never a page of text
 _checked_tables: set[tuple[str | None, str]] = set()
+# (endpoint URL, table) -> the identity of the table whose tags were last checked in this process
+_verified: dict[tuple[str, str], tuple[str, str]] = {}
 _clients: dict[Endpoint, Any] = {}
 # Another server's save shows in this process's listing within this long; saves are checked by the
 # table's condition whatever the listing says, so a stale listing never lets a save overwrite.
@@ -139,6 +147,7 @@ class TableWorkspace:
         version = document_version(data)
         item = self._new_item(slug, document, data, version)
         request: dict[str, Any] = {"TableName": self.table, "Item": item}
+        self._check_table("save the model")
         if expected_version is not None:
             request.update(_condition(expected_version, self.clock()), ReturnValuesOnConditionCheckFailure="ALL_OLD")
         try:
@@ -164,6 +173,7 @@ class TableWorkspace:
         return copy_draft(self, slug, name)
 
     def delete(self, slug: str) -> None:
+        self._check_table(f"delete the draft `{slug}`")
         try:
             self.client.delete_item(TableName=self.table, Key=self._key(slug))
         except (ClientError, BotoCoreError, EndpointError) as exc:
@@ -174,6 +184,14 @@ class TableWorkspace:
         return f"the DynamoDB table {self.table}"
 
     # --- requests ---------------------------------------------------------------------------------
+
+    def _check_table(self, action: str) -> None:
+        """Before a write: still the product's own workspace table (module docstring); WorkspaceError if the
+        endpoint cannot say, ForeignWorkspaceTableError for a table of that name the product did not make."""
+        try:
+            check_table_before_write(self.client, self.table)
+        except EndpointError as exc:
+            raise self._failure(action, exc) from None
 
     def _key(self, slug: str) -> dict[str, Any]:
         if not is_valid_slug(slug):
@@ -328,8 +346,38 @@ def foreign_reason(tags: dict[str, str]) -> str:
     return ""
 
 
-def ensure_workspace_table(client: Any, table: str) -> None:
-    """Create the table when absent; raise ForeignWorkspaceTableError when it exists without our tags."""
+def check_table_before_write(client: Any, table: str) -> None:
+    """The table is the product's own workspace table as this process last checked it, or is checked again
+    (created again when gone, refused when foreign); one DescribeTable when nothing changed."""
+    key = (str(client.meta.endpoint_url), table)
+    try:
+        described = client.describe_table(TableName=table)["Table"]
+        identity: tuple[str, str] | None = (str(described["TableArn"]), str(described.get("CreationDateTime", "")))
+    except ClientError as exc:
+        if _code(exc) != "ResourceNotFoundException":
+            raise endpoint_error(f"check the workspace table {table}", exc) from None
+        identity = None  # gone: made again below, tagged, before the write
+    except BotoCoreError as exc:
+        raise endpoint_error(f"check the workspace table {table}", exc) from None
+    except (KeyError, TypeError):
+        raise EndpointError("the endpoint's answer to DescribeTable has no table in it: it does not behave like "
+                            "DynamoDB; check the endpoint URL") from None
+    with _checked_lock:
+        if identity is not None and _verified.get(key) == identity:
+            return
+    checked = ensure_workspace_table(client, table)
+    with _checked_lock:
+        known = _verified.get(key)
+        _verified[key] = (checked.arn, checked.created)
+    if known is not None:  # another table than the one listed: its drafts are not the cached ones
+        with _cache_lock:
+            for cached in [k for k in _listing_cache if k[0] == table]:
+                _listing_cache.pop(cached)
+
+
+def ensure_workspace_table(client: Any, table: str) -> TableIdentity:
+    """Create the table when absent; raise ForeignWorkspaceTableError when it exists without our tags.
+    Returns the identity of the table whose tags passed."""
     try:
         found = table_tags(client, table)
         if found is None:
@@ -345,6 +393,7 @@ def ensure_workspace_table(client: Any, table: str) -> None:
             f"the table {table} exists but was not created by DynamoDB Design Studio as its workspace ({refusal}), "
             "so no model is saved in it or read from it. Name another table in DESIGN_STUDIO_WORKSPACE="
             "dynamodb://NAME, or delete or rename that table yourself")
+    return found[0]
 
 
 def _create(client: Any, table: str) -> None:
@@ -381,8 +430,9 @@ def open_table_workspace(endpoint: Endpoint, table: str, namespace: str,
         if client is None:
             client = _clients[endpoint] = dynamodb_client(endpoint)
         if (endpoint.url, table) not in _checked_tables:
-            ensure_workspace_table(client, table)
+            checked = ensure_workspace_table(client, table)
             _checked_tables.add((endpoint.url, table))
+            _verified[(str(client.meta.endpoint_url), table)] = (checked.arn, checked.created)
     return TableWorkspace(client, table, namespace, ttl_seconds)
 
 
@@ -390,6 +440,7 @@ def forget_checked_tables() -> None:
     """Check the table's tags again at next use (tests replace tables between cases)."""
     with _checked_lock:
         _checked_tables.clear()
+        _verified.clear()
         _clients.clear()
     with _cache_lock:
         _listing_cache.clear()

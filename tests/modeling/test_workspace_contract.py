@@ -258,6 +258,66 @@ def test_a_table_of_that_name_without_the_tags_is_never_written(endpoint: Endpoi
     assert client.scan(TableName=table_name)["Count"] == 0
 
 
+def _replace_table(client: Any, table: str, tags: list[dict[str, str]] | None) -> None:
+    """Delete the table; create it again untagged (tags None: leave it gone), as someone else might."""
+    client.delete_table(TableName=table)
+    client.get_waiter("table_not_exists").wait(TableName=table, WaiterConfig={"Delay": 0.2, "MaxAttempts": 50})
+    if tags is not None:
+        keys = [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}]
+        client.create_table(TableName=table, KeySchema=keys, BillingMode="PAY_PER_REQUEST",
+                            AttributeDefinitions=[{"AttributeName": n, "AttributeType": "S"} for n in ("PK", "SK")],
+                            **({"Tags": tags} if tags else {}))
+
+
+def test_a_table_replaced_by_a_foreign_one_while_the_server_runs_is_never_written(endpoint: Endpoint,
+                                                                                  table_name: str) -> None:
+    """Issue 30.4: the ownership check ran once per process, so the next save went into the foreign table."""
+    space = open_table_workspace(endpoint, table_name, "local")
+    space.save("orders", DRAFT)
+    client = dynamodb_client(endpoint)
+    _replace_table(client, table_name, [])  # same name, same schema, no tags
+    with pytest.raises(ForeignWorkspaceTableError, match="not created by DynamoDB Design Studio"):
+        space.save("orders", {**DRAFT, "name": "second save"})
+    with pytest.raises(ForeignWorkspaceTableError):
+        space.delete("orders")
+    with pytest.raises(ForeignWorkspaceTableError):  # a workspace opened again in the same process, too
+        open_table_workspace(endpoint, table_name, "local").save("other", DRAFT)
+    assert client.scan(TableName=table_name)["Count"] == 0
+
+
+def test_a_workspace_table_deleted_while_the_server_runs_is_made_again_at_the_next_save(endpoint: Endpoint,
+                                                                                       table_name: str) -> None:
+    space = open_table_workspace(endpoint, table_name, "local")
+    space.save("orders", DRAFT)
+    assert [d.slug for d in space.drafts()] == ["orders"]  # listed (and the listing cached)
+    client = dynamodb_client(endpoint)
+    _replace_table(client, table_name, None)
+    second = {**DRAFT, "name": "after the table went"}
+    version = space.save("fresh", second)
+    arn = client.describe_table(TableName=table_name)["Table"]["TableArn"]
+    tags = {t["Key"]: t["Value"] for t in client.list_tags_of_resource(ResourceArn=arn)["Tags"]}
+    assert tags == {CREATOR_TAG: CREATOR, "dynamodb-design-studio:purpose": "workspace"}
+    assert space.read("fresh").version == version and space.load("fresh") == second
+    # the listing is the new table's: the draft that went with the old table is not shown
+    assert [d.slug for d in space.drafts()] == ["fresh"] and not space.exists("orders")
+
+
+def test_an_unchanged_table_costs_one_describe_table_per_save(endpoint: Endpoint, table_name: str) -> None:
+    space = open_table_workspace(endpoint, table_name, "local")
+    asked: list[str] = []
+
+    def record(model: Any, **_: Any) -> None:
+        asked.append(model.name)
+
+    space.client.meta.events.register("before-call.dynamodb.*", record)
+    try:
+        space.save("orders", DRAFT)
+        space.save("orders", {**DRAFT, "name": "again"})
+    finally:
+        space.client.meta.events.unregister("before-call.dynamodb.*", record)
+    assert asked == ["DescribeTable", "PutItem", "DescribeTable", "PutItem"]
+
+
 def test_the_embedded_endpoint_is_refused_for_a_shared_workspace(table_name: str) -> None:
     with pytest.raises(WorkspaceError, match="outlives this process"):
         open_table_workspace(configured_endpoint({}), table_name, "local")

@@ -123,6 +123,18 @@ def test_each_fault_kind_does_what_it_says(make_setup, fault_proxy: FaultProxy, 
         fault_proxy.use(FaultPlan(seed=1, **{kind: 1.0}))
         with pytest.raises((ClientError, BotoCoreError), match=f"(?i){words}"):
             once.batch_write_item(RequestItems=put)
+    for kind, name in (("held", "fault-held"), ("phantom", "fault-phantom")):
+        probe = {k: {"S": f"{name}-{k}"} for k in keys}
+        fault_proxy.use(FaultPlan(seed=1, held_seconds=4.0, **{kind: 1.0}))
+        try:
+            answer = once.batch_write_item(RequestItems={setup.table.name: [{"PutRequest": {"Item": probe}}]})
+            assert kind == "phantom" and not answer.get("UnprocessedItems")  # acknowledged...
+        except (ClientError, BotoCoreError) as exc:
+            assert kind == "held" and "timeout" in str(exc).lower()  # given up on by the client...
+        assert "Item" not in client.get_item(TableName=setup.table.name, Key=probe)  # ...and not written yet
+        fault_proxy.wait_for_held()
+        # the held write lands after the client gave up; the phantom one never does
+        assert ("Item" in client.get_item(TableName=setup.table.name, Key=probe)) is (kind == "held")
     fault_proxy.use(FaultPlan(seed=1, partial=1.0))
     writes = [{"PutRequest": {"Item": {k: {"S": f"partial-{i}"} for k in keys}}} for i in range(25)]
     left = once.batch_write_item(RequestItems={setup.table.name: writes})["UnprocessedItems"][setup.table.name]
