@@ -1,8 +1,10 @@
 """Seeded sample items: the same model and seed always give the same items.
 
 Values follow each attribute's generator spec (Faker for realistic text, numpy for numbers, dates and
-skewed choices), children reference parents that exist, and keys are rendered through a design's
-templates. Items hold Python values (`Decimal` for numbers, as boto3 expects); `item_keys` adds the
+skewed choices); an attribute without one gets a generator chosen by its name and type
+(`modeling.data.default_values`). Which optional attributes an item carries follows the model's states, soft
+deletes and TTL (`modeling.data.sample_states`). Children reference parents that exist, and keys are rendered
+through a design's templates. Items hold Python values (`Decimal` for numbers, as boto3 expects); `item_keys` adds the
 table's and indexes' key attributes.
 """
 
@@ -21,6 +23,8 @@ import numpy as np
 from faker import Faker
 from faker.providers import BaseProvider
 
+from modeling.data.default_values import REFERENCE_DATE, FakerMethod, default_generator, timestamps
+from modeling.data.sample_states import OPTIONAL_ABSENT_SHARE, EntityRules, entity_rules
 from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
 from modeling.limits import MAX_FAKER_TEXT_CHARS
 from modeling.model import (
@@ -71,14 +75,19 @@ def pick_indices(rng: np.random.Generator, value_count: int, size: int, distribu
     return rng.integers(0, value_count, size=size)
 
 
-def generate_items(model: Model, items_per_entity: int | dict[str, int], seed: int = 42) -> dict[str, list[Item]]:
-    """Items for every entity; parents are generated before the children that reference them."""
+def generate_items(model: Model, items_per_entity: int | dict[str, int], seed: int = 42,
+                   key_design: KeyDesign | None = None) -> dict[str, list[Item]]:
+    """Items for every entity; parents are generated before the children that reference them.
+
+    `key_design`: the design the items will be stored under when it is not the model's own (the Preview's):
+    the attributes its table keys are built from are on every item."""
     counts = items_per_entity if isinstance(items_per_entity, dict) else {}
     generated: dict[str, list[Item]] = {}
     faker = _with_cumulative_weights(Faker())  # one instance re-seeded per attribute: building one costs ~8 ms
     for entity in _reference_order(model):
         count = counts.get(entity.name, items_per_entity if isinstance(items_per_entity, int) else 0)
-        generated[entity.name] = _entity_items(model, entity, count, seed, generated, faker)
+        rules = entity_rules(model, entity, key_design)
+        generated[entity.name] = _entity_items(model, entity, count, seed, generated, faker, rules)
     return {e.name: generated[e.name] for e in model.entities}
 
 
@@ -128,7 +137,7 @@ def _reference_order(model: Model) -> list[Entity]:
 
 
 def _entity_items(model: Model, entity: Entity, count: int, seed: int,
-                  generated: dict[str, list[Item]], faker: Faker) -> list[Item]:
+                  generated: dict[str, list[Item]], faker: Faker, rules: EntityRules) -> list[Item]:
     columns: dict[str, list[Any]] = {}
     for attribute in entity.attributes:
         rng = np.random.default_rng(_seed_for(seed, entity.name, attribute.name))
@@ -136,12 +145,85 @@ def _entity_items(model: Model, entity: Entity, count: int, seed: int,
         if isinstance(attribute.generator, TextGenerator):
             values = _text(attribute.generator, count, faker, shared=not must_differ(entity, attribute))
         else:
-            values = _column(attribute.generator, attribute.type, count, rng, faker, generated)
+            values = _column(_spec_of(attribute, rules), attribute.type, count, rng, faker, generated)
         if attribute.unique:
             values = _made_unique(values)
         columns[attribute.name] = values
     _identities_made_distinct(entity, columns, count)
+    _present_as_the_model_says(entity, rules, columns, count, seed)
+    _ttl_after_deletion(entity, rules, columns, count, seed)
     return [{name: values[i] for name, values in columns.items() if values[i] is not None} for i in range(count)]
+
+
+def _spec_of(attribute: Attribute, rules: EntityRules) -> Any:
+    """The model's generator; else the states the model gives the attribute, a future moment for the TTL
+    attribute (an expiry in the past would have DynamoDB delete the item), or one chosen by name and type."""
+    if attribute.generator is not None:
+        return attribute.generator
+    states = next((c for c in rules.constants if c[0] == attribute.name), None)
+    if states is not None:
+        return EnumGenerator(kind="enum", values=states[1], weights=states[2] or None)
+    if attribute.name == rules.ttl_attribute and attribute.type is AttributeType.N:
+        return timestamps("future", AttributeType.N)
+    return default_generator(attribute.name, attribute.type)
+
+
+def _present_as_the_model_says(entity: Entity, rules: EntityRules, columns: dict[str, list[Any]], count: int,
+                               seed: int) -> None:
+    """Optional attributes removed from the items that should lack them (`sample_states`): a closing attribute
+    by its item's state, any other from OPTIONAL_ABSENT_SHARE of the items (a draw of its own per attribute)."""
+    states = {rule.attribute: rule for rule in rules.states}
+    for name in sorted(rules.removable, key=lambda n: (n in states, n)):  # a state's own presence first
+        values = columns.get(name)
+        if values is None:
+            continue
+        draws = np.random.default_rng(_seed_for(seed, entity.name, name, "presence")).random(count)
+        rule = states.get(name)
+        status = columns.get(rule.status) if rule is not None else None
+        for i in range(count):
+            carried = rule.carried(status[i] if status is not None else None) if rule is not None else None
+            if carried is False or (carried is None and draws[i] < OPTIONAL_ABSENT_SHARE):
+                values[i] = None
+
+
+def _ttl_after_deletion(entity: Entity, rules: EntityRules, columns: dict[str, list[Any]], count: int,
+                        seed: int) -> None:
+    """A soft-deleted item's TTL is its deletion time plus the soft delete's days, and in the future: both drawn
+    here when neither has a generator of the model's (the deletion then lies within those days before
+    REFERENCE_DATE); the TTL alone when only the deletion time is the model's and its expiry is still to come."""
+    soft = rules.soft_ttl
+    ttl, deleted = (entity.attribute(soft.ttl_attribute), entity.attribute(soft.deleted_at)) if soft else (None, None)
+    if soft is None or ttl is None or deleted is None or ttl.generator is not None or ttl.type is not AttributeType.N:
+        return
+    expiries, moments = columns[ttl.name], columns[deleted.name]
+    draws = np.random.default_rng(_seed_for(seed, entity.name, ttl.name, "expiry")).random(count)
+    span = timedelta(days=soft.days)
+    for i in range(count):
+        if expiries[i] is None:
+            continue
+        expiry = REFERENCE_DATE + timedelta(seconds=1 + int(float(draws[i]) * (span.total_seconds() - 1)))
+        if moments[i] is not None and deleted.generator is None:
+            moments[i] = _format_moment(expiry - span, _moment_format(deleted.type, moments[i]))
+        elif moments[i] is not None:
+            stated = _moment_of(moments[i])
+            expiry = stated + span if stated is not None and stated + span > REFERENCE_DATE else expiry
+        expiries[i] = Decimal(int(expiry.timestamp()))
+
+
+def _moment_format(attribute_type: AttributeType, value: Any) -> TimestampFormat:
+    if attribute_type is AttributeType.N:
+        return TimestampFormat.EPOCH_SECONDS
+    return TimestampFormat.DATE if isinstance(value, str) and len(value) == 10 else TimestampFormat.ISO_8601
+
+
+def _moment_of(value: Any) -> datetime | None:
+    """A drawn moment back as a datetime: ISO-8601 text or epoch seconds; None for anything else."""
+    if isinstance(value, Decimal):
+        return datetime.fromtimestamp(int(value), UTC)
+    try:
+        return _parse_moment(str(value))
+    except ValueError:
+        return None
 
 
 def _identities_made_distinct(entity: Entity, columns: dict[str, list[Any]], count: int) -> None:
@@ -174,7 +256,17 @@ def _column(spec: Any, attribute_type: AttributeType, count: int, rng: np.random
         if not parents:
             return [None] * count
         return [parents[i] for i in pick_indices(rng, len(parents), count, spec.distribution)]
+    if isinstance(spec, FakerMethod):
+        return _faker_method(spec, count, faker)
     return _GENERATORS[type(spec)](spec, count, rng, faker)
+
+
+def _faker_method(spec: FakerMethod, count: int, faker: Faker) -> list[Any]:
+    """An ISBN-13 (with its check digit), a short title or a currency code (`default_values.FakerMethod`)."""
+    if spec.method == "title":
+        return [faker.sentence(nb_words=4).rstrip(".") for _ in range(count)]
+    method = getattr(faker, spec.method)  # a fixed Literal of method names, never user text
+    return [method() for _ in range(count)]
 
 
 def _default_value(attribute_type: AttributeType, index: int) -> Any:

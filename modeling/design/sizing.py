@@ -28,6 +28,7 @@ from modeling.data.sample_data import (
     sample_footprint_bytes,
     sample_item_bytes,
 )
+from modeling.data.sample_states import generation_view
 from modeling.item_size import name_size_bytes, value_size_bytes
 from modeling.limits import (
     MAX_CACHED_SAMPLE_BYTES,
@@ -153,8 +154,9 @@ def _drawn_items(model: Model, seed: int, per_entity: int) -> dict[str, list[dic
 
 
 def _drawn_items_key(model: Model, seed: int, per_entity: int) -> tuple[str, int, int]:
-    """What the drawn items depend on: the entities (not the key design or the patterns), the size, the seed."""
-    content = model.model_copy(update={"key_design": None, "access_patterns": ()}).model_dump_json()
+    """What the drawn items depend on: the entities, the table's TTL, what the patterns write and name and the
+    table keys (`generation_view`: not the traffic or the indexes), the size, the seed."""
+    content = generation_view(model).model_dump_json()
     return content, min(sample_counts(model, per_entity).values(), default=per_entity), seed
 
 

@@ -91,7 +91,8 @@ def build_preview_data(model: Model, key_design: KeyDesign, counts: dict[str, in
     The generator draws every column as one seeded stream, so asking for SPARE_ITEMS more items per
     entity leaves the first ones unchanged: the spares are simply the next items the model would have.
     """
-    generated = generate_items(model, {name: count + SPARE_ITEMS for name, count in counts.items()}, seed)
+    generated = generate_items(model, {name: count + SPARE_ITEMS for name, count in counts.items()}, seed,
+                               key_design)
     stored: list[StoredItem] = []
     spares: list[StoredItem] = []
     seen: set[tuple[str, ...]] = set()

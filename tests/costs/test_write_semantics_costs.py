@@ -147,8 +147,9 @@ def test_members_updating_an_unindexed_attribute_write_no_index_entry() -> None:
 
 def test_the_ecommerce_checkout_prices_its_seven_items_and_their_index_writes() -> None:
     # place_order_by_customer: a 7-item transaction of Order, OrderItem and Product, no `members`; Product has
-    # a unique sku, so the pattern has write semantics. Sizes: Order 416 B (1 block), OrderItem 256 B (1),
-    # Product 1,123 B (2 blocks; its GSI1 entry, ALL projected, 1,123 B: 2 blocks). 7 items spread evenly:
+    # a unique sku, so the pattern has write semantics. Sizes: Order 409 B (1 block), OrderItem 256 B (1),
+    # Product 1,121 B (2 blocks; its GSI1 entry, ALL projected, 1,121 B: 2 blocks). (Issue 27.7: the optional
+    # paidAt is absent from unpaid and some other orders, the optional color from some products.) 7 items spread evenly:
     # 7/3 of each. Table (2x, §2): 2 x 7/3 x (1 + 1 + 2) = 56/3 = 18.666667. Index (1x): a new Order enters
     # GSI1 and GSI2 (2 x 1 block); the Product's stock update rewrites its GSI1 entry (stock projected: 2
     # blocks); no sku change, so no uniqueness item: 7/3 x (2 + 2) = 28/3 = 9.333333 (GSI1 7/3 x 3 = 7,
@@ -157,7 +158,7 @@ def test_the_ecommerce_checkout_prices_its_seven_items_and_their_index_writes() 
     model = load_example("ecommerce_orders")
     design = rule_based_designs(model)[0]
     sizes = design_sizes(model, design.key_design)
-    assert (sizes.item_bytes("Order"), sizes.item_bytes("OrderItem"), sizes.item_bytes("Product")) == (416, 256, 1123)
+    assert (sizes.item_bytes("Order"), sizes.item_bytes("OrderItem"), sizes.item_bytes("Product")) == (409, 256, 1121)
     capacity = next(c for c in capacity_profile(model, design).patterns if c.pattern == "place_order_by_customer")
     assert capacity.write_units_per_request == Decimal("18.666667")
     assert capacity.index_write_units_per_request == (("GSI1", Decimal(7)), ("GSI2", Decimal("2.333333")))

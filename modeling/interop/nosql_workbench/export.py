@@ -66,7 +66,7 @@ def export_workbench(model: Model, seed: int = 42, items_per_entity: int = DEFAU
     notes = [] if model.key_design else [f"The model has no key design of its own; the proposal "
                                          f"'{design.name}' was used."]
     date = workbench_date(now or datetime.now(UTC))
-    table, table_notes = _table(model, key_design, generate_items(model, items_per_entity, seed))
+    table, table_notes = _table(model, key_design, generate_items(model, items_per_entity, seed, key_design))
     workbench = WorkbenchFile(name=model.name, version="3.0", tables=(table,), metadata={
         "Author": "", "DateCreated": date, "DateLastModified": date, "Description": model.description})
     notes += table_notes + _losses(model, key_design)
