@@ -42,7 +42,8 @@ def main() -> int:
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args()
     started = time.perf_counter()
-    rows = [_cells(compare(case)) for case in use_cases()]
+    compared = [compare(case) for case in use_cases()]
+    rows = [_cells(row) for row in compared]
     if args.markdown:
         print("| " + " | ".join(HEADERS) + " |")
         print("|" + "---|" * len(HEADERS))
@@ -56,6 +57,8 @@ def main() -> int:
     passed = sum(1 for r in rows if r[7] == "yes" and r[8] == "yes")
     print(f"\n{passed} of {len(rows)} use cases within {TOLERANCE}x of the expert and order-independent "
           f"({time.perf_counter() - started:.1f} s)")
+    cheaper = sum(1 for r in compared if r.on_demand_ratio < 1 and r.recommended_ratio < 1)
+    print(f"{cheaper} of {len(compared)} proposals cheaper than the expert, on-demand and recommended")
     return 0
 
 

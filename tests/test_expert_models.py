@@ -37,6 +37,31 @@ CASES = use_cases()
 IDS = [case.name for case in CASES]
 cases = pytest.mark.parametrize("case", CASES, ids=IDS)
 
+# Use cases where the search is known to lose to the expert (issue 28): folder -> what was measured and
+# why. The marks are strict, so a test turns red when the search improves: then delete the entry.
+# Never tune a model to pass; fix the search, or record the gap here.
+KNOWN_SCAN_GAPS: dict[str, str] = {
+    "online_shop": (
+        "the proposal Scans for get_order_details_by_order_id: the search finds no item collection holding "
+        "the order with its items, invoice, shipments and shipment items (the expert's o#<orderId> "
+        "partition), so it is 42,074x the expert on-demand and 31,477x recommended (issue 28)"),
+}
+KNOWN_COST_GAPS: dict[str, str] = {
+    "online_shop": KNOWN_SCAN_GAPS["online_shop"],
+    "equipment_versions": (
+        "1.055x the expert on-demand, 1.047x recommended: the search lacks plain attribute keys without "
+        "prefixes (EQUIPMENT#{equipmentId} / STATE_VERSION#{time} against {equipmentId} / {time}) and "
+        "pays for the longer keys on 5 billion version items (issue 28.3)"),
+}
+
+
+def cases_except(gaps: dict[str, str]) -> pytest.MarkDecorator:
+    """Every use case; those in `gaps` are strict expected failures carrying the recorded reason."""
+    return pytest.mark.parametrize("case", [
+        pytest.param(case, id=case.name,
+                     marks=[pytest.mark.xfail(strict=True, reason=gaps[case.name])] if case.name in gaps else [])
+        for case in CASES])
+
 
 @cache
 def _proposal(case: UseCase) -> Priced:
@@ -49,8 +74,13 @@ def _expert(case: UseCase) -> Priced:
     return price_expert(load(case.expert_path))
 
 
-def test_the_suite_holds_at_least_eight_use_cases() -> None:
-    assert len(CASES) >= 8, [case.name for case in CASES]
+def test_the_suite_holds_at_least_twenty_use_cases() -> None:
+    assert len(CASES) >= 20, [case.name for case in CASES]
+
+
+def test_every_known_gap_names_a_use_case() -> None:
+    """A renamed or deleted folder must not leave a stale expected failure behind."""
+    assert set(KNOWN_SCAN_GAPS) | set(KNOWN_COST_GAPS) <= set(IDS)
 
 
 @cases
@@ -78,7 +108,7 @@ def test_expert_design_serves_every_pattern_without_a_scan(case: UseCase) -> Non
     assert scans == []
 
 
-@cases
+@cases_except(KNOWN_SCAN_GAPS)
 def test_proposal_serves_every_pattern_without_a_scan(case: UseCase) -> None:
     """The expert design shows a key read exists for every pattern, so the proposal must find one too."""
     proposal = _proposal(case)
@@ -86,7 +116,7 @@ def test_proposal_serves_every_pattern_without_a_scan(case: UseCase) -> None:
     assert scans == []
 
 
-@cases
+@cases_except(KNOWN_COST_GAPS)
 def test_proposal_costs_no_more_than_the_expert_design(case: UseCase) -> None:
     proposal, expert = _proposal(case), _expert(case)
     assert proposal.on_demand_usd <= expert.on_demand_usd * TOLERANCE, (
