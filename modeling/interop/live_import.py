@@ -12,6 +12,7 @@ the table does not exist (with the tables that do), or the credentials lack a pe
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -192,14 +193,31 @@ def _call(endpoint: Endpoint, what: str, call: Callable[[], Any], table_name: st
                             "it is running and the URL is right, then retry") from None
 
 
+_LISTED_TABLES = 20  # names a message lists; the closest to the one asked for come first
+
+
+def _known_tables_hint(table_name: str, known: list[str] | None) -> str:
+    """What the endpoint has instead: the names closest to the one typed first (a typo is found however many
+    tables there are), then the others, at most `_LISTED_TABLES`."""
+    if known is None:
+        return ""
+    if not known:
+        return "; the endpoint has no tables"
+    close = difflib.get_close_matches(table_name, known, n=3, cutoff=0.6)
+    others = [name for name in known if name not in close]
+    listed = [*close, *others][:_LISTED_TABLES]
+    more = f" and {len(known) - len(listed)} more" if len(known) > len(listed) else ""
+    guess = f"; did you mean {close[0]!r}?" if close else ""
+    return f"{guess}; the endpoint has: {', '.join(listed)}{more}"
+
+
 def _client_error(endpoint: Endpoint, what: str, exc: ClientError, table_name: str, client: Any) -> EndpointError:
     error = exc.response.get("Error", {})
     code, message = error.get("Code", "error"), error.get("Message", "")
     if code == "ResourceNotFoundException" and table_name:
-        known = _optional(lambda: client.list_tables(Limit=20)["TableNames"]) if client is not None else None
-        hint = f"; the endpoint has: {', '.join(known)}" if known else "; the endpoint has no tables" \
-            if known == [] else ""
-        return TableNotFoundError(f"there is no table {table_name!r} on {endpoint.describe()}{hint}")
+        known = _optional(lambda: client.list_tables(Limit=100)["TableNames"]) if client is not None else None
+        return TableNotFoundError(f"there is no table {table_name!r} on {endpoint.describe()}"
+                                  f"{_known_tables_hint(table_name, known)}")
     if code in ("AccessDeniedException", "UnrecognizedClientException", "ExpiredTokenException"):
         return EndpointError(f"cannot {what}: {endpoint.describe()} refused it ({code}: {_short(message)}); "
                              "the import needs dynamodb:DescribeTable and dynamodb:Scan on the table, "

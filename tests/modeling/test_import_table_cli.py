@@ -49,6 +49,8 @@ def test_import_table_writes_a_valid_model_and_says_what_it_inferred(table: str,
 
 
 def test_a_missing_table_is_one_line_without_a_traceback(table: str, tmp_path: Path) -> None:
-    result = run("--table", "nope", "--endpoint", embedded_endpoint_url(), "-o", str(tmp_path / "m.yaml"))
-    assert result.returncode == 1 and "no table 'nope'" in result.stderr and table in result.stderr
+    typo = table[:-1]  # one character short: the closest name is offered, however many tables the endpoint has
+    result = run("--table", typo, "--endpoint", embedded_endpoint_url(), "-o", str(tmp_path / "m.yaml"))
+    assert result.returncode == 1 and f"no table {typo!r}" in result.stderr
+    assert f"did you mean {table!r}?" in result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "m.yaml").exists()
