@@ -673,19 +673,24 @@ class AccessPattern(_Frozen):
 
     @property
     def value_inputs(self) -> tuple[str, ...]:
-        """Inputs that carry a value for a condition or an update (`amount`), not an item's attribute."""
+        """Inputs that carry a value for a condition or an update (`amount`), not an item's attribute. A Put
+        member's `SET memberId = :memberId` is the new item's attribute under its own name, as any input named
+        like an attribute is: it is the same value the other members' keys take, not a value of its own."""
         conditions = [self.condition, *(m.condition for m in self.members)]
-        updates = [*self.updates, *(u for m in self.members for u in m.updates)]
+        updates = [*self.updates, *(u for m in self.members for u in m.updates
+                                    if not (m.action is TransactAction.PUT and u.input == u.attribute))]
         names = [c.input for c in conditions if c is not None and c.input] + [u.input for u in updates if u.input]
         return tuple(dict.fromkeys(n for n in names if n in self.inputs))
 
     @property
     def changed(self) -> tuple[str, ...]:
-        """Every attribute the write changes: changed_attributes, the updates, a version it increments and
-        what a soft delete sets (decides index writes)."""
+        """Every attribute the write changes on existing items: changed_attributes, the updates (not a Put
+        member's, which say what its new item holds), a version it increments and what a soft delete sets
+        (decides index writes and key-change checks)."""
         names = [*self.changed_attributes, *(u.attribute for u in self.updates)]
         for member in self.members:
-            names += [u.attribute for u in member.updates]
+            if member.action is not TransactAction.PUT:  # a Put's updates are its new item, no existing one's change
+                names += [u.attribute for u in member.updates]
             if member.condition is not None and member.condition.kind is ConditionKind.VERSION_MATCHES:
                 names.append(member.condition.attribute or "")
         if self.condition is not None and self.condition.kind is ConditionKind.VERSION_MATCHES:

@@ -143,3 +143,18 @@ def test_dds302_an_equality_on_the_incremented_attribute_guards_it_but_a_floor_d
     other = _balance_update(condition={"attribute": "email", "operator": "=", "input": "expected"},
                             updates=[{"attribute": "balance", "action": "ADD", "input": "amount"}])
     assert len(findings(other, "DDS302")) == 1
+
+
+def test_a_put_members_attributes_are_its_new_item_not_a_change_to_the_other_members() -> None:
+    """A stranger's library (typed in the browser): the Loan Put SETs memberId, isbn and copyId from inputs of the
+    same names. They are the new Loan's attributes: DDS107 said borrow_copy changes Member's table key and DDS301
+    priced ~2 index writes per update on GSI1; neither happens (the Member is only ADDed to)."""
+    from costs.design_ranking import propose
+    from modeling.model_file import load_model_file
+    from tests.fixture_files import FIXTURES_DIR
+
+    model = load_model_file(FIXTURES_DIR / "write-semantics" / "library_typed_in_browser.yaml")
+    borrow = next(p for p in model.access_patterns if p.name == "borrow_copy")
+    assert "memberId" not in borrow.changed and "memberId" not in borrow.value_inputs
+    findings = check_design(model, propose(model)[0])
+    assert [f.check_id for f in findings if f.pattern == "borrow_copy" and f.check_id in ("DDS107", "DDS301")] == []

@@ -24,7 +24,7 @@ from modeling.preview.session import load_preview, preview_setup
 from tests.fixture_files import FIXTURES_DIR
 
 _tables = itertools.count()
-_OWN = ("wallet", "library", "library_states", "crud_service")
+_OWN = ("wallet", "library", "library_states", "library_typed_in_browser", "crud_service")
 
 
 def _models() -> list[tuple[str, Model]]:
