@@ -67,6 +67,7 @@ class SortUse(StrEnum):
     PREFIX = "prefix"  # begins_with a constant (and known leading attributes)
     RANGE = "range"  # a range on the next sort-key attribute
     EXACT = "exact"  # every sort-key attribute known: one item
+    SPAN = "span"  # several entities' sort keys, between the lowest and highest of them (no other entity between)
 
 
 @dataclass(frozen=True)
@@ -231,7 +232,7 @@ def estimate_query(model: Model, pattern: AccessPattern, read: KeyRead,
     total: Rows | None = None
     words = []
     means: list[tuple[str, float]] = []
-    for name in _readers(read, own):
+    for name in _readers(read, own, pattern.entities):
         entity = model.entity(name)
         if entity is None:
             continue
@@ -250,15 +251,19 @@ def estimate_query(model: Model, pattern: AccessPattern, read: KeyRead,
     return replace(result, entity_shares=tuple((n, m / whole) for n, m in means))
 
 
-def _readers(read: KeyRead, own: KeyTemplates) -> list[str]:
-    """Entities whose items the key condition matches: same partition template, and a sort key that fits."""
+def _readers(read: KeyRead, own: KeyTemplates, wanted: tuple[str, ...] = ()) -> list[str]:
+    """Entities whose items the key condition matches: same partition template, and a sort key that fits
+    (a span holds only the pattern's own entities, `wanted`)."""
     prefix = KeyTemplate.parse(own.sort_key).constant_prefix if own.sort_key else ""
     result = []
     for entity, templates in read.templates.items():
         if templates.partition_key != own.partition_key:
             continue
         other = KeyTemplate.parse(templates.sort_key).constant_prefix if templates.sort_key else ""
-        if entity == read.entity or read.sort_use is SortUse.NONE or (prefix and other.startswith(prefix)):
+        if read.sort_use is SortUse.SPAN:
+            if entity in wanted:
+                result.append(entity)
+        elif entity == read.entity or read.sort_use is SortUse.NONE or (prefix and other.startswith(prefix)):
             result.append(entity)
     return result
 
