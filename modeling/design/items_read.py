@@ -153,9 +153,21 @@ def _collection(model: Model, entity: Entity, names: set[str]) -> tuple[Rows, se
 
 
 def _relationship(model: Model, entity: Entity, names: set[str]) -> Relationship | None:
+    """The relationship whose parent's collection the key attributes `names` name, when one does.
+
+    When the key names two parents at once (a loan keyed by its book and its member), its items are in both
+    collections, so there are at most as many as in the smaller: the relationship with the fewest children per
+    parent is taken, then the one with the lower max. Only then the names break a tie (issue 28.5: the first
+    name won before, whatever the counts said)."""
     found = [r for r in child_relationships(model, entity.name) if r.child_attributes
              and set(r.child_attributes) <= names and model.entity(r.parent) is not None]
-    return min(found, key=lambda r: (-len(r.child_attributes), r.name)) if found else None
+
+    def per_parent(relationship: Relationship) -> float:
+        parent = model.entity(relationship.parent)
+        return float(entity.item_count) / max(parent.item_count if parent is not None else 1, 1)
+
+    return min(found, key=lambda r: (-len(r.child_attributes), per_parent(r), r.cardinality.max or math.inf,
+                                     r.parent, r.child_attributes, r.name)) if found else None
 
 
 def _split(rows: Rows, entity: Entity, name: str, fixed: Mapping[str, str], words: list[str],

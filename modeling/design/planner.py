@@ -486,8 +486,8 @@ def entities_span(path: AccessPath, entities: tuple[str, ...]) -> tuple[str, str
 def _read_plan(model: Model, pattern: AccessPattern, match: _Match) -> PatternPlan:
     path = match.path
     operation = _read_operation(pattern, match)
-    returned = pattern.expected_items
     read = _items_read(model, pattern, match, operation)
+    returned, derivation = _items_returned(pattern, operation, read)
     filter_expression = " AND ".join(f"{name} = :{name}" for name in match.unmatched)
     reason = _read_reason(pattern, match, operation)
     return PatternPlan(
@@ -499,8 +499,30 @@ def _read_plan(model: Model, pattern: AccessPattern, match: _Match) -> PatternPl
         consistent_read=pattern.consistency is Consistency.STRONG,
         items_read_per_request=read.mean, items_returned_per_request=returned,
         items_written_per_request=0.0, index_writes=(), reason=reason, items_read_p99=read.p99,
-        pages_per_request=read.pages_per_request, items_read_derivation=read.derivation,
+        pages_per_request=read.pages_per_request, items_read_derivation=derivation,
         filter_keeps_share=read.filter_keeps_share, entity_shares=read.entity_shares)
+
+
+# Within 2 % the estimate's own rounding (a Poisson count capped by a Limit) is not worth a different figure.
+_RETURNED_TOLERANCE = 1.02
+
+
+def _items_returned(pattern: AccessPattern, operation: Operation, read: ItemsRead) -> tuple[float, str]:
+    """Items one request returns, and the items-read derivation saying so when it is fewer than expected_items.
+
+    A Query returns at most what it reads, less what its filter discards (dynamodb-facts §1.2). The pattern's
+    expected_items is the typical answer the user expects; the items read come from the data's shape, where
+    requests spread evenly over keys, most of a skewed relationship's parents hold few children and a Limit
+    stops the large ones: 0.667 items read beside 3 returned was shown before (issue 28.5). The returned figure
+    is then the one the estimate gives, and the derivation names both."""
+    expected = pattern.expected_items
+    most = read.mean * read.filter_keeps_share
+    if operation is not Operation.QUERY or expected <= most * _RETURNED_TOLERANCE:
+        return expected, read.derivation
+    return most, (f"{read.derivation}; returns about {most:,.3g} per request, fewer than the pattern's "
+                  f"expected_items ({expected:,.3g}): a Query returns at most what it reads, and the model's counts "
+                  "give fewer items per key than it expects (check expected_items, the item counts and the "
+                  "relationship's cardinality)")
 
 
 def _items_read(model: Model, pattern: AccessPattern, match: _Match, operation: Operation) -> ItemsRead:
