@@ -143,3 +143,28 @@ def test_when_every_candidate_returns_wrong_results_nothing_is_proposed_and_call
     assert "No design is proposed" in refusal.message and "returns the Book item too" in refusal.message
     with pytest.raises(NoSafeDesignError, match="No design is proposed"):
         chosen_design(propose(model), None, refusal)
+
+
+def test_a_read_of_one_item_by_its_full_table_key_is_a_getitem_even_with_another_input() -> None:
+    # the cause of DDS309 on the session-management proposal: `get_session_by_session_id` gives sessionId (the
+    # table key) and customerId; the extra input made the table's GetItem score as a filtered read, so a GSI keyed
+    # on customerId (not unique) won
+    path = EXPERT_MODELS_DIR / "session_management" / "expert.yaml"
+    model = load_model_file(path)
+    proposal = next(d for d in propose(model) if d.name != YOUR_DESIGN)
+    plan = proposal.plan("get_session_by_session_id")
+    assert plan is not None and plan.operation is Operation.GET_ITEM and plan.index == "table"
+    assert not any(f.check_id == "DDS309" for f in check_design(model, proposal))
+
+
+def test_an_index_that_groups_an_entity_with_others_does_not_repeat_the_table() -> None:
+    # Repo's GSI1 keys are its table keys, but on GSI1 its issues share its partition, which on the table they
+    # do not: not DDS305. Keyed alone there, it is
+    table = {"Repo": ("REPO#{repoName}", "REPO"), "Issue": ("ISSUE#{repoName}#{issueNumber}", "ISSUE"),
+             "PullRequest": ("PR#{repoName}#{prNumber}", "PR"), "Star": ("STAR#{repoName}#{username}", "STAR")}
+    grouped = repo_model(keyed(table, {"GSI1": {"Repo": ("REPO#{repoName}", "REPO"),
+                                                "Issue": ("REPO#{repoName}", "ISSUE#{issueNumber}")}}))
+    alone = repo_model(keyed(table, {"GSI1": {"Repo": ("REPO#{repoName}", "REPO")}}))
+    assert not [f for f in check_design(grouped, _own(grouped)) if f.check_id == "DDS305"]
+    assert [f.path for f in check_design(alone, _own(alone)) if f.check_id == "DDS305"] == [
+        "key_design.entities[Repo].indexes[GSI1]"]
