@@ -141,14 +141,18 @@ def _collection(model: Model, entity: Entity, names: set[str]) -> tuple[Rows, se
         cap = f", max {cardinality.max:,}" if cardinality.max is not None else ""
         return rows, names - set(relationship.child_attributes), (
             f"collection of {parent.name}: mean {_count(rows.mean)} {entity.name} ({relationship.name}, {shape}{cap})")
+    references = []  # (items per parent, attribute, parent, generator): the smallest collection is the one named
     for name in sorted(names):
         attribute = entity.attribute(name)
         generator = attribute.generator if attribute is not None else None
         parent = model.entity(generator.entity) if isinstance(generator, ReferenceGenerator) else None
-        if parent is not None:
-            rows = parent_rows(parent.item_count, float(entity.item_count), generator.distribution, None)
-            return rows, names - {name}, (f"{name} refers to {parent.name}: mean {_count(rows.mean)} "
-                                          f"{entity.name} per {parent.name}")
+        if parent is not None and isinstance(generator, ReferenceGenerator):
+            references.append((float(entity.item_count) / max(parent.item_count, 1), name, parent, generator))
+    if references:
+        _, name, parent, generator = min(references, key=lambda r: (r[0], r[1]))
+        rows = parent_rows(parent.item_count, float(entity.item_count), generator.distribution, None)
+        return rows, names - {name}, (f"{name} refers to {parent.name}: mean {_count(rows.mean)} "
+                                      f"{entity.name} per {parent.name}")
     return Rows(np.array([float(entity.item_count)]), np.ones(1)), set(names), f"{entity.item_count:,} {entity.name}"
 
 

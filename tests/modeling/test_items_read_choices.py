@@ -80,3 +80,14 @@ def test_items_returned_are_never_more_than_the_items_read_and_the_derivation_sa
     assert plan.items_returned_per_request <= plan.items_read_per_request
     assert "fewer than the pattern's expected_items (3)" in plan.items_read_derivation
     assert model.access_pattern("list_titles_by_isbn").expected_items == 3  # the model keeps what the user typed
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_without_relationships_two_references_also_read_the_smaller_collection(reverse: bool) -> None:
+    # the same loans with only the reference generators to group them: bookId sorts first, memberId is the key
+    # that holds fewer loans (10,000 / 5,000 = 2 per member against 50 per book)
+    model = _loans(("book_loans", "member_loans"), reverse).model_copy(update={"relationships": ()})
+    loan = model.entity("Loan")
+    assert loan is not None
+    rows, text = entity_rows(model, loan, {"bookId", "memberId"}, {}, 1.0)
+    assert rows.mean == pytest.approx(2.0) and text.startswith("memberId refers to Member")
