@@ -32,7 +32,7 @@ from typing import Any, NoReturn
 
 from costs import charts
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
-from costs.design_ranking import chosen_design, propose
+from costs.design_ranking import chosen_design, proposal_refusal, propose
 from costs.errors import CostError, ModelInputError, UnknownDesignError, UsageError
 from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
@@ -129,6 +129,7 @@ def _design(args: argparse.Namespace) -> tuple[str | None, int]:
         return None, 1
     designs = propose(model)
     if not designs:
+        chosen_design(designs, None, proposal_refusal(model))  # every candidate failed the checks: says why
         raise ModelInputError("the model has no design yet", "MODEL", str(args.file),
                               "add an entity with its identifier, then the access patterns that use it")
     text = designs_json(designs) if args.format == "json" else designs_markdown(model, designs)
@@ -160,7 +161,7 @@ def _check(args: argparse.Namespace) -> tuple[str | None, int]:
         return None, 1
     designs = propose(model)
     try:
-        design = chosen_design(designs, args.design)
+        design = chosen_design(designs, args.design, proposal_refusal(model))
     except UnknownDesignError:
         print(f"{args.file}: no design named {args.design!r}; choose one of: "
               + ", ".join(d.name for d in designs), file=sys.stderr)

@@ -17,20 +17,30 @@ A model without entities has no design: the ranking is then empty and `DesignRan
 `NoDesign`) says what to add; `chosen_design` turns that into a `NoDesignError` for callers that need one.
 `modeling` cannot import this module (tests/test_layering.py): a modeling-level function that needs a
 design takes it, or its key design, as an argument.
+
+A proposal is only offered when it passes the product's own checks (issue 28.4): no error-severity finding
+(`modeling.design.checks`, DDS206 among them: the Preview's oracle worked out from the keys). Each finalist is
+the first in the search's order that passes. An error that every candidate checked has (a write whose inputs
+cannot name its item in any layout, a read no layout serves by key) belongs to the model, not to a layout: it
+does not refuse a candidate, except DDS206 (a wrong answer is never offered). When no candidate passes, no
+proposal is offered: `proposal_refusal(model)` (`DesignRanking.refusal`) says why, and `chosen_design` raises
+`NoSafeDesignError` with that text instead of choosing a design that returns wrong results.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from costs.design_cost import priced_design
 from costs.design_search import NoDesign, PricedCandidate, SearchResult, search_layouts
-from costs.errors import NoDesignError, UnknownDesignError
+from costs.errors import NoDesignError, NoSafeDesignError, UnknownDesignError
 from costs.monthly import CostEstimate
 from costs.pricing import price_sheet_for
 from costs.usage import CapacityOption, label
+from modeling.design.checks import Finding, FindingSeverity, check_design
 from modeling.design.generator import explicit_design
 from modeling.design.plans import Design, Operation
 from modeling.memo import ContentMemo, content_key
@@ -46,6 +56,30 @@ _SUMMARIES = {
     SEPARATE_PARTITIONS: "The cheapest layout where every item keeps its own partition and children are found "
                          "through indexes.",
 }
+
+
+# Error findings never excused as the model's own: a design that returns wrong results is never offered.
+WRONG_RESULTS_CHECKS = frozenset({"DDS206"})
+# Candidates checked, in the search's order: each check_design takes 5 ms on an example and about 0.1 s on a
+# 120-pattern model, and an error all of them share (the model's) needs every one of them checked.
+MAX_CHECKED_CANDIDATES = 16
+
+
+@dataclass(frozen=True)
+class NoSafeDesign:
+    """Why no proposal is offered: every candidate checked has an error finding that another could avoid or that
+    returns wrong results. `findings` are (check id, where, message) of the search's cheapest candidate."""
+
+    candidates_checked: int
+    findings: tuple[tuple[str, str, str], ...]
+
+    @property
+    def message(self) -> str:
+        shown = "; ".join(f"{check_id} at {where}: {message}" for check_id, where, message in self.findings[:3])
+        more = f" (and {len(self.findings) - 3} more)" if len(self.findings) > 3 else ""
+        return (f"No design is proposed: each of the {self.candidates_checked} candidate layouts checked has an "
+                f"error finding, so any of them would return wrong results or fail as modelled. The cheapest: "
+                f"{shown}{more}. Change the model (the patterns' entities and inputs) or write your own key design.")
 
 
 @dataclass(frozen=True)
@@ -73,6 +107,8 @@ class DesignRanking:
         """Why there is no design at all (the model has no entities), else None."""
         return self.search if isinstance(self.search, NoDesign) else None
 
+    refusal: NoSafeDesign | None = None  # set when no candidate passes the checks (nothing is proposed)
+
 
 @dataclass(frozen=True)
 class _Finalists:
@@ -80,6 +116,7 @@ class _Finalists:
 
     designs: tuple[Design, ...]
     search: SearchResult | NoDesign
+    refusal: NoSafeDesign | None = None
 
 
 _FINALISTS: ContentMemo[_Finalists] = ContentMemo("design finalists", max_entries=16)
@@ -108,11 +145,20 @@ def propose(model: Model) -> tuple[Design, ...]:
     return _picker_order(_finalists(content_key(model_json), model_json).designs)
 
 
-def chosen_design(designs: tuple[Design, ...], name: str | None) -> Design:
+def proposal_refusal(model: Model) -> NoSafeDesign | None:
+    """Why no proposal is offered (every candidate fails the checks), else None. Memoised with `propose`."""
+    model_json = model.model_dump_json()
+    return _finalists(content_key(model_json), model_json).refusal
+
+
+def chosen_design(designs: tuple[Design, ...], name: str | None, refusal: NoSafeDesign | None = None) -> Design:
     """The design of that name, or the first (the ranking's default) when no name is given.
 
-    Raises NoDesignError when there is no design at all, UnknownDesignError when none has that name: never
-    another design than the one asked for without saying so."""
+    Raises NoDesignError when there is no design at all (NoSafeDesignError, with `refusal`'s text, when every
+    candidate failed the checks), UnknownDesignError when none has that name: never another design than the
+    one asked for without saying so."""
+    if not designs and refusal is not None:
+        raise NoSafeDesignError("no candidate design passes the design checks", "design", None, refusal.message)
     if not designs:
         raise NoDesignError("the model has no design yet", "entities", 0,
                             "add an entity with its identifier, then the access patterns that use it")
@@ -138,13 +184,17 @@ def _search_finalists(model_json: str) -> _Finalists:
     search = search_layouts(model)
     if isinstance(search, NoDesign):
         return _Finalists((), search)
-    picks: list[tuple[str, PricedCandidate]] = [(PROPOSED, search.best)]
-    fewer = [c for c in search.complete if c.gsi_count < search.best.gsi_count and not c.refused]
-    separate = [c for c in search.complete if c.all_separate and not c.refused]
-    for name, pool in ((FEWER_GSIS, fewer), (SEPARATE_PARTITIONS, separate)):
-        pick = pool[0] if pool else None
-        if pick is not None and all(pick.design.key_design != d.design.key_design for _, d in picks):
-            picks.append((name, pick))
+    checked = _Checked(model, search)
+    best = checked.first(lambda c: True)
+    refusal = checked.refusal() if best is None and checked.candidates else None
+    picks: list[tuple[str, PricedCandidate]] = [(PROPOSED, best)] if best is not None else []
+    if best is not None:
+        best_gsis = best.gsi_count
+        fewer = checked.first(lambda c: c.gsi_count < best_gsis and not c.refused)
+        separate = checked.first(lambda c: c.all_separate and not c.refused)
+        for name, pick in ((FEWER_GSIS, fewer), (SEPARATE_PARTITIONS, separate)):
+            if pick is not None and all(pick.design.key_design != d.design.key_design for _, d in picks):
+                picks.append((name, pick))
     designs = [_renamed(c.design, name, _summary(name, c)) for name, c in picks]
     own = explicit_design(model)
     if own is not None:  # the user's own layout takes the place of an identical proposal (it is the same table)
@@ -152,14 +202,57 @@ def _search_finalists(model_json: str) -> _Finalists:
         designs = [own if i == (same[0] if same else -1) else d for i, d in enumerate(designs) if i not in same[1:]]
         if not same:
             designs.append(own)
-    return _Finalists(tuple(_replanned(model, d) for d in designs), search)
+    return _Finalists(tuple(_replanned(model, d) for d in designs), search, refusal)
+
+
+class _Checked:
+    """The search's candidates (at most MAX_CHECKED_CANDIDATES, its order) and which pass the checks.
+
+    A candidate passes when it has no error finding, or only errors every candidate checked has (the model's,
+    not the layout's: the same check on the same pattern, or the same key-level check), never a wrong answer
+    (DDS206). Checked lazily: the cheapest usually has no error, and then only the runners-up picked are."""
+
+    def __init__(self, model: Model, search: SearchResult) -> None:
+        self.model = model
+        self.candidates = search.complete[:MAX_CHECKED_CANDIDATES]
+        self._errors: dict[int, dict[tuple[str, ...], list[Finding]]] = {}
+        self._excused: set[tuple[str, ...]] | None = None
+
+    def errors(self, i: int) -> dict[tuple[str, ...], list[Finding]]:
+        if i not in self._errors:
+            grouped: dict[tuple[str, ...], list[Finding]] = {}
+            for f in check_design(self.model, self.candidates[i].design):
+                if f.severity is FindingSeverity.ERROR:
+                    grouped.setdefault((f.check_id, f.pattern) if f.pattern else (f.check_id,), []).append(f)
+            self._errors[i] = grouped
+        return self._errors[i]
+
+    def excused(self) -> set[tuple[str, ...]]:
+        if self._excused is None:
+            shared = {key for key in self.errors(0) if key[0] not in WRONG_RESULTS_CHECKS}
+            for j in range(1, len(self.candidates)):
+                if not shared:
+                    break  # nothing every candidate has: no need to check the rest for it
+                shared &= set(self.errors(j))
+            self._excused = shared
+        return self._excused
+
+    def passes(self, i: int) -> bool:
+        return not self.errors(i) or set(self.errors(i)) <= self.excused()
+
+    def first(self, wanted: Callable[[PricedCandidate], bool]) -> PricedCandidate | None:
+        return next((c for i, c in enumerate(self.candidates) if wanted(c) and self.passes(i)), None)
+
+    def refusal(self) -> NoSafeDesign:
+        found = [f for key, fs in sorted(self.errors(0).items()) if key not in self.excused() for f in fs]
+        return NoSafeDesign(len(self.candidates), tuple((f.check_id, f.path, f.message) for f in found))
 
 
 def _ranking(model_json: str, finalists: _Finalists) -> DesignRanking:
     model = Model.model_validate_json(model_json)
     designs = finalists.designs
     if not designs:
-        return DesignRanking((), (), finalists.search)
+        return DesignRanking((), (), finalists.search, finalists.refusal)
     sheet = price_sheet_for(model.table.region)  # never another Region's prices (an unpriced sheet says so)
     estimates = [_estimate(model, d, sheet, model_json) for d in designs]
     winner, winner_cost = designs[0], estimates[0]
@@ -167,7 +260,7 @@ def _ranking(model_json: str, finalists: _Finalists) -> DesignRanking:
                                 "" if i == 0 else lost_because(model, winner, winner_cost, d, e))
                    for i, (d, e) in enumerate(zip(designs, estimates, strict=True)))
     unservable = finalists.search.unservable if isinstance(finalists.search, SearchResult) else ()
-    return DesignRanking(ranked, unservable, finalists.search)
+    return DesignRanking(ranked, unservable, finalists.search, finalists.refusal)
 
 
 def _same_layout(a: Design, b: Design) -> bool:

@@ -47,3 +47,7 @@ class UnknownDesignError(CostError):
 
 class NoDesignError(CostError):
     """The model has no design at all (no entities yet), so nothing can be sized, priced or exported."""
+
+
+class NoSafeDesignError(NoDesignError):
+    """Every candidate layout has an error-severity finding (wrong results, a Scan, ...): none is offered."""

@@ -16,7 +16,7 @@ from typing import Any
 from costs.autoscaling import ScalingPolicy
 from costs.capacity import CapacityProfile, UsageExtras
 from costs.design_cost import priced_design
-from costs.design_ranking import chosen_design, lost_because, propose
+from costs.design_ranking import chosen_design, lost_because, proposal_refusal, propose
 from costs.errors import CostError
 from costs.monthly import CostEstimate, OptionEstimate
 from costs.pricing import (
@@ -93,7 +93,7 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
     """Capacity and monthly cost of a model's design, with the other candidates side by side."""
     sheet = _price_sheet(request)
     designs = propose(request.model)  # the ranking's own prices are needed only for the comparison
-    design = chosen_design(designs, request.design_name)
+    design = chosen_design(designs, request.design_name, proposal_refusal(request.model))
     model_json = request.model.model_dump_json()  # once: every design's price is keyed by it
     profile, usage, cost = _priced(request, design, sheet, model_json)
     comparison, deltas = ((), ())

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, MIN_CAPACITY_UNITS, ScalingPolicy
 from costs.capacity import capacity_profile, table_usage
-from costs.design_ranking import chosen_design, propose
+from costs.design_ranking import chosen_design, proposal_refusal, propose
 from costs.errors import UsageError
 from costs.monitoring import MonitoringOptions, monitoring_plan
 from costs.pricing import CapacityDimension
@@ -76,7 +76,7 @@ class InfrastructureExport:
 
 def export_infrastructure(request: InfrastructureRequest) -> InfrastructureExport:
     """The model's design as code; provisioned tables get the capacities the cost engine sizes."""
-    design = chosen_design(propose(request.model), request.design_name or None)
+    design = chosen_design(propose(request.model), request.design_name or None, proposal_refusal(request.model))
     capacity = None
     if request.model.table.billing_mode is BillingMode.PROVISIONED:
         capacity = provisioned_capacity(request.model, design, request.auto_scaling, request.target_utilization,

@@ -7,7 +7,7 @@ the load test exercises the same table the exported code creates.
 
 from __future__ import annotations
 
-from costs.design_ranking import chosen_design, propose
+from costs.design_ranking import chosen_design, proposal_refusal, propose
 from costs.errors import UsageError
 from modeling.errors import ModelingError
 from modeling.model import Model
@@ -19,7 +19,7 @@ from modeling.preview.loadtest_scripts import write_load_test
 def export_load_test(model: Model, fmt: LoadTestFormat, design_name: str | None = None,
                      total_items: int = DEFAULT_PREVIEW_ITEMS, seed: int = 42) -> LoadTest:
     """The Locust file or k6 script; a model that cannot give one raises UsageError saying why."""
-    design = chosen_design(propose(model), design_name or None)
+    design = chosen_design(propose(model), design_name or None, proposal_refusal(model))
     try:
         return write_load_test(model, design, fmt, total_items, seed)
     except ModelingError as exc:

@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
-from costs.design_ranking import propose
+from costs.design_ranking import proposal_refusal, propose
 from costs.errors import CostError
 from modeling.design.missing import nothing_to_design, what_is_missing
 from modeling.errors import Problem, errors_only
@@ -45,11 +45,17 @@ def require_design(model: Model) -> None:
     if not has_design(model):
         st.stop()
     try:
-        propose(model)  # memoised: the page's own call reuses it
+        designs = propose(model)  # memoised: the page's own call reuses it
     except CostError as exc:
         st.error(f"This model's designs cannot be sized: {plain(exc)}", icon="⛔")
         model_page_link()
         st.stop()
+    refusal = proposal_refusal(model)
+    if refusal is not None:  # no candidate passes the design checks: none is offered (issue 28.4)
+        (st.warning if designs else st.error)(plain(refusal.message), icon="⛔")
+        if not designs:
+            model_page_link()
+            st.stop()
 
 
 def what_to_add_on_the_model_page(document: dict[str, Any], problems: list[Problem]) -> None:

@@ -414,8 +414,8 @@ def _add_gsi(draft: _Draft, pattern: AccessPattern, entities: list[Entity], inpu
         templates = KeyTemplates(partition_key=partition,
                                  sort_key=_sort_template(draft.model, entity, range_attribute, inputs, chain),
                                  only_when=conditions)
-        if templates in draft.entity_keys[entity.name].indexes.values():
-            continue  # an index with exactly these keys exists already
+        if len(entities) == 1 and templates in draft.entity_keys[entity.name].indexes.values():
+            continue  # an index with exactly these keys exists already (several entities must share this one)
         keys = draft.entity_keys[entity.name]
         draft.entity_keys[entity.name] = EntityKeys(entity=keys.entity, table=keys.table,
                                                     indexes={**keys.indexes, index.name: templates})

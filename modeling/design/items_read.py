@@ -67,6 +67,7 @@ class SortUse(StrEnum):
     PREFIX = "prefix"  # begins_with a constant (and known leading attributes)
     RANGE = "range"  # a range on the next sort-key attribute
     EXACT = "exact"  # every sort-key attribute known: one item
+    SPAN = "span"  # several entities' sort keys, between the lowest and highest of them (no other entity between)
 
 
 @dataclass(frozen=True)
@@ -140,21 +141,37 @@ def _collection(model: Model, entity: Entity, names: set[str]) -> tuple[Rows, se
         cap = f", max {cardinality.max:,}" if cardinality.max is not None else ""
         return rows, names - set(relationship.child_attributes), (
             f"collection of {parent.name}: mean {_count(rows.mean)} {entity.name} ({relationship.name}, {shape}{cap})")
+    references = []  # (items per parent, attribute, parent, generator): the smallest collection is the one named
     for name in sorted(names):
         attribute = entity.attribute(name)
         generator = attribute.generator if attribute is not None else None
         parent = model.entity(generator.entity) if isinstance(generator, ReferenceGenerator) else None
-        if parent is not None:
-            rows = parent_rows(parent.item_count, float(entity.item_count), generator.distribution, None)
-            return rows, names - {name}, (f"{name} refers to {parent.name}: mean {_count(rows.mean)} "
-                                          f"{entity.name} per {parent.name}")
+        if parent is not None and isinstance(generator, ReferenceGenerator):
+            references.append((float(entity.item_count) / max(parent.item_count, 1), name, parent, generator))
+    if references:
+        _, name, parent, generator = min(references, key=lambda r: (r[0], r[1]))
+        rows = parent_rows(parent.item_count, float(entity.item_count), generator.distribution, None)
+        return rows, names - {name}, (f"{name} refers to {parent.name}: mean {_count(rows.mean)} "
+                                      f"{entity.name} per {parent.name}")
     return Rows(np.array([float(entity.item_count)]), np.ones(1)), set(names), f"{entity.item_count:,} {entity.name}"
 
 
 def _relationship(model: Model, entity: Entity, names: set[str]) -> Relationship | None:
+    """The relationship whose parent's collection the key attributes `names` name, when one does.
+
+    When the key names two parents at once (a loan keyed by its book and its member), its items are in both
+    collections, so there are at most as many as in the smaller: the relationship with the fewest children per
+    parent is taken, then the one with the lower max. Only then the names break a tie (issue 28.5: the first
+    name won before, whatever the counts said)."""
     found = [r for r in child_relationships(model, entity.name) if r.child_attributes
              and set(r.child_attributes) <= names and model.entity(r.parent) is not None]
-    return min(found, key=lambda r: (-len(r.child_attributes), r.name)) if found else None
+
+    def per_parent(relationship: Relationship) -> float:
+        parent = model.entity(relationship.parent)
+        return float(entity.item_count) / max(parent.item_count if parent is not None else 1, 1)
+
+    return min(found, key=lambda r: (-len(r.child_attributes), per_parent(r), r.cardinality.max or math.inf,
+                                     r.parent, r.child_attributes, r.name)) if found else None
 
 
 def _split(rows: Rows, entity: Entity, name: str, fixed: Mapping[str, str], words: list[str],
@@ -231,7 +248,7 @@ def estimate_query(model: Model, pattern: AccessPattern, read: KeyRead,
     total: Rows | None = None
     words = []
     means: list[tuple[str, float]] = []
-    for name in _readers(read, own):
+    for name in _readers(read, own, pattern.entities):
         entity = model.entity(name)
         if entity is None:
             continue
@@ -250,15 +267,19 @@ def estimate_query(model: Model, pattern: AccessPattern, read: KeyRead,
     return replace(result, entity_shares=tuple((n, m / whole) for n, m in means))
 
 
-def _readers(read: KeyRead, own: KeyTemplates) -> list[str]:
-    """Entities whose items the key condition matches: same partition template, and a sort key that fits."""
+def _readers(read: KeyRead, own: KeyTemplates, wanted: tuple[str, ...] = ()) -> list[str]:
+    """Entities whose items the key condition matches: same partition template, and a sort key that fits
+    (a span holds only the pattern's own entities, `wanted`)."""
     prefix = KeyTemplate.parse(own.sort_key).constant_prefix if own.sort_key else ""
     result = []
     for entity, templates in read.templates.items():
         if templates.partition_key != own.partition_key:
             continue
         other = KeyTemplate.parse(templates.sort_key).constant_prefix if templates.sort_key else ""
-        if entity == read.entity or read.sort_use is SortUse.NONE or (prefix and other.startswith(prefix)):
+        if read.sort_use is SortUse.SPAN:
+            if entity in wanted:
+                result.append(entity)
+        elif entity == read.entity or read.sort_use is SortUse.NONE or (prefix and other.startswith(prefix)):
             result.append(entity)
     return result
 

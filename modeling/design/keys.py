@@ -34,6 +34,24 @@ ATTRIBUTE_NAME_PATTERN = rf"^{_NAME}$"
 _REFERENCE = re.compile(rf"^(?P<name>{_NAME})(:(?P<width>\d{{1,2}})(\.(?P<decimals>\d))?)?$")
 
 
+# Appended to an upper bound so that every key starting with the bound sorts below it (UTF-8 byte order is
+# code-point order).
+HIGH = "\uffff"
+
+
+def key_range(template: str) -> tuple[str, str]:
+    """The lowest and highest key text a template can render: its constant prefix, then anything after it.
+
+    >>> key_range("ORDER#{orderId}")
+    ('ORDER#', 'ORDER#\uffff')
+    >>> key_range("ACCOUNT")
+    ('ACCOUNT', 'ACCOUNT')
+    """
+    parsed = KeyTemplate.parse(template)
+    prefix = parsed.constant_prefix
+    return (prefix, prefix) if not parsed.attribute_names else (prefix, prefix + HIGH)
+
+
 class KeyTemplateError(ModelingError):
     """A key template that cannot be parsed or rendered."""
 

@@ -17,15 +17,13 @@ from typing import Any
 
 from boto3.dynamodb.types import TypeSerializer
 
-from modeling.design.keys import KeyTemplate, KeyTemplateError, Segment, render_segments, render_value
-from modeling.design.planner import AccessPath, access_paths
+from modeling.design.keys import HIGH, KeyTemplate, KeyTemplateError, Segment, render_segments, render_value
+from modeling.design.planner import AccessPath, access_paths, entities_span
 from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.errors import ModelingError
 from modeling.model import AccessPattern, AttributeType, KeyDesign, Model, PatternKind, RangeOperator
 from modeling.preview.dataset import PreviewDataError, key_value, number_key_names
 
-# Appended to an upper bound so that every key starting with the bound sorts below it (UTF-8 order).
-HIGH = "\uffff"
 MAX_BATCH_GET_KEYS = 100  # dynamodb-facts §8
 _SERIALIZER = TypeSerializer()
 
@@ -218,6 +216,11 @@ def _key_condition(shape: ReadShape, values: dict[str, Any], names: _Names, expr
     except KeyTemplateError as exc:
         raise RequestBuildError(f"{shape.pattern.name}: {exc}; give a value for every input") from None
     condition = f"{names(shape.path.partition_key)} = :pk"
+    span = entities_span(shape.path, shape.pattern.entities) if len(templates) > 1 else None
+    if span is not None and shape.path.sort_key is not None:  # several entities, kept apart from the others
+        expression_values[":sk_from"] = _key_value(shape, shape.path.sort_key, span[0])
+        expression_values[":sk_to"] = _key_value(shape, shape.path.sort_key, span[1])
+        return f"{condition} AND {names(shape.path.sort_key)} BETWEEN :sk_from AND :sk_to"
     sort_source = templates[0].sort_key if len(templates) == 1 else None
     if sort_source is None or shape.path.sort_key is None:
         return condition

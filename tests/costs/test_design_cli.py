@@ -73,3 +73,24 @@ def test_the_modeling_alias_says_where_design_and_check_moved() -> None:
     for command in ("design", "check"):
         result = run_main(modeling_main, [command, EXAMPLES_DIR / "chat_messages.yaml", "--format", "json"])
         assert result.returncode == 2 and f"`dds {command}`" in result.stderr and result.stdout == ""
+
+
+def test_design_and_check_say_why_when_no_candidate_passes_the_checks(tmp_path: Path, monkeypatch) -> None:
+    """Issue 28.4: every candidate returning other entities' items is refused, in one line, not offered."""
+    from costs import design_ranking
+    from modeling.design.checks.catalogue import finding
+    from modeling.model_file import FileFormat, dump_document, model_to_document
+    from tests.modeling.exact_models import books_model
+
+    def always_wrong(model: object, design: object) -> list:
+        return [finding("DDS206", "access_patterns[list_titles_by_isbn]", "the Query returns the Book item too",
+                        pattern="list_titles_by_isbn")]
+    monkeypatch.setattr(design_ranking, "check_design", always_wrong)
+    path = tmp_path / "books.yaml"
+    model = books_model().model_copy(update={"name": "Books refused by the CLI"})  # its own memo entry
+    path.write_text(dump_document(model_to_document(model), FileFormat.YAML), encoding="utf-8")
+    for command in ("design", "check"):
+        result = run(command, str(path))
+        assert result.returncode == 1 and result.stdout == ""
+        assert "No design is proposed" in result.stderr and "returns the Book item too" in result.stderr
+        assert "Traceback" not in result.stderr

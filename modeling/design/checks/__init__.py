@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from modeling.design.checks import amplification, keys, limits, reads, write_safety, writes
+from modeling.design.checks import amplification, keys, limits, reads, results, write_safety, writes
 from modeling.design.checks.catalogue import CHECKS, SEVERITY_RANK, Check, Finding, FindingSeverity
 from modeling.design.checks.context import Rule, build_context
 from modeling.design.checks.limits import reserved_words
@@ -37,8 +37,8 @@ from modeling.model import Model
 __all__ = ["CHECKS", "RULES", "Check", "Finding", "FindingSeverity", "check_design", "reserved_words"]
 
 # Every rule, in theme order (keys, reads, writes, limits and names).
-RULES: tuple[Rule, ...] = (*keys.RULES, *reads.RULES, *writes.RULES, *amplification.RULES, *write_safety.RULES,
-                          *limits.RULES)
+RULES: tuple[Rule, ...] = (*keys.RULES, *reads.RULES, *results.RULES, *writes.RULES, *amplification.RULES,
+                          *write_safety.RULES, *limits.RULES)
 
 
 def check_design(model: Model, design: Design) -> list[Finding]:

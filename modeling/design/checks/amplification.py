@@ -9,7 +9,7 @@ units over the 730-hour month (§0.2) at each pattern's average rate; pricing th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from modeling.design import plan_units
 from modeling.design.checks.catalogue import Finding, finding, number, percent
@@ -18,7 +18,7 @@ from modeling.design.checks.writes import is_counter
 from modeling.design.planner import membership_share
 from modeling.design.plans import IndexChange, PatternPlan
 from modeling.dynamodb_rules import SECONDS_PER_MONTH
-from modeling.model import AccessPattern, ConditionKind, ProjectionType, SecondaryIndex
+from modeling.model import AccessPattern, ConditionKind, EntityKeys, KeyTemplates, ProjectionType, SecondaryIndex
 
 # An ALL-projected GSI holding at least this share of the table's items is "most of the table" (our choice).
 MOST_OF_THE_TABLE = 0.5
@@ -65,12 +65,21 @@ def _index_repeats_table_keys(ctx: Context) -> Iterator[Finding]:
                 continue
             same_sort = (templates.sort_key or None) == (keys.table.sort_key or None)
             same = same_sort and (not path.is_global or templates.partition_key == keys.table.partition_key)
-            if same and not templates.only_when:
+            if same and not templates.only_when and not _groups_differently(ctx, keys, path.templates):
                 yield finding("DDS305", f"key_design.entities[{keys.entity}].indexes[{index}]", (
                     f"{index} keys {keys.entity} exactly as the table does ({keys.table.partition_key} / "
                     f"{keys.table.sort_key or '(none)'}): any Query on it reads what the same Query on the table "
                     f"reads, yet every write of a {keys.entity} also writes {index}."),
                     index=index)
+
+
+def _groups_differently(ctx: Context, keys: EntityKeys, on_index: Mapping[str, KeyTemplates]) -> bool:
+    """The index puts the entity in one partition with entities the table keeps apart from it (an account with
+    its repositories): a Query there reads a collection the table does not hold, so the keys do not repeat."""
+    partition = on_index[keys.entity].partition_key
+    together = {name for name, t in on_index.items() if t.partition_key == partition}
+    on_table = {k.entity for k in ctx.design.key_design.entities if k.table.partition_key == keys.table.partition_key}
+    return bool(together - on_table)
 
 
 def _shape(index: SecondaryIndex) -> tuple:

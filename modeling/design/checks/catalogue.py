@@ -171,6 +171,17 @@ _CATALOGUE = (
           "only the attributes it really needs.",
           _DOCS + "GSI.html"),
     # §4.1 (a key change is a delete plus a put: 2 index writes)
+    # §1.2 (Query returns every item its key condition matches; a filter runs after the read and is paid for)
+    Check("DDS206", "Query returns items the pattern does not ask for", ERROR,
+          "A Query returns every item whose keys meet its key condition, whatever entity it is. When other "
+          "entities share the partition and the sort-key condition does not keep them out (no sort-key condition, "
+          "or a begins_with prefix such as ORDER# that also matches ORDER#ITEM#), the answer holds their items "
+          "too: the application gets wrong results unless it filters them itself, and pays to read them. The "
+          "Preview's oracle fails such a pattern.",
+          "Give each entity in a shared partition its own sort-key prefix and query with it (begins_with(SK, "
+          "'TITLE#')), end a prefix with a separator no other prefix continues, list every entity the pattern "
+          "really wants in its entities, or move the other entities to their own partition or index.",
+          _DOCS + "Query.KeyConditionExpressions.html"),
     Check("DDS301", "Index key built from an attribute that changes", WARNING,
           "When an update changes an attribute that is part of an index key, DynamoDB deletes the old index entry "
           "and puts a new one: 2 index writes per update on top of the table write, each sized on the index "

@@ -1,0 +1,247 @@
+"""DDS206, exact results: a Query whose key condition also reads items the pattern does not ask for.
+
+The Preview's oracle (modeling.preview.oracle) computes what a read should return from the items alone: the
+items of the pattern's entities whose attributes equal its inputs. A Query returns every item its key
+condition matches, of any entity: when another entity's items share the partition and nothing in the sort-key
+condition (or a filter on an attribute they lack) keeps them out, they come back too (`get_book_detail_by_isbn`
+returning the Title items of the same ISBN; `begins_with(SK, "ORDER#")` also matching `ORDER#ITEM#...`).
+
+This is the oracle worked out statically, from the key templates. The key condition is the one the planner
+plans and the Preview sends (`modeling.design.planner._sort_key_match`, `modeling.preview.requests`): the
+partition key; then, for one entity, the sort key equal to its whole template when the inputs give every part,
+a range on the next part, or `begins_with` the text before the first part the inputs do not give; nothing for
+a pattern of several entities. Two key templates are compared piece by piece, pieces split at `#`:
+constants must agree, and an attribute's value is assumed never to equal a constant label (`ORDER`, `ITEM`),
+which is how generated keys keep entities apart. Two partition templates name the same partition when they are
+the same text, or when they differ only in attributes holding the same values (a reference to the other's
+attribute: `{orderId}` of an item and `{id}` of its order).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from modeling.design.checks.catalogue import Finding, finding
+from modeling.design.checks.context import Context, Rule, where
+from modeling.design.keys import HIGH, KeyTemplate, Segment, key_range
+from modeling.design.planner import AccessPath, entities_span
+from modeling.design.plans import TABLE, Operation
+from modeling.model import AccessPattern, Entity, KeyTemplates, Model, RangeOperator, ReferenceGenerator
+
+# A piece of a rendered key between `#` separators: constants and attribute references, in order.
+_Piece = tuple[Segment, ...]
+_OPEN_RANGES = (RangeOperator.LESS_THAN, RangeOperator.LESS_THAN_OR_EQUAL, RangeOperator.GREATER_THAN,
+                RangeOperator.GREATER_THAN_OR_EQUAL)
+_MAX_REFERENCE_HOPS = 8
+
+
+@dataclass(frozen=True)
+class SortCondition:
+    """What a Query's sort-key condition fixes: nothing (the whole partition), a prefix, or the whole key.
+
+    `pieces` is the text the condition fixes, split at `#`; with `partial_last` its last piece is only the
+    start of a piece (`begins_with`); `whole` means the key must be exactly `pieces`."""
+
+    pieces: tuple[_Piece, ...]
+    partial_last: bool
+    whole: bool
+    text: str  # how it reads in a message: "begins_with(SK, ORDER#)"
+    span: tuple[str, str] | None = None  # several entities: BETWEEN these (`planner.entities_span`)
+
+    @property
+    def whole_partition(self) -> bool:
+        return not self.pieces and not self.whole and self.span is None
+
+
+_WHOLE_PARTITION = SortCondition((), False, False, "no sort-key condition")
+
+
+def sort_condition(path: AccessPath, pattern: AccessPattern, templates: KeyTemplates) -> SortCondition:
+    """The sort-key condition a Query of `pattern` on `path` sends (planner and Preview alike)."""
+    if len(pattern.entities) > 1 and path.sort_key is not None:
+        span = entities_span(path, pattern.entities)
+        if span is not None:
+            return SortCondition((), False, False, f"{path.sort_key} BETWEEN {span[0]!r} AND the highest "
+                                 f"{span[1].rstrip(HIGH)!r} key", span)
+    if len(pattern.entities) != 1 or path.sort_key is None or templates.sort_key is None:
+        return _WHOLE_PARTITION
+    sort = KeyTemplate.parse(templates.sort_key)
+    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    equal = {n for n in (*pattern.inputs, *(f.attribute for f in pattern.filters)) if n != range_attribute}
+    names = sort.attribute_names
+    known = 0
+    while known < len(names) and names[known] in equal:
+        known += 1
+    if known == len(names):
+        return SortCondition(_pieces(sort.segments), False, True, f"{path.sort_key} = {templates.sort_key}")
+    references = [i for i, s in enumerate(sort.segments) if s.is_attribute]
+    before = sort.segments[:references[known]]
+    shown = "".join(_shown(s) for s in before)
+    if range_attribute == names[known] and pattern.range_condition is not None:
+        if pattern.range_condition.operator in _OPEN_RANGES and not before:
+            return _WHOLE_PARTITION  # `SK < :bound` with nothing before it reaches every item below the bound
+        if pattern.range_condition.operator not in _OPEN_RANGES:  # the range fixes the next part's kind too
+            return SortCondition(_pieces((*before, sort.segments[references[known]])), True, False,
+                                 f"a range on {path.sort_key} after {shown!r}")
+    if not before:
+        return _WHOLE_PARTITION
+    return SortCondition(_pieces(before), True, False, f"begins_with({path.sort_key}, {shown!r})")
+
+
+def _shown(segment: Segment) -> str:
+    return "{" + segment.text + "}" if segment.is_attribute else segment.text
+
+
+def _pieces(segments: tuple[Segment, ...]) -> tuple[_Piece, ...]:
+    """Segments split at every `#` of their constants (attribute values are taken to hold no `#`)."""
+    pieces: list[list[Segment]] = [[]]
+    for segment in segments:
+        if segment.is_attribute:
+            pieces[-1].append(segment)
+            continue
+        for i, text in enumerate(segment.text.split("#")):
+            if i:
+                pieces.append([])
+            if text:
+                pieces[-1].append(Segment(text, False))
+    return tuple(tuple(p) for p in pieces)
+
+
+def _constant(piece: _Piece) -> str | None:
+    """A piece's text when it is all constant, else None."""
+    return None if any(s.is_attribute for s in piece) else "".join(s.text for s in piece)
+
+
+def _lead(piece: _Piece) -> str:
+    """The constant text a piece starts with."""
+    text = ""
+    for segment in piece:
+        if segment.is_attribute:
+            break
+        text += segment.text
+    return text
+
+
+def _pieces_may_match(ours: _Piece, theirs: _Piece, partial: bool, same_value: SameValue | None = None) -> bool:
+    """Whether a piece of another key can equal ours (start with ours, when `partial`)."""
+    mine, other = _constant(ours), _constant(theirs)
+    if mine is not None and other is not None:
+        return other.startswith(mine) if partial else other == mine
+    if mine is not None or other is not None:
+        if partial and mine == "":
+            return True  # `begins_with(SK, "ORDER#")`: nothing of this piece is fixed yet
+        # an attribute's value never equals a constant label; a mixed piece (`V{n}`) may, by its leading text
+        constant, mixed = (mine, theirs) if mine is not None else (other, ours)
+        lead = _lead(mixed)
+        return bool(lead) and (constant or "").startswith(lead)
+    lead_a, lead_b = _lead(ours), _lead(theirs)
+    if not (lead_a.startswith(lead_b) or lead_b.startswith(lead_a)):
+        return False
+    if same_value is None:
+        return True
+    attributes_a = [s.text for s in ours if s.is_attribute]
+    attributes_b = [s.text for s in theirs if s.is_attribute]
+    return len(attributes_a) == len(attributes_b) and all(map(same_value, attributes_a, attributes_b))
+
+
+def may_match(ours: SortCondition, other_sort: str | None) -> bool:
+    """Whether an item with sort key template `other_sort` can meet our sort-key condition."""
+    if ours.whole_partition:
+        return True
+    if other_sort is None:
+        return False
+    if ours.span is not None:
+        low, high = key_range(other_sort)
+        return low <= ours.span[1] and ours.span[0] <= high
+    theirs = _pieces(KeyTemplate.parse(other_sort).segments)
+    if ours.whole and len(theirs) != len(ours.pieces):
+        return False
+    if len(theirs) < len(ours.pieces):
+        return False
+    last = len(ours.pieces) - 1
+    return all(_pieces_may_match(piece, theirs[i], ours.partial_last and i == last)
+               for i, piece in enumerate(ours.pieces))
+
+
+class SameValue:
+    """Whether two attributes (of two entities) can hold the same values: the same name, or references that
+    lead to the same attribute (`OrderItem.orderId` -> `Order.id`)."""
+
+    def __init__(self, model: Model, ours: Entity, theirs: Entity) -> None:
+        self.model, self.ours, self.theirs = model, ours, theirs
+
+    def __call__(self, mine: str, other: str) -> bool:
+        return mine == other or _root(self.model, self.ours, mine) == _root(self.model, self.theirs, other)
+
+
+def _root(model: Model, entity: Entity, name: str) -> tuple[str, str]:
+    """The attribute whose values an attribute holds: follows reference generators to their source."""
+    for _ in range(_MAX_REFERENCE_HOPS):
+        attribute = entity.attribute(name)
+        generator = attribute.generator if attribute is not None else None
+        target = model.entity(generator.entity) if isinstance(generator, ReferenceGenerator) else None
+        if target is None or not isinstance(generator, ReferenceGenerator):
+            break
+        entity, name = target, generator.attribute
+    return entity.name, name
+
+
+def same_partition(model: Model, ours: Entity, mine: str, theirs: Entity, other: str) -> bool:
+    """Whether two partition-key templates can name the same partition value."""
+    if mine == other:
+        return True
+    a, b = _pieces(KeyTemplate.parse(mine).segments), _pieces(KeyTemplate.parse(other).segments)
+    same_value = SameValue(model, ours, theirs)
+    return len(a) == len(b) and all(_pieces_may_match(x, y, False, same_value) for x, y in zip(a, b, strict=True))
+
+
+def _filtered_out(plan_filter: str, entity: Entity, range_in_filter: str | None) -> bool:
+    """A FilterExpression on an attribute the entity does not have keeps its items out."""
+    attributes = {*re.findall(r"(\S+) = :", plan_filter), *([range_in_filter] if range_in_filter else [])}
+    return any(entity.attribute(a) is None for a in attributes)
+
+
+def extra_entities(model: Model, path: AccessPath, pattern: AccessPattern, plan_filter: str,
+                   range_in_filter: str | None = None) -> tuple[tuple[str, SortCondition], ...]:
+    """The other entities on `path` whose items a Query of `pattern` also returns, with the sort condition."""
+    first = model.entity(pattern.entities[0])
+    templates = path.templates.get(pattern.entities[0])
+    if first is None or templates is None:
+        return ()
+    condition = sort_condition(path, pattern, templates)
+    found = []
+    for name, theirs in path.templates.items():
+        other = model.entity(name)
+        if name in pattern.entities or other is None:
+            continue
+        if not same_partition(model, first, templates.partition_key, other, theirs.partition_key):
+            continue
+        if may_match(condition, theirs.sort_key) and not _filtered_out(plan_filter, other, range_in_filter):
+            found.append((name, condition))
+    return tuple(found)
+
+
+def _extra_items(ctx: Context) -> Iterator[Finding]:
+    """DDS206: a Query whose key condition also returns items of entities the pattern does not ask for."""
+    for pattern, plan in ctx.plans():
+        path = ctx.paths.get(plan.index)
+        if plan.operation is not Operation.QUERY or path is None or not pattern.kind.is_read:
+            continue
+        range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+        in_filter = range_attribute if range_attribute and range_attribute in plan.filter_expression else None
+        extra = extra_entities(ctx.model, path, pattern, plan.filter_expression, in_filter)
+        if not extra:
+            continue
+        names = ", ".join(name for name, _ in extra)
+        condition = extra[0][1]
+        yield finding("DDS206", f"access_patterns[{pattern.name}]", (
+            f"{pattern.name} asks for {', '.join(pattern.entities)} items, but its Query on {where(plan.index)} "
+            f"({path.partition_key} = {path.templates[pattern.entities[0]].partition_key}, {condition.text}) also "
+            f"returns the {names} items of the same partition: the answer holds items it does not ask for, and "
+            "every one of them is read and paid for."),
+            pattern=pattern.name, index=None if plan.index == TABLE else plan.index)
+
+
+RULES: tuple[Rule, ...] = (_extra_items,)
