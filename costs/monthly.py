@@ -492,7 +492,8 @@ def _commitment(best: OptionEstimate, years: int, on_demand: OptionEstimate | No
 
 def _reason(best: OptionEstimate, runner: str, saving: Decimal, utilization: Decimal | None,
             breaks: list[Decimal | None]) -> str:
-    versus = f", ${saving:,.2f} a month less than {runner}" if runner else ""
+    versus = ((f", ${saving:,.2f} a month less than {runner}" if saving.quantize(Decimal("0.01"))
+               else f", the same as {runner} to the cent (the simpler option wins the tie)") if runner else "")
     known = [b for b in breaks if b is not None]
     even = " / ".join(dict.fromkeys(f"{b:.1%}" for b in known))
     why = ""

@@ -267,3 +267,10 @@ def test_a_recommendation_without_an_on_demand_price_says_on_demand_was_left_out
     best = estimate(flat(10, 5, 10), sheet, table_classes=(STANDARD,)).recommendation
     assert best.option is not OPT.ON_DEMAND
     assert "On-demand is left out of this comparison (not available" in best.reason
+
+
+def test_a_tie_is_called_a_tie_not_a_saving_of_nothing() -> None:
+    # flat(10, 5, 10), Standard: fixed, auto scaling and reserved all cost $7.72 (see above): no "$0.00 less"
+    best = estimate(flat(10, 5, 10), table_classes=(STANDARD,)).recommendation
+    assert "$0.00 a month less" not in best.reason
+    assert "the same as" in best.reason and "to the cent" in best.reason
