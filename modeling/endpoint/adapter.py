@@ -17,6 +17,7 @@ bytes, pauses mid-load or answers with an HTML page ends in a clear message with
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import functools
 import logging
 import os
@@ -229,7 +230,7 @@ def dynamodb_client(endpoint: Endpoint, *, timeouts: Timeouts | None = None) -> 
     # The embedded server runs in this process and cannot stall on its own: its socket timeouts suffice, and
     # it is spared a thread per call (about 1.6 ms of a 6 ms call on a busy 2-core machine).
     return _GuardedClient(_boto3_client(endpoint, chosen.config()), chosen,
-                          with_deadlines=endpoint.kind is not EndpointKind.EMBEDDED)
+                          with_deadlines=endpoint.kind is not EndpointKind.EMBEDDED, endpoint=endpoint)
 
 
 _SHARED_CLIENTS: dict[tuple[Endpoint, Timeouts], Any] = {}
@@ -280,11 +281,25 @@ class _GuardedClient:
     exceptions) is the client's own.
     """
 
-    def __init__(self, client: Any, timeouts: Timeouts, *, with_deadlines: bool = True) -> None:
+    def __init__(self, client: Any, timeouts: Timeouts, *, with_deadlines: bool = True,
+                 endpoint: Endpoint | None = None) -> None:
         self._client = client
         self._timeouts = timeouts
         self._with_deadlines = with_deadlines
         self._operations = client.meta.method_to_api_mapping
+        self._endpoint = endpoint
+        self._single: Any = None
+
+    def without_retries(self) -> Any:
+        """The same client with botocore's retries off, for a write that is not idempotent (an ADD without a
+        condition): after a lost answer, its caller reads the item before it sends again, instead of botocore
+        sending it blind and adding twice. Built once."""
+        if self._single is None:
+            if self._endpoint is None:
+                return self
+            # botocore's `max_attempts` counts the retries after the first attempt: 0 sends it once
+            self._single = dynamodb_client(self._endpoint, timeouts=dataclasses.replace(self._timeouts, attempts=0))
+        return self._single
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._client, name)

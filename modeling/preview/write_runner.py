@@ -24,10 +24,11 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from botocore.exceptions import ClientError
+from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.data.sample_data import Item, item_keys
 from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
+from modeling.endpoint.retry import send_until_done
 from modeling.model import (
     AccessPattern,
     ConditionKind,
@@ -381,9 +382,48 @@ def _label(member: WriteMember) -> str:
 
 def _send(client: Any, request: PatternRequest) -> None:
     params = typed_params(request)
+    if request.operation.value == "UpdateItem" and _adds(params):
+        _send_counter(client, params)
+        return
     method = {"PutItem": client.put_item, "UpdateItem": client.update_item, "DeleteItem": client.delete_item,
               "TransactWriteItems": client.transact_write_items}[request.operation.value]
     method(**params)
+
+
+def _adds(params: dict[str, Any]) -> bool:
+    return "ADD " in f" {params.get('UpdateExpression', '')}"
+
+
+# A lost answer that botocore retries is harmless for a write whose retry fails its own condition (see the case
+# above), but an ADD whose condition still holds after it (none, or attribute_exists) would count twice (the
+# fault proxy met it: xp 2 where 1 was added).
+_LOST = (BotoCoreError,)
+_TRANSIENT_CODES = ("InternalServerError", "ServiceUnavailable", "ThrottlingException",
+                    "ProvisionedThroughputExceededException", "RequestLimitExceeded")
+
+
+def _send_counter(client: Any, params: dict[str, Any]) -> None:
+    """An ADD, sent one attempt at a time: after a lost or failed answer the item is read (consistently; the
+    preview is its only writer) and the ADD is sent again only if the item is unchanged. A failed condition is
+    the answer, as before."""
+    def read() -> Any:
+        return client.get_item(TableName=params["TableName"], Key=params["Key"], ConsistentRead=True).get("Item")
+
+    before = read()
+    once = client.without_retries() if hasattr(client, "without_retries") else client
+
+    def attempt(pending: dict[str, Any]) -> dict[str, Any] | None:
+        try:
+            once.update_item(**pending)
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") not in _TRANSIENT_CODES:
+                raise
+            return None if read() != before else pending
+        except _LOST:
+            return None if read() != before else pending
+        return None
+
+    send_until_done(attempt, params, what="UpdateItem (ADD)")
 
 
 # --- the cases of one pattern --------------------------------------------------------------------------

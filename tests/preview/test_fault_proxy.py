@@ -227,3 +227,17 @@ def test_a_transaction_applied_before_its_response_was_lost_passes_on_the_retry(
     create = next(r for r in report.results if r.run.pattern == "create_customer_by_email")
     assert "response was lost" in create.run.verdict
     assert table_keys(client, setup) == expected_keys(setup, data), "the undo left the table as loaded"
+
+
+def test_an_add_applied_before_its_response_was_lost_is_not_added_twice(make_setup, fault_proxy, proxied,
+                                                                        client) -> None:
+    # every UpdateItem reaches moto and is applied, then its connection is reset. botocore used to send the ADD
+    # again, and xp rose by 2 where the pattern adds 1 (seen twice in CI). Now the ADD goes one attempt at a
+    # time and the item is read before any resend: +1, exactly as the oracle says
+    setup = replace(make_setup("student_platform", 200), endpoint=proxied)
+    data, _, _ = load_through_faults(setup)
+    fault_proxy.use(FaultPlan(seed=5, reset_after=1.0, targets=("UpdateItem",), first_only=True))
+    report = run_preview(PreviewRun(setup, data))
+    adds = [r for r in report.results if r.run.pattern == "increment_student_xp_by_id"]
+    assert adds and adds[0].run.passed, adds[0].run.verdict if adds else "no run"
+    assert fault_proxy.injected.get("reset_after", 0) > 0
