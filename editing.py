@@ -889,9 +889,15 @@ def condition_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
 
 
 def edit_write_conditions(document: Document, pattern_name: str, edits: dict[str, Any]) -> Document:
+    return _edit_member_field(document, pattern_name, "condition", edits, condition_to_row, condition_from_row)
+
+
+def _edit_member_field(document: Document, pattern_name: str, field: str, edits: dict[str, Any],
+                       to_row: Callable[[dict[str, Any]], Row],
+                       from_row: Callable[[Row, dict[str, Any]], dict[str, Any]]) -> Document:
+    """A grid's edits to a field the pattern and its members both hold (`condition`, `updates`), regrouped."""
     def change(pattern: dict[str, Any]) -> None:
-        entries = apply_table_edits(_entries(pattern, "condition"), edits, condition_to_row, condition_from_row)
-        _regroup(pattern, "condition", entries)
+        _regroup(pattern, field, apply_table_edits(_entries(pattern, field), edits, to_row, from_row))
     return _edit_pattern(document, pattern_name, change)
 
 
@@ -930,10 +936,7 @@ def update_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
 
 
 def edit_write_updates(document: Document, pattern_name: str, edits: dict[str, Any]) -> Document:
-    def change(pattern: dict[str, Any]) -> None:
-        entries = apply_table_edits(_entries(pattern, "updates"), edits, update_to_row, update_from_row)
-        _regroup(pattern, "updates", entries)
-    return _edit_pattern(document, pattern_name, change)
+    return _edit_member_field(document, pattern_name, "updates", edits, update_to_row, update_from_row)
 
 
 # soft delete (the TTL it sets is the table's ttl_attribute, on the Table & traffic tab)

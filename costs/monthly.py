@@ -11,6 +11,7 @@ and the option incomplete, never $0. A month is 730 hours (dynamodb-facts §0.2)
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, localcontext
@@ -250,7 +251,7 @@ def _on_demand_lines(ctx: _Pricing) -> list[CostLineItem]:
     """Request units per month; a global table's base-table writes are rWRU in every Region (§5, W27)."""
     lines = []
     for demand in capacity_demands(ctx.usage):
-        what = _resource_label(demand)
+        what = _resource_label(demand.name, demand.is_table)
         lines.append(line_item(f"Reads, {what} (RRU)", ctx.price(on_demand_item(READ)),
                                monthly_units(demand.read_units_per_second)))
         replicated = demand.is_table and ctx.usage.replica_regions
@@ -364,8 +365,9 @@ def _replica_lines(ctx: _Pricing, curve: dict[tuple[str, CapacityDimension], Dim
         replica = dataclasses.replace(ctx, sheet=sheet, free_unit_hours={})
         for demand in capacity_demands(ctx.usage):
             name, item, units = _replica_write(demand, curve)
-            lines.append(line_item(name.format(what=_resource_label(demand), region=region), replica.price(item),
-                                   units, f"{region} prices"))
+            what = _resource_label(demand.name, demand.is_table)
+            lines.append(line_item(name.format(what=what, region=region), replica.price(item), units,
+                                   f"{region} prices"))
         lines += _ttl_delete_lines(replica, curve, region)
         lines += storage_lines(replica, where=f" in {region}")
     return lines
@@ -381,7 +383,6 @@ def _ttl_delete_lines(replica: _Pricing, curve: dict[tuple[str, CapacityDimensio
     target = Decimal(repr(replica.options.scaling_policy.target_utilization))
     for name, units_per_second in replica.usage.ttl_delete_units_per_second:
         name_format, item = _REPLICA_WRITES[(curve is None, name == table)]
-        what = "table" if name == table else f"GSI {name}"
         if curve is None:
             units = monthly_units((units_per_second,) * HOURS_PER_DAY)
             note = f"{units_per_second:.4g} TTL deletes' write units/s on average; {region} prices"
@@ -389,6 +390,7 @@ def _ttl_delete_lines(replica: _Pricing, curve: dict[tuple[str, CapacityDimensio
             units = (Decimal(repr(units_per_second)) / target * HOURS_PER_MONTH).quantize(Decimal("0.000001"))
             note = (f"{units_per_second:.4g} write units/s on average at {target:.0%} target utilisation; "
                     f"{region} prices")
+        what = _resource_label(name, is_table=name == table)
         lines.append(line_item(f"TTL deletes: {name_format.format(what=what, region=region)}",
                                replica.price(item), units, note))
     return lines
@@ -469,18 +471,15 @@ def _commitment(best: OptionEstimate, years: int, on_demand: OptionEstimate | No
     its storage plus half its throughput, the reservation at least its commitment plus storage; the
     reservation pays off while traffic stays above commitment / on-demand throughput of the estimate.
     """
-    committed = sum((i.monthly_cost_usd or Decimal(0) for i in best.line_items if i.name.startswith("Reserved ")),
-                    Decimal(0))
+    committed = _lines_usd(best, lambda name: name.startswith("Reserved "))
     text = (f"Reserved capacity is a {years}-year commitment: ${best.upfront_usd:,.2f} upfront and "
             f"${committed:,.2f} a month (upfront amortised) for {years * MONTHS_PER_YEAR} months, paid whatever the "
             "traffic turns out to be.")
     if on_demand is None:
         return text
-    shared = sum((i.monthly_cost_usd or Decimal(0) for i in on_demand.line_items if _is_shared_line(i.name)),
-                 Decimal(0))
+    shared = _lines_usd(on_demand, _is_shared_line)
     throughput = on_demand.priced_subtotal_usd - shared
-    best_shared = sum((i.monthly_cost_usd or Decimal(0) for i in best.line_items if _is_shared_line(i.name)),
-                      Decimal(0))
+    best_shared = _lines_usd(best, _is_shared_line)
     if throughput <= 0:
         return text
     half = shared + throughput / 2
@@ -488,6 +487,11 @@ def _commitment(best: OptionEstimate, years: int, on_demand: OptionEstimate | No
              f"${committed + best_shared:,.2f} for the reservation")
     pays_off = min(committed / throughput, Decimal(1))
     return text + f"; it pays off while traffic stays above about {pays_off:.0%} of the estimate."
+
+
+def _lines_usd(option: OptionEstimate, keep: Callable[[str], bool]) -> Decimal:
+    """The priced monthly cost of the option's lines whose name `keep` accepts."""
+    return sum((i.monthly_cost_usd or Decimal(0) for i in option.line_items if keep(i.name)), Decimal(0))
 
 
 def _reason(best: OptionEstimate, runner: str, saving: Decimal, utilization: Decimal | None,
@@ -548,5 +552,5 @@ def _free_tier_line(ctx: _Pricing, name: str, price: Price, unit_hours: Decimal,
     return line_item(name, price, unit_hours - free, f"{free:,} free-tier unit-hours deducted" if free else "")
 
 
-def _resource_label(demand: CapacityDemand) -> str:
-    return f"table {demand.name}" if demand.is_table else f"index {demand.name}"
+def _resource_label(name: str, is_table: bool) -> str:
+    return f"table {name}" if is_table else f"index {name}"

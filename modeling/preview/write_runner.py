@@ -397,7 +397,6 @@ def _adds(params: dict[str, Any]) -> bool:
 # A lost answer that botocore retries is harmless for a write whose retry fails its own condition (see the case
 # above), but an ADD whose condition still holds after it (none, or attribute_exists) would count twice (the
 # fault proxy met it: xp 2 where 1 was added).
-_LOST = (BotoCoreError,)
 _TRANSIENT_CODES = ("InternalServerError", "ServiceUnavailable", "ThrottlingException",
                     "ProvisionedThroughputExceededException", "RequestLimitExceeded")
 
@@ -419,7 +418,7 @@ def _send_counter(client: Any, params: dict[str, Any]) -> None:
             if exc.response.get("Error", {}).get("Code") not in _TRANSIENT_CODES:
                 raise
             return None if read() != before else pending
-        except _LOST:
+        except BotoCoreError:  # the answer was lost: the ADD may have landed
             return None if read() != before else pending
         return None
 

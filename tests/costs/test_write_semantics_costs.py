@@ -204,7 +204,7 @@ def test_ttl_deletes_are_replicated_writes_in_the_replica_and_free_at_home() -> 
     # us-west-2. A month is 730 h x 3,600 s = 2,628,000 s: 2 x 2,628,000 = 5,256,000 rWRU. The archived copy
     # (UserArchive) has no expiresAt and expires never.
     lines = _ttl_lines(_global_wallet(user_ttl_required=False))
-    assert lines["TTL deletes: Replicated writes, table, us-west-2 (rWRU)"] == Decimal(5_256_000)
+    assert lines["TTL deletes: Replicated writes, table social-wallet, us-west-2 (rWRU)"] == Decimal(5_256_000)
     assert not any("us-east-1" in name for name in lines)  # free where DynamoDB deletes the item
 
 
@@ -212,7 +212,7 @@ def test_every_put_of_an_entity_that_always_expires_is_a_later_delete() -> None:
     # expiresAt required: each created User expires too. create_user_by_id 1/s + delete_user_by_id 1/s, each a
     # 2-block User: (1 + 1) x 2 = 4 rWRU/s, x 2,628,000 s = 10,512,000 rWRU a month
     lines = _ttl_lines(_global_wallet(user_ttl_required=True))
-    assert lines["TTL deletes: Replicated writes, table, us-west-2 (rWRU)"] == Decimal(10_512_000)
+    assert lines["TTL deletes: Replicated writes, table social-wallet, us-west-2 (rWRU)"] == Decimal(10_512_000)
 
 
 def test_a_single_region_table_has_no_ttl_delete_lines() -> None:
