@@ -32,7 +32,7 @@ from typing import Any, NoReturn
 
 from costs import charts
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
-from costs.design_ranking import chosen_design, proposal_refusal, propose
+from costs.design_ranking import chosen_design, proposal_refusal, propose, search_note
 from costs.errors import CostError, ModelInputError, UnknownDesignError, UsageError
 from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
@@ -134,6 +134,8 @@ def _design(args: argparse.Namespace) -> tuple[str | None, int]:
                               "add an entity with its identifier, then the access patterns that use it")
     text = designs_json(designs) if args.format == "json" else designs_markdown(model, designs)
     print(text, end="")
+    if note := search_note(model):
+        print(note, file=sys.stderr)  # stdout stays the designs (JSON stays parseable)
     if args.write:
         chosen = replace_key_design(model, designs[0].key_design)
         fmt = FileFormat.from_filename(args.file.name) or FileFormat.YAML

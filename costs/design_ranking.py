@@ -50,8 +50,8 @@ from modeling.number_text import number
 PROPOSED, FEWER_GSIS, SEPARATE_PARTITIONS, YOUR_DESIGN = ("Proposed", "Fewer GSIs", "Separate partitions",
                                                           "Your design")
 _SUMMARIES = {
-    PROPOSED: "The cheapest layout the search found on the model's own traffic (on-demand), serving every "
-              "read with a key where any layout can.",
+    PROPOSED: "The cheapest layout the search found on the model's own traffic (the monthly total of the "
+              "recommended capacity option), serving every read with a key where any layout can.",
     FEWER_GSIS: "The cheapest layout with fewer GSIs than the proposal.",
     SEPARATE_PARTITIONS: "The cheapest layout where every item keeps its own partition and children are found "
                          "through indexes.",
@@ -109,6 +109,11 @@ class DesignRanking:
 
     refusal: NoSafeDesign | None = None  # set when no candidate passes the checks (nothing is proposed)
 
+    @property
+    def search_note(self) -> str:
+        """How good the search's answer is (optimal within its space, or its gap), "" without a search."""
+        return self.search.stats.describe() if isinstance(self.search, SearchResult) else ""
+
 
 @dataclass(frozen=True)
 class _Finalists:
@@ -143,6 +148,13 @@ def propose(model: Model) -> tuple[Design, ...]:
     Memoised per model content."""
     model_json = model.model_dump_json()
     return _picker_order(_finalists(content_key(model_json), model_json).designs)
+
+
+def search_note(model: Model) -> str:
+    """`DesignRanking.search_note` without pricing the finalists (memoised with `propose`)."""
+    model_json = model.model_dump_json()
+    search = _finalists(content_key(model_json), model_json).search
+    return search.stats.describe() if isinstance(search, SearchResult) else ""
 
 
 def proposal_refusal(model: Model) -> NoSafeDesign | None:

@@ -2,62 +2,88 @@
 
 `modeling.design.design_space` says what the candidates are (a placement per entity, shared or per-pattern
 GSIs) and `modeling.design.generator` builds each (its rule-based designs, `rule_based_designs`, are always
-among the candidates); this module prices them on the model's own traffic with
-the cost engine (`costs.capacity` + `costs.monthly`, on-demand, the model's table class) and walks the
-space depth first, parents before children, with branch and bound: the design of the entities placed
-so far, with the patterns that only touch them, is a lower bound of every completion (later entities
-add patterns, items and index writes, never remove them), so a partial layout already dearer than the
-best complete one stops there. It lives in `costs` because it prices; `modeling` never imports `costs`.
+among the candidates); this module prices them on the model's own traffic with the cost engine
+(`costs.capacity` + `costs.monthly`) and finds the cheapest by best-first branch and bound.
+
+The objective is what the user will pay: the monthly total of the option the estimate recommends
+(`costs.monthly.recommended_subtotal_usd`: the cheapest of on-demand, provisioned, auto scaling and reserved,
+in both table classes, provisioned per-index minimums included), with the on-demand total beside it.
+
+Lower bounds (admissible: never above the cost of any completion). A partial layout places the first
+entities of a parents-first order; its bound prices, with the same engine and objective, the usage of the
+placed entities' layout and patterns plus a floor for everything not yet placed: every other pattern at the
+least any layout can charge it (0.5 read unit per eventually consistent read, 1 per strong read, min(1, items
+written) write units per write, all on the base table) and every other item at its 100-byte storage overhead.
+A completion only adds patterns, items, indexes and index writes, and each option's price never falls when a
+resource's units or bytes grow, so the bound holds; `tests/costs/test_design_search.py` checks it against
+every complete layout of the examples. The root's bound (nothing placed) is a floor for every layout of the
+model.
+
+Search: best first by bound, each expansion diving depth first to a complete layout (cheapest child first),
+its siblings queued with their bounds. A node whose bound is not below the best complete layout is pruned.
+When the queue empties the best is optimal within the search space (gap 0); when the pricing budget runs out
+first, `SearchStats.optimality_gap` is (best - the least bound still queued) / best: no layout of the space,
+placed or not, can be cheaper than that bound.
+
+Ties, in `PricedCandidate.rank_key`'s order: a layout that is not refused, then fewer reads served by a Scan,
+then the lower recommended total, then the lower on-demand total, then fewer indexes, then the key design's
+JSON (so the same model always gives the same bytes). It lives in `costs` because it prices; `modeling` never
+imports `costs`.
 
 Rules the search enforces, not just prefers: a layout that serves a read with a Scan loses to any that
 serves it with a key (strong reads never come from a GSI: the planner refuses it, dynamodb-facts §4.1),
 and a layout whose LSI would hold an item collection over 10 GB is refused (§4.2). When no layout
 serves a pattern by key, `DesignSearch.unservable` says which and why. A model without entities has no
 layout at all: the search answers `NoDesign`, saying what to add, instead of a design of nothing.
-
-The objective is the on-demand monthly cost: it is linear in the traffic, so bounds hold; the ranked
-result (`costs.design_ranking`) also prices the finalists under every capacity option.
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
+import math
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from costs.capacity import capacity_profile, table_usage
-from costs.monthly import option_estimate
+from costs.capacity import CapacityProfile, PatternCapacity, capacity_profile, table_usage
+from costs.monthly import option_estimate, recommended_subtotal_usd
 from costs.pricing import PriceItem, PriceSheet, load_price_sheet, price_sheet_for
 from costs.usage import CapacityOption, EstimateOptions
 from modeling.data.sample_data import generate_items
+from modeling.design.checks import wrong_results
 from modeling.design.checks.estimates import MAX_ITEM_COLLECTION_BYTES
 from modeling.design.design_space import OWN_PARTITION, LayoutChoice, Placement, canonical_model, placement_options
 from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design, rule_based_designs
 from modeling.design.keys import KeyTemplate
 from modeling.design.missing import Missing, nothing_to_design, what_is_missing
-from modeling.design.plans import Design, Operation
-from modeling.design.sizing import SizingMemo
+from modeling.design.plans import TABLE, Design, Operation
+from modeling.design.sizing import EntitySize, SizingMemo, attribute_bytes_floor
+from modeling.dynamodb_rules import read_factor, write_unit_blocks
 from modeling.memo import ContentMemo, content_key
-from modeling.model import Model, TableClass, parents_first
+from modeling.model import Consistency, Model, PatternKind, TableClass, parents_first
 
 SEARCH_SAMPLE_ITEMS = 12  # sample items per entity for sizes while searching (the final estimate uses more)
-# Work budget: designs priced x access patterns. Deterministic (a time limit would make the answer depend on
-# the machine); about 8 s on a 2-core machine, so a large model settles for the best layout found by then.
-DEFAULT_PRICING_BUDGET = 3_600
+# Work budget: designs priced (complete or partial) x access patterns. Deterministic (a time limit would make the
+# answer depend on the machine); a large model settles for the best layout found by then, with its gap.
+DEFAULT_PRICING_BUDGET = 20_000
+# the objective's options: every capacity option in both classes, as the estimate's recommendation compares them
+OBJECTIVE_OPTIONS = EstimateOptions()
 
 
 @dataclass(frozen=True)
 class PricedCandidate:
-    """One complete layout with its on-demand monthly cost and what it fails to serve by key."""
+    """One complete layout with its monthly cost (the recommended option's total, on-demand beside it) and what
+    it fails to serve by key."""
 
     choice: LayoutChoice | None
     design: Design
-    monthly_cost_usd: Decimal
+    monthly_cost_usd: Decimal  # the objective: the recommended option's total (on-demand's where none compares)
     scans: tuple[str, ...]  # read patterns served by a Scan
     refused: str = ""  # why the layout is not allowed (an LSI collection over 10 GB), "" when it is
+    on_demand_usd: Decimal = Decimal(0)
 
     @property
     def gsi_count(self) -> int:
@@ -67,9 +93,10 @@ class PricedCandidate:
     def all_separate(self) -> bool:
         return self.choice is not None and all(not p.in_collection for _, p in self.choice.placements)
 
-    def rank_key(self) -> tuple[int, int, Decimal, int, str]:
-        return (bool(self.refused), len(self.scans), self.monthly_cost_usd, self.design.index_count,
-                self.design.key_design.model_dump_json())
+    def rank_key(self) -> tuple[int, int, Decimal, Decimal, int, str]:
+        """Not refused, fewer Scans, recommended total, on-demand total, fewer indexes, key design JSON."""
+        return (bool(self.refused), len(self.scans), self.monthly_cost_usd, self.on_demand_usd,
+                self.design.index_count, self.design.key_design.model_dump_json())
 
 
 @dataclass(frozen=True)
@@ -80,6 +107,22 @@ class SearchStats:
     seconds: float
     exhaustive: bool
     budget_exhausted: bool
+    lower_bound_usd: Decimal = Decimal(0)  # no layout of the space costs less (recommended option, per month)
+    optimality_gap: float = 0.0  # (best - lower bound) / best; 0 when the search proved its best optimal
+
+    @property
+    def proven_optimal(self) -> bool:
+        return self.optimality_gap == 0.0
+
+    def describe(self) -> str:
+        """One sentence on how good the answer is, for the CLI and the pages (no dollar figure: the search prices
+        on a small sample, the estimate beside it on the full one)."""
+        if self.proven_optimal:
+            return (f"Search: optimal within its space of {self.complete_layouts:,} layouts "
+                    f"({self.candidates_costed:,} priced, the rest ruled out by lower bounds).")
+        return (f"Search: stopped at its budget after pricing {self.candidates_costed:,} of "
+                f"{self.complete_layouts:.3g} layouts; the proposal costs at most {self.optimality_gap:.0%} more than "
+                "the cheapest layout could (a lower bound the search proved), and may be the cheapest.")
 
 
 @dataclass(frozen=True)
@@ -121,30 +164,78 @@ class _Pricer:
         self.model = model
         self.sheet = sheet or ranking_sheet(model.table.region, model.table.table_class)
         self.items = generate_items(model, SEARCH_SAMPLE_ITEMS)
-        self.options = EstimateOptions(capacity_options=(CapacityOption.ON_DEMAND,),
-                                       table_classes=(model.table.table_class,))
+        self.on_demand = EstimateOptions(capacity_options=(CapacityOption.ON_DEMAND,),
+                                         table_classes=(model.table.table_class,))
         self.costed = 0
         self.sizing = SizingMemo()  # for self.items: most entities are keyed alike in most layouts
-        self._memo: dict[tuple[tuple[str, ...], str], tuple[Decimal, int]] = {}
+        self._memo: dict[tuple[tuple[str, ...], str], tuple[Decimal, Decimal]] = {}
+        self._entity_bytes_floor = {e.name: attribute_bytes_floor(e, self.items[e.name]) for e in model.entities}
+        self._floors = _pattern_floors(model, self._entity_bytes_floor)
 
-    def price(self, model: Model, design: Design) -> Decimal:
+    def price(self, model: Model, design: Design) -> tuple[Decimal, Decimal]:
+        """(objective, on-demand total) of a complete design, or the lower bound of a partial one (`model` a
+        sub-model of the placed entities: the patterns and items not in it are added at their floors)."""
         key = (tuple(e.name for e in model.entities), design.key_design.model_dump_json())
         if key not in self._memo:
             self.costed += 1
             items = {e.name: self.items[e.name] for e in model.entities}
             profile = capacity_profile(model, design, sample_items_per_entity=SEARCH_SAMPLE_ITEMS, items=items,
                                        sizing_memo=self.sizing)
+            if len(model.entities) < len(self.model.entities):
+                model, profile = self._with_floors(model, profile)
             usage = table_usage(model, design, profile)
-            option = option_estimate(usage, self.sheet, self.options, CapacityOption.ON_DEMAND,
-                                     model.table.table_class)
-            self._memo[key] = (option.priced_subtotal_usd, max((s.average_bytes for s in profile.entity_sizes),
-                                                              default=0))
-        return self._memo[key][0]
+            on_demand = option_estimate(usage, self.sheet, self.on_demand, CapacityOption.ON_DEMAND,
+                                        model.table.table_class).priced_subtotal_usd
+            recommended = recommended_subtotal_usd(usage, self.sheet, OBJECTIVE_OPTIONS)
+            self._memo[key] = (on_demand if recommended is None else recommended, on_demand)
+        return self._memo[key]
+
+    def floor(self) -> Decimal:
+        """A lower bound of every layout of the model: nothing placed, everything at its floor."""
+        empty = self.model.model_copy(update={"entities": (), "relationships": (), "access_patterns": ()})
+        design = Design("floor", "", empty.key_design or _empty_key_design(self.model), (), (), ())
+        return self.price(empty, design)[0]
+
+    def _with_floors(self, placed: Model, profile: CapacityProfile) -> tuple[Model, CapacityProfile]:
+        names = {e.name for e in placed.entities}
+        missing_entities = tuple(e for e in self.model.entities if e.name not in names)
+        in_model = {p.name for p in placed.access_patterns}
+        floors = tuple(f for name, f in self._floors if name not in in_model)
+        sizes = tuple(EntitySize(e.name, *(4 * [math.floor(self._entity_bytes_floor[e.name])]))
+                      for e in missing_entities)
+        whole = placed.model_copy(update={"entities": (*placed.entities, *missing_entities)})
+        return whole, replace(profile, entity_sizes=(*profile.entity_sizes, *sizes),
+                              patterns=(*profile.patterns, *floors))
 
     def candidate(self, choice: LayoutChoice | None, design: Design) -> PricedCandidate:
-        cost = self.price(self.model, design)
+        cost, on_demand = self.price(self.model, design)
         scans = tuple(p.pattern for p in design.plans if p.operation is Operation.SCAN)
-        return PricedCandidate(choice, design, cost, scans, _lsi_collection_problem(self.model, design))
+        return PricedCandidate(choice, design, cost, scans, _lsi_collection_problem(self.model, design), on_demand)
+
+
+_WRITE_KINDS = frozenset({PatternKind.WRITE, PatternKind.UPDATE, PatternKind.DELETE, PatternKind.TRANSACT_WRITE,
+                          PatternKind.BATCH_WRITE})
+
+
+def _pattern_floors(model: Model, entity_bytes: dict[str, float]) -> tuple[tuple[str, PatternCapacity], ...]:
+    """Each pattern at the least any layout charges it, on the base table (see the module docstring)."""
+    floors = []
+    for pattern in model.access_patterns:
+        is_write = pattern.kind in _WRITE_KINDS
+        smallest = min((entity_bytes.get(name, 0.0) for name in pattern.entities), default=0.0)
+        written = (Decimal(repr(min(1.0, float(pattern.expected_items)))) * write_unit_blocks(math.floor(smallest))
+                   if is_write else Decimal(0))
+        read = Decimal(0) if is_write else read_factor(pattern.consistency is Consistency.STRONG)
+        floors.append((pattern.name, PatternCapacity(
+            pattern.name, Operation.QUERY, TABLE, read, written, (), pattern.traffic.peak_requests_per_second,
+            pattern.traffic.average_requests_per_second, 0.0, 0.0)))
+    return tuple(floors)
+
+
+def _empty_key_design(model: Model) -> Any:
+    return generate_design(model.model_copy(update={"key_design": None}), SEPARATE,
+                           LayoutChoice((), True)).key_design.model_copy(
+        update={"entities": (), "global_secondary_indexes": (), "local_secondary_indexes": ()})
 
 
 def _sub_model(model: Model, names: set[str]) -> Model:
@@ -184,6 +275,114 @@ def search_layouts(model: Model, sheet: PriceSheet | None = None, max_candidates
     return _SEARCHES.get(key, lambda: _search(canonical, sheet, max_candidates, exhaustive))
 
 
+@dataclass(frozen=True)
+class _Node:
+    """A partial layout: placements for the first entities of the order, and the GSI policy."""
+
+    placements: tuple[tuple[str, Placement], ...]
+    share_gsis: bool
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.placements)
+
+    @property
+    def layout(self) -> LayoutChoice:
+        return LayoutChoice(tuple(sorted(self.placements)), self.share_gsis)
+
+
+class _BranchAndBound:
+    """Best-first branch and bound with depth-first dives over one canonical model's layouts."""
+
+    def __init__(self, canonical: Model, pricer: _Pricer, max_candidates: int) -> None:
+        self.model, self.pricer, self.max_candidates = canonical, pricer, max_candidates
+        self.order = _placement_order(canonical)
+        self.options = _options(canonical)
+        self.complete: dict[str, PricedCandidate] = {}
+        self.best: PricedCandidate | None = None
+        self.pruned = 0
+        self.queue: list[tuple[tuple[int, Decimal], int, _Node]] = []
+        self._sequence = itertools.count()  # FIFO among equal bounds: deterministic
+        # one sub-model per set of placed entities (every node at one depth has the same set)
+        self._sub_models: dict[tuple[str, ...], Model] = {}
+
+    def keep(self, candidate: PricedCandidate) -> None:
+        """Remember a complete layout; one that would become the best is checked first (a layout that returns
+        wrong results is refused, so it never bounds the search: the proposal must pass the checks)."""
+        if self.best is None or candidate.rank_key() < self.best.rank_key():
+            candidate = _refused_if_wrong(self.model, candidate)
+        self.complete.setdefault(candidate.design.key_design.model_dump_json(), candidate)
+        if self.best is None or candidate.rank_key() < self.best.rank_key():
+            self.best = candidate
+
+    def incumbent(self) -> tuple[int, Decimal]:
+        assert self.best is not None
+        return (len(self.best.scans), self.best.monthly_cost_usd)
+
+    def out_of_budget(self) -> bool:
+        return self.pricer.costed >= self.max_candidates
+
+    def run(self) -> bool:
+        """Search until the queue is empty (True) or the budget is spent (False)."""
+        for share in (True, False):
+            self._push(_Node((), share), (0, self.pricer.floor()))
+        while self.queue:
+            bound, _, node = self.queue[0]
+            if self.best is not None and not self.best.refused and bound >= self.incumbent():
+                self.pruned += len(self.queue)  # best first: every node left is bounded at least as high
+                self.queue.clear()
+                break
+            if self.out_of_budget():
+                return False
+            heapq.heappop(self.queue)
+            self._dive(node)
+        return True
+
+    def lower_bound(self) -> Decimal:
+        """No layout of the space costs less (the least bound queued, or the best when none is)."""
+        assert self.best is not None
+        queued = [bound[1] for bound, _, _ in self.queue if bound[0] <= len(self.best.scans)]
+        return min([self.best.monthly_cost_usd, *queued])
+
+    def _push(self, node: _Node, bound: tuple[int, Decimal]) -> None:
+        heapq.heappush(self.queue, (bound, next(self._sequence), node))
+
+    def _dive(self, node: _Node) -> None:
+        """From `node` to a complete layout, the cheapest child first; the other children are queued."""
+        while node is not None and not self.out_of_budget():
+            children = []
+            for child in self._children(node):
+                if len(child.placements) == len(self.order):
+                    self.keep(self.pricer.candidate(child.layout, generate_design(self.model, COLLECTIONS,
+                                                                                   child.layout)))
+                    continue
+                bound = self._bound(child)
+                if self.best is not None and not self.best.refused and bound >= self.incumbent():
+                    self.pruned += 1
+                    continue
+                children.append((bound, child))
+            if not children:
+                return
+            children.sort(key=lambda c: c[0])  # stable: placement order among equal bounds
+            for bound, child in children[1:]:
+                self._push(child, bound)
+            node = children[0][1]
+
+    def _children(self, node: _Node) -> Iterator[_Node]:
+        name = self.order[len(node.placements)]
+        for placement in self.options[name]:
+            yield _Node((*node.placements, (name, placement)), node.share_gsis)
+
+    def _bound(self, node: _Node) -> tuple[int, Decimal]:
+        names = node.names
+        if names not in self._sub_models:
+            self._sub_models[names] = _sub_model(self.model, set(names))
+        partial = self._sub_models[names]
+        design = generate_design(partial, COLLECTIONS, node.layout)
+        scans = sum(p.operation is Operation.SCAN for p in design.plans)
+        return (scans, self.pricer.price(partial, design)[0])
+
+
 def _search(canonical: Model, sheet: PriceSheet | None, max_candidates: int | None,
             exhaustive: bool) -> SearchResult:
     started = time.perf_counter()
@@ -191,50 +390,31 @@ def _search(canonical: Model, sheet: PriceSheet | None, max_candidates: int | No
         work = len(canonical.access_patterns) + len(canonical.entities)
         max_candidates = max(4, min(DEFAULT_PRICING_BUDGET // max(1, work), DEFAULT_PRICING_BUDGET // 12))
     pricer = _Pricer(canonical, sheet)
-    order = _placement_order(canonical)
-    options = _options(canonical)
-    space = 2 * _product(len(o) for o in options.values())
-    complete: dict[str, PricedCandidate] = {}
-
-    def keep(candidate: PricedCandidate) -> PricedCandidate:
-        complete.setdefault(candidate.design.key_design.model_dump_json(), candidate)
-        return candidate
-
+    search = _BranchAndBound(canonical, pricer, max_candidates)
+    space = 2 * _product(len(o) for o in search.options.values())
     # the rule-based generator's designs and the all-own-partitions layouts are always priced: they seed the
     # bound and give the "separate partitions" runner-up
     for design in rule_based_designs(canonical):  # the canonical model has no design of its own
-        keep(pricer.candidate(None, design))
+        search.keep(pricer.candidate(None, design))
     for share in (True, False):
-        choice = LayoutChoice(tuple((name, OWN_PARTITION) for name in sorted(options)), share)
-        keep(pricer.candidate(choice, generate_design(canonical, SEPARATE, choice)))
-    best = min(complete.values(), key=PricedCandidate.rank_key)
-    pruned = 0
-    budget_hit = False
-    # one sub-model per set of placed entities (every node at one depth has the same set): the plans and
-    # indexes remembered with it serve every partial layout of that depth
-    sub_models: dict[tuple[str, ...], Model] = {}
-    for choice in _walk(canonical, order, options, exhaustive):
-        if pricer.costed >= max_candidates and not exhaustive:
-            budget_hit = True
-            break
-        if choice.complete:
-            design = generate_design(canonical, COLLECTIONS, choice.layout)
-            candidate = keep(pricer.candidate(choice.layout, design))
-            if candidate.rank_key() < best.rank_key():
-                best = candidate
-            continue
-        if choice.names not in sub_models:
-            sub_models[choice.names] = _sub_model(canonical, set(choice.names))
-        partial = sub_models[choice.names]
-        design = generate_design(partial, COLLECTIONS, choice.layout)
-        scans = sum(p.operation is Operation.SCAN for p in design.plans)
-        bound = (scans, pricer.price(partial, design))
-        if not exhaustive and bound > (len(best.scans), best.monthly_cost_usd) and not best.refused:
-            choice.prune()
-            pruned += 1
-    ranked = tuple(sorted(complete.values(), key=PricedCandidate.rank_key))
-    stats = SearchStats(pricer.costed, pruned, space, time.perf_counter() - started, exhaustive, budget_hit)
-    return SearchResult(ranked[0], ranked, _unservable(canonical, ranked[0]), stats)
+        choice = LayoutChoice(tuple((name, OWN_PARTITION) for name in sorted(search.options)), share)
+        search.keep(pricer.candidate(choice, generate_design(canonical, SEPARATE, choice)))
+    if exhaustive:
+        for share in (True, False):
+            for combination in itertools.product(*(search.options[name] for name in search.order)):
+                layout = LayoutChoice(tuple(sorted(zip(search.order, combination, strict=True))), share)
+                search.keep(pricer.candidate(layout, generate_design(canonical, COLLECTIONS, layout)))
+        finished = True
+    else:
+        finished = search.run()
+    ranked = tuple(sorted(search.complete.values(), key=PricedCandidate.rank_key))
+    best = ranked[0]
+    lower = best.monthly_cost_usd if finished else search.lower_bound()
+    gap = 0.0 if finished or best.monthly_cost_usd <= 0 else float((best.monthly_cost_usd - lower)
+                                                                     / best.monthly_cost_usd)
+    stats = SearchStats(pricer.costed, search.pruned, space, time.perf_counter() - started, exhaustive,
+                        not finished, lower, gap)
+    return SearchResult(best, ranked, _unservable(canonical, best), stats)
 
 
 def _product(values: Iterator[int] | Any) -> int:
@@ -244,61 +424,13 @@ def _product(values: Iterator[int] | Any) -> int:
     return total
 
 
-@dataclass
-class _Node:
-    """A partial layout: placements for the first entities of the order, and the GSI policy."""
-
-    names: tuple[str, ...]
-    placements: tuple[tuple[str, Placement], ...]
-    share_gsis: bool
-    complete: bool
-    pruned: list[bool] = field(default_factory=lambda: [False])
-
-    @property
-    def layout(self) -> LayoutChoice:
-        return LayoutChoice(tuple(sorted(self.placements)), self.share_gsis)
-
-    def prune(self) -> None:
-        self.pruned[0] = True
-
-
-def _walk(model: Model, order: list[str], options: dict[str, tuple[Placement, ...]],
-          exhaustive: bool) -> Iterator[_Node]:
-    """Depth first over placements in parent-first order; a pruned node's subtree is skipped.
-
-    Exhaustive mode yields only complete layouts (every combination), for the benchmark's comparison.
-    """
-    for share in (True, False):
-        if exhaustive:
-            for combination in itertools.product(*(options[name] for name in order)):
-                yield _Node(tuple(order), tuple(zip(order, combination, strict=True)), share, True)
-            continue
-        yield from _depth_first(order, options, share, ())
-
-
-def _depth_first(order: list[str], options: dict[str, tuple[Placement, ...]], share: bool,
-                 placed: tuple[tuple[str, Placement], ...]) -> Iterator[_Node]:
-    """Partial layouts in depth-first order; a node the consumer prunes (after it is yielded) is not
-    expanded. An explicit stack, not recursion: a model may have thousands of entities."""
-    if not order:  # nothing to place: no partial layout (search_layouts answers NoDesign before walking)
-        return
-    stack = [_children(order, options, share, placed)]
-    while stack:
-        node = next(stack[-1], None)
-        if node is None:
-            stack.pop()
-            continue
-        yield node
-        if not node.complete and not node.pruned[0]:
-            stack.append(_children(order, options, share, node.placements))
-
-
-def _children(order: list[str], options: dict[str, tuple[Placement, ...]], share: bool,
-              placed: tuple[tuple[str, Placement], ...]) -> Iterator[_Node]:
-    depth = len(placed)
-    name = order[depth]
-    for placement in options[name]:
-        yield _Node(tuple(order[:depth + 1]), (*placed, (name, placement)), share, depth + 1 == len(order))
+def _refused_if_wrong(model: Model, candidate: PricedCandidate) -> PricedCandidate:
+    if candidate.refused:
+        return candidate
+    wrong = wrong_results(model, candidate.design)
+    if not wrong:
+        return candidate
+    return replace(candidate, refused=f"it returns wrong results: {wrong[0].check_id} {wrong[0].message}")
 
 
 def _unservable(model: Model, best: PricedCandidate) -> tuple[str, ...]:

@@ -421,8 +421,7 @@ def _recommend(estimates: tuple[OptionEstimate, ...], sheet: PriceSheet,
                curves: CapacityCurves) -> Recommendation | None:
     """The cheapest complete option (ties: Standard, then the simpler option) and why."""
     comparable, excluded = _comparable(estimates)
-    ranked = sorted(comparable, key=lambda e: (e.priced_subtotal_usd, e.table_class is not TableClass.STANDARD,
-                                               list(CapacityOption).index(e.option)))
+    ranked = sorted(comparable, key=_recommendation_order)
     if not ranked:
         return None
     best, runner = ranked[0], (ranked[1] if len(ranked) > 1 else None)
@@ -448,6 +447,23 @@ def _recommend(estimates: tuple[OptionEstimate, ...], sheet: PriceSheet,
     return Recommendation(best.option, best.table_class, best.priced_subtotal_usd, reason, breaks[0], breaks[1],
                           saving, runner_label,
                           on_demand.priced_subtotal_usd - best.priced_subtotal_usd if on_demand else None, excluded)
+
+
+def _recommendation_order(estimate: OptionEstimate) -> tuple[Decimal, bool, int]:
+    """The cheapest first; ties: Standard, then the simpler option (CapacityOption's order)."""
+    return (estimate.priced_subtotal_usd, estimate.table_class is not TableClass.STANDARD,
+            list(CapacityOption).index(estimate.option))
+
+
+def recommended_subtotal_usd(usage: TableUsage, price_sheet: PriceSheet, options: EstimateOptions) -> Decimal | None:
+    """The priced subtotal of the option `estimate_monthly_cost(usage, price_sheet, options)` recommends (the
+    same figure), without its texts, projections or quota findings: the key-design search ranks every layout it
+    prices on this. None when no option can be compared (no throughput price in the sheet)."""
+    curves = CapacityCurves(usage, options)
+    estimates = tuple(_option_estimate(usage, price_sheet, options, curves, option, table_class)
+                      for table_class in options.table_classes for option in options.capacity_options)
+    comparable, _ = _comparable(estimates)
+    return min((e.priced_subtotal_usd for e in comparable), default=None)
 
 
 def _comparable(estimates: tuple[OptionEstimate, ...]) -> tuple[list[OptionEstimate], tuple[str, ...]]:

@@ -38,6 +38,8 @@ result = layout_views.cached_layout(model_json, design_name, index, items, 42)
 
 st.markdown("**Candidates side by side**")
 st.dataframe(list(result.comparison), hide_index=True, width="stretch", key="layout.comparison")
+if result.search_note:
+    st.caption(result.search_note)
 st.markdown(f"**{plain(result.design.name)}** — {plain(result.design.summary)}")
 if result.design.name != "Your design" and st.button("Use this design as mine (then override anything)",
                                                      key="layout.adopt"):

@@ -44,10 +44,6 @@ cases = pytest.mark.parametrize("case", CASES, ids=IDS)
 # several entities held every one of them (issue 28.4): it is served by key now.
 KNOWN_SCAN_GAPS: dict[str, str] = {}
 KNOWN_COST_GAPS: dict[str, str] = {
-    "online_shop": (
-        "1.026x the expert on-demand, 1.067x recommended: the expert keeps the order with its items, invoice, "
-        "shipments and shipment items in one o#<orderId> partition; the proposal reads them through GSIs, "
-        "which cost index writes (issue 28)"),
     "equipment_versions": (
         "1.055x the expert on-demand, 1.047x recommended: the search lacks plain attribute keys without "
         "prefixes (EQUIPMENT#{equipmentId} / STATE_VERSION#{time} against {equipmentId} / {time}) and "

@@ -33,7 +33,7 @@ def cached_layout(model_json: str, design_name: str | None, index: str, items: i
     model = Model.model_validate_json(model_json)
     ranking = rank_designs(model)  # the search's winner first, runners-up with why they lost
     return analyse_layout(LayoutRequest(model, ranking.designs, design_name, index, items, seed,
-                                        tuple(ranking_rows(ranking))))
+                                        tuple(ranking_rows(ranking)), ranking.search_note))
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -107,6 +107,7 @@ class LayoutRequest:
     # the ranking's comparison rows when the caller has priced the candidates (`costs.design_ranking.ranking_rows`);
     # empty: the candidates are compared by their structural figures alone
     comparison: tuple[dict[str, Any], ...] = ()
+    search_note: str = ""  # how good the search's answer is (`DesignRanking.search_note`), "" when unknown
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,7 @@ class LayoutResult:
     comparison: tuple[dict[str, Any], ...]
     index_rows: tuple[dict[str, Any], ...]
     findings: tuple[Finding, ...]
+    search_note: str = ""
 
 
 def analyse_layout(request: LayoutRequest) -> LayoutResult:
@@ -135,7 +137,7 @@ def analyse_layout(request: LayoutRequest) -> LayoutResult:
         entity_chart=tuple(entity_chart(design)), pattern_chart=tuple(pattern_chart(design)),
         comparison=request.comparison or tuple(comparison_rows(designs)),
         index_rows=tuple(index_rows(design.key_design)),
-        findings=tuple(check_design(request.model, design)))
+        findings=tuple(check_design(request.model, design)), search_note=request.search_note)
 
 
 def finding_rows(result: LayoutResult, finding: Finding) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -192,6 +192,13 @@ def _attribute_bytes(entity: Entity, samples: list[dict[str, Any]],
     return result
 
 
+def attribute_bytes_floor(entity: Entity, samples: list[dict[str, Any]]) -> float:
+    """The entity's average item bytes without the key attributes a design adds: `entity_size`'s capacity size
+    (`hint_average_bytes`) is this plus the design's key bytes in every layout, so no layout's items are smaller
+    (the key-design search's lower bounds)."""
+    return sum(_attribute_bytes(entity, [_serialized(item) for item in samples]).values())
+
+
 def _key_bytes(entity: Entity, samples: list[dict[str, Any]], names: set[str] | None = None,
                measured: list[dict[str, int]] | None = None) -> float:
     """Average bytes of the key attributes the design adds (optionally only `names`)."""

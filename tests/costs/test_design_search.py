@@ -3,14 +3,16 @@ support-desk regression, and branch and bound giving the exhaustive enumeration'
 
 from __future__ import annotations
 
+import itertools
 import random
+from decimal import Decimal
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from costs.design_ranking import PROPOSED, YOUR_DESIGN, chosen_design, propose, rank_designs, ranking_rows
-from costs.design_search import NoDesign, search_layouts
+from costs.design_search import NoDesign, SearchResult, search_layouts
 from costs.errors import NoDesignError, UnknownDesignError
 from costs.estimate import EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
@@ -194,3 +196,104 @@ def test_a_half_built_model_lists_each_missing_step_once(document: dict, expecte
     model = Model.model_validate({"name": "Half", "table": {"name": "half"}, **document})
     assert [(m.gap, m.names) for m in what_is_missing(model)] == expected
     assert what_is_missing(load_example("student_platform")) == ()
+
+
+# --- issue 28.2: the objective is what the user pays; best-first branch and bound with admissible bounds ---------
+
+
+def _every_prefix_bound_and_completion(slug: str) -> list[tuple[Decimal, Decimal]]:
+    """(bound of a partial layout, cheapest complete layout extending it) for every partial layout of an example."""
+    from costs.design_search import COLLECTIONS, LayoutChoice, _BranchAndBound, _Node, _Pricer
+    from modeling.design.design_space import canonical_model
+    from modeling.design.generator import generate_design
+
+    canonical = canonical_model(load_example(slug)).model_copy(update={"key_design": None})
+    pricer = _Pricer(canonical, SHEET)
+    search = _BranchAndBound(canonical, pricer, max_candidates=10**9)
+    completions: dict[tuple, Decimal] = {}
+    for share in (True, False):
+        for combination in itertools.product(*(search.options[name] for name in search.order)):
+            placed = tuple(zip(search.order, combination, strict=True))
+            layout = LayoutChoice(tuple(sorted(placed)), share)
+            cost = pricer.candidate(layout, generate_design(canonical, COLLECTIONS, layout)).monthly_cost_usd
+            for depth in range(len(placed)):
+                key = (placed[:depth], share)
+                completions[key] = min(completions.get(key, cost), cost)
+    pairs = []
+    for (prefix, share), cheapest in completions.items():
+        node = _Node(prefix, share)
+        bound = pricer.floor() if not prefix else search._bound(node)[1]
+        pairs.append((bound, cheapest))
+    return pairs
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in list_examples()])
+def test_every_partial_layouts_bound_is_at_most_its_cheapest_completion(slug: str) -> None:
+    """Admissibility, checked against exhaustive enumeration: the bound that prunes a partial layout (its placed
+    entities priced, everything else at its floor, on the recommended option) never exceeds what the cheapest
+    complete layout below it costs, so pruning never drops the best."""
+    pairs = _every_prefix_bound_and_completion(slug)
+    assert len(pairs) > 2
+    assert [(b, c) for b, c in pairs if b > c] == []
+    assert any(b > 0 for b, _ in pairs)  # a bound of nothing would hold trivially
+
+
+def test_the_search_ranks_by_the_option_the_estimate_recommends() -> None:
+    """The search's figure for its best layout is the recommended option's monthly total that
+    `estimate_monthly_cost` gives on the same usage (not on-demand's): here reserved capacity, far below
+    on-demand, so a layout that is cheaper on-demand but dearer as recommended loses."""
+    from costs.capacity import capacity_profile, table_usage
+    from costs.design_search import SEARCH_SAMPLE_ITEMS, _Pricer
+    from costs.monthly import estimate_monthly_cost
+    from modeling.design.design_space import canonical_model
+
+    canonical = canonical_model(load_example("student_platform")).model_copy(update={"key_design": None})
+    result = search_layouts(canonical, SHEET)
+    pricer = _Pricer(canonical, SHEET)
+    profile = capacity_profile(canonical, result.best.design, sample_items_per_entity=SEARCH_SAMPLE_ITEMS,
+                               items=pricer.items)
+    estimate = estimate_monthly_cost(table_usage(canonical, result.best.design, profile), SHEET)
+    assert estimate.recommendation is not None
+    assert result.best.monthly_cost_usd == estimate.recommendation.monthly_cost_usd
+    on_demand = next(o for o in estimate.options if o.option.value == "on_demand"
+                     and o.table_class is estimate.recommendation.table_class)
+    assert result.best.on_demand_usd == on_demand.priced_subtotal_usd > result.best.monthly_cost_usd
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in list_examples()])
+def test_each_example_is_searched_to_proven_optimality(slug: str) -> None:
+    result = search_layouts(load_example(slug))
+    assert not result.stats.budget_exhausted
+    assert result.stats.optimality_gap == 0.0 and result.stats.lower_bound_usd == result.best.monthly_cost_usd
+    assert result.stats.describe().startswith("Search: optimal within its space")
+
+
+def test_a_search_stopped_by_its_budget_states_a_proven_gap() -> None:
+    """On a model too large to finish, the gap is (best - least queued bound) / best, and the bound is below
+    every complete layout the search priced."""
+    model = load_example("crm_single_table")
+    result = search_layouts(model, SHEET, max_candidates=5)
+    stats = result.stats
+    assert stats.budget_exhausted
+    assert 0 < stats.optimality_gap < 1
+    assert stats.lower_bound_usd <= min(c.monthly_cost_usd for c in result.complete)
+    gap = (result.best.monthly_cost_usd - stats.lower_bound_usd) / result.best.monthly_cost_usd
+    assert abs(float(gap) - stats.optimality_gap) < 1e-9
+    assert f"at most {stats.optimality_gap:.0%} more" in stats.describe()
+    full = search_layouts(model, SHEET)
+    assert full.best.monthly_cost_usd >= stats.lower_bound_usd  # the proven bound holds for the true best
+
+
+def test_the_search_never_keeps_a_layout_that_returns_wrong_results_as_its_best() -> None:
+    """The github use case's cheapest layouts read a repository's forks and issues in one Query with other items
+    (DDS206): the search refuses them as its best, so a correct layout bounds the search instead of being
+    pruned by a wrong one (it was 1.54x the expert under the recommended option)."""
+    from costs.design_search import search_layouts as search
+    from modeling.design.checks import wrong_results
+    from tests.expert_models.comparison import load, use_cases
+
+    case = next(c for c in use_cases() if c.name == "github")
+    result = search(load(case.model_path))
+    assert isinstance(result, SearchResult)
+    assert wrong_results(load(case.model_path), result.best.design) == []
+    assert any(c.refused.startswith("it returns wrong results: DDS206") for c in result.complete)

@@ -34,7 +34,7 @@ from modeling.design.checks.limits import reserved_words
 from modeling.design.plans import Design
 from modeling.model import Model
 
-__all__ = ["CHECKS", "RULES", "Check", "Finding", "FindingSeverity", "check_design", "reserved_words"]
+__all__ = ["CHECKS", "RULES", "Check", "Finding", "FindingSeverity", "check_design", "reserved_words", "wrong_results"]
 
 # Every rule, in theme order (keys, reads, writes, limits and names).
 RULES: tuple[Rule, ...] = (*keys.RULES, *reads.RULES, *results.RULES, *writes.RULES, *amplification.RULES,
@@ -50,3 +50,10 @@ def check_design(model: Model, design: Design) -> list[Finding]:
     ctx = build_context(model, design)
     findings = [finding for rule in RULES for finding in rule(ctx)]
     return sorted(findings, key=lambda f: (SEVERITY_RANK[f.severity], f.check_id, f.path, f.message))
+
+
+def wrong_results(model: Model, design: Design) -> list[Finding]:
+    """The findings of the checks that say a design returns wrong results (DDS206), which no caller may excuse:
+    the key-design search never keeps such a layout as its best."""
+    ctx = build_context(model, design)
+    return [finding for rule in results.RULES for finding in rule(ctx)]
