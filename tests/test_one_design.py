@@ -106,3 +106,11 @@ def _assert_one_answer(path: Path) -> None:
     for answer in answers[1:]:
         assert answer.key_design == answers[0].key_design, (
             f"{path.name}: {answer.caller}'s '{answer.name}' is not the design `dds design` proposes")
+
+
+def test_dds_design_says_on_stderr_how_good_the_search_answer_is() -> None:
+    """stdout stays the designs (JSON a program can parse); stderr says the search proved its answer optimal."""
+    result = run_main(dds_main, ["design", EXAMPLE_FILES[0], "--format", "json"])
+    assert result.returncode == 0
+    json.loads(result.stdout)
+    assert "Search: optimal within its space of" in result.stderr

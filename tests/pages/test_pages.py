@@ -142,6 +142,15 @@ def test_layout_lists_the_designs_and_their_indexes_and_lays_out_only_the_one_sh
     assert not at.exception
 
 
+def test_layout_says_how_good_the_search_answer_is(workspace_dir: Path) -> None:
+    """Beside the candidates, the page states whether the search proved its proposal optimal (the examples are
+    searched to the end) rather than leaving the user to guess how far it looked."""
+    at = _app_on("layout.py")
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Search: optimal within its space of ") for c in captions), captions
+    assert not at.exception
+
+
 def test_layout_view_through_an_index_shows_that_index_keys(workspace_dir: Path) -> None:
     at = _app_on("layout.py")
     at.selectbox(key=scoped(at, "layout.index")).select("GSI1").run()
