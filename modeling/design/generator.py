@@ -67,7 +67,7 @@ from modeling.model import (
     patterns_on,
 )
 from modeling.validation import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE
-from modeling.write_semantics import attributes_changed_in_place, with_auxiliary_keys
+from modeling.write_semantics import attributes_changed_in_place, auxiliary_items, with_auxiliary_keys
 
 COLLECTIONS = "item_collections"
 SEPARATE = "separate_partitions"
@@ -558,6 +558,40 @@ def _plain_key(entity: Entity, template: str, default: KeyAttribute) -> KeyAttri
     return KeyAttribute(name=attribute.name)
 
 
+def _terse_single_entity_table(model: Model, design: KeyDesign) -> KeyDesign | None:
+    """A table that holds one entity keyed on its own attributes, as published single-entity designs are
+    (`sessionToken`; `userId` / `gameTitle`), or None when the table holds more than that entity's items.
+
+    Labels (`SESSION#`) keep entities apart in a shared partition and a constant sort key (`SESSION`) names an
+    entity among others; a table of one entity, with no auxiliary items and no LSI, needs neither. The labels
+    go, a constant sort key goes with the table's sort key, and a key that is then one string attribute is
+    keyed on that attribute itself, so no key attribute is added to the item: every item and index entry is
+    smaller (storage, and the units of every read and write that crosses a size block). Number widths stay, so
+    string order is still number order. `_finish` keeps it only when no read plans worse."""
+    if len(model.entities) != 1 or len(design.entities) != 1 or design.local_secondary_indexes:
+        return None
+    entity, keys = model.entities[0], design.entities[0]
+    if keys.auxiliary or keys.table.only_when or auxiliary_items(model, entity):
+        return None
+    partition = _unlabelled(keys.table.partition_key)
+    sort = _unlabelled(keys.table.sort_key) if keys.table.sort_key else ""
+    if not partition:
+        return None  # a constant partition (one item, or a singleton): nothing to key on
+    if (partition, sort or None) == (keys.table.partition_key, keys.table.sort_key):
+        return None
+    table = KeyTemplates(partition_key=partition, sort_key=sort or None)
+    return design.model_copy(update={
+        "partition_key": _plain_key(entity, partition, KeyAttribute(name="PK")),
+        "sort_key": _plain_key(entity, sort, KeyAttribute(name="SK")) if sort else None,
+        "entities": (keys.model_copy(update={"table": table}),)})
+
+
+def _unlabelled(template: str) -> str:
+    """A template's attribute references alone, joined by `#` (`USER#{userId}#GAME#{gameTitle}` ->
+    `{userId}#{gameTitle}`); "" for a constant."""
+    return "#".join(re.findall(r"\{[^{}]+\}", template))
+
+
 def _plans_worse(before: PatternPlan, after: PatternPlan) -> bool:
     scans = (before.operation is Operation.SCAN, after.operation is Operation.SCAN)
     return ((before.served and not after.served) or scans == (False, True)
@@ -685,8 +719,14 @@ def _parents_first(model: Model) -> list[Entity]:
 
 def _finish(draft: _Draft, name: str, summary: str, model: Model) -> Design:
     key_design = with_auxiliary_keys(model, draft.key_design())
+    plans = plan_patterns(model, key_design)
+    terse = _terse_single_entity_table(model, key_design)
+    if terse is not None:
+        terse_plans = plan_patterns(model, terse)
+        if not any(_plans_worse(before, after) for before, after in zip(plans, terse_plans, strict=True)):
+            key_design, plans = terse, terse_plans
     return Design(
-        name=name, summary=summary, key_design=key_design, plans=plan_patterns(model, key_design),
+        name=name, summary=summary, key_design=key_design, plans=plans,
         entity_reasons=tuple((e.name, draft.entity_reasons[e.name]) for e in model.entities
                              if e.name in draft.entity_reasons),
         index_reasons=tuple(IndexChoice(i.name, _joined_reasons(i.name, draft.index_reasons.get(i.name, [])),

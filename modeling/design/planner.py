@@ -443,6 +443,8 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
         elif known or sort.constant_prefix:
             condition += f" AND begins_with({path.sort_key}, :sk_prefix)"
             sort_use = SortUse.PREFIX
+    elif path.sort_key is None and path.name == TABLE:
+        exact = True  # a table without a sort key: its partition key is the whole primary key, one item
     elif len(templates) > 1 and path.sort_key is not None and entities_span(path, pattern.entities) is not None:
         condition += f" AND {path.sort_key} BETWEEN :sk_from AND :sk_to"
         sort_use = SortUse.SPAN

@@ -14,7 +14,15 @@ from modeling.design.keys import KeyTemplate
 from modeling.design.plans import TABLE, Operation
 from modeling.examples import list_examples, load_example
 from modeling.model import AccessPattern, Model
-from modeling.model_file import FileFormat, document_problems, dump_model, parse_document
+from modeling.model_file import (
+    FileFormat,
+    document_problems,
+    dump_model,
+    load_model_file,
+    model_from_document,
+    model_to_document,
+    parse_document,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [e.slug for e in list_examples()]
@@ -283,3 +291,32 @@ def test_a_sequence_beyond_twelve_digits_gets_a_width_that_holds_its_largest_val
             assert all(render(item) for item in items[entity])  # every sample item renders its keys
     # the symptom: the estimate rendered every sample item's keys and raised KeyTemplateError
     assert estimate_model(EstimateRequest(model, compare_designs=False)).cost.recommendation is not None
+
+
+def _session_store(unique_username: bool = False) -> Model:
+    # The DynamoDB Book's session store (chapter 18): one entity, keyed by the token itself.
+    model = load_model_file(Path(__file__).parents[1] / "expert_models" / "session_store" / "model.yaml")
+    if not unique_username:
+        return model
+    document = model_to_document(model)
+    for attribute in document["entities"][0]["attributes"]:
+        if attribute["name"] == "username":
+            attribute["unique"] = True
+    return model_from_document(document)
+
+
+def test_a_table_of_one_entity_is_keyed_on_the_attribute_itself() -> None:
+    design = generate_design(_session_store(), COLLECTIONS)
+    # as the book draws it: `sessionToken` is the table's partition key, with no label and no constant sort key,
+    # so no PK/SK attribute is added to a 7-million-item table
+    assert (design.key_design.partition_key.name, design.key_design.sort_key) == ("sessionToken", None)
+    assert design.key_design.entities[0].table.partition_key == "{sessionToken}"
+    assert design.plan("get_session_by_token").operation is Operation.GET_ITEM
+
+
+def test_a_table_that_also_holds_uniqueness_items_keeps_its_labels() -> None:
+    # a unique username adds a second kind of item (USERNAME#...) to the table: labels keep the two apart
+    design = generate_design(_session_store(unique_username=True), COLLECTIONS)
+    assert (design.key_design.partition_key.name, design.key_design.sort_key.name if design.key_design.sort_key
+            else None) == ("PK", "SK")
+    assert design.key_design.entities[0].table.partition_key.startswith("SESSION")
