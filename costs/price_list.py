@@ -277,19 +277,46 @@ def _effective(term: Mapping[str, object], sku: str) -> date:
 # --- the refreshed sheet --------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Coverage:
+    """What a refresh found for one Region, by usage type: priced from the Price List, kept from the Region's
+    own shipped sheet (the Price List did not give it), or not available (neither has it)."""
+
+    priced: tuple[str, ...]
+    kept: tuple[str, ...]
+    missing: tuple[str, ...]
+
+
+def coverage(base: PriceSheet, listed: Mapping[Key, ListedPrice]) -> Coverage:
+    priced: list[str] = []
+    kept: list[str] = []
+    missing: list[str] = []
+    for price in base.prices:
+        key = (price.item, price.table_class)
+        if key not in REFRESHED_KEYS or _not_offered(price):
+            continue
+        usage_type = listed[key].usage_type if key in listed else expected_usage_type(key, base.region)
+        (priced if key in listed else kept if price.value is not None else missing).append(usage_type)
+    return Coverage(*(tuple(dict.fromkeys(names)) for names in (priced, kept, missing)))
+
+
 def refreshed_sheet(base: PriceSheet, listed: Mapping[Key, ListedPrice], source: str,
                     retrieved: date) -> PriceSheet:
-    """`base` (the Region's shipped sheet, or its unpriced one) with every refreshed entry from `listed`, or
-    "not available" naming the usage type the Price List did not give. `source` says which Price List
-    (the Query API, or an offer file and its publication date)."""
+    """`base` (the Region's shipped sheet, or its unpriced one) with every entry the Price List gives replaced
+    by its price there. An entry it does not give keeps the Region's own shipped price, with that price's
+    source, or stays "not available", naming the usage type; never another Region's. `source` says which Price
+    List (the Query API, or an offer file and its publication date)."""
     if not listed:
-        raise PriceListError(f"the Price List gave no DynamoDB price for {base.region}")
+        raise PriceListError(f"the Price List gave no DynamoDB price for {base.region}: for an offer file, use the "
+                             f"Region's own file ({OFFER_FILE_URL.format(region=base.region)})")
     prices = tuple(_refreshed_price(price, listed, source, retrieved, base.region) for price in base.prices)
     effective = max(listed_price.effective_date for listed_price in listed.values())
-    missing = missing_usage_types(listed, base.region)
-    notes = (f"Refreshed from the AWS Price List ({source}) on {retrieved.isoformat()}. "
-             + (f"Not in it, so not available: {', '.join(missing)}. " if missing else "")
-             + "Free allowances, DAX and internet transfer are kept from the shipped sheet of this Region.")
+    found = coverage(base, listed)
+    notes = " ".join(filter(None, (
+        f"Refreshed from the AWS Price List ({source}) on {retrieved.isoformat()}.",
+        f"Not in it, kept from the shipped sheet of {base.region}: {', '.join(found.kept)}." if found.kept else "",
+        f"Not in it, so not available: {', '.join(found.missing)}." if found.missing else "",
+        "Free allowances, DAX and internet transfer are as in the shipped sheet of this Region.")))
     return replace(base, effective_date=effective, retrieved_date=retrieved, prices=prices, notes=notes,
                    source_file="", is_shipped=True, origin=SheetOrigin.AWS_PRICE_LIST)
 
@@ -302,10 +329,12 @@ def _refreshed_price(price: Price, listed: Mapping[Key, ListedPrice], source: st
     found = listed.get(key)
     if found is None:
         usage_type = expected_usage_type(key, region)
-        return replace(price, value=None, confidence=Confidence.UNCONFIRMED, is_assumption=True,
+        if price.value is not None:  # the Region's own shipped price, with its own source
+            return replace(price, note="; ".join(filter(None, (
+                price.note, f"kept from the shipped sheet: the Price List gave no {usage_type}"))))
+        return replace(price, confidence=Confidence.UNCONFIRMED, is_assumption=True,
                        source=f"not in the AWS Price List ({source}), retrieved {retrieved.isoformat()}",
-                       note=f"not available: the Price List has no {usage_type} for {region}",
-                       usage_type=usage_type)
+                       note=f"not available: the Price List has no {usage_type} for {region}")
     value = (found.usd_per_unit * price.per).normalize()
     reserved = price.item.value.startswith("reserved_")
     return replace(price, value=value, confidence=Confidence.AWS_PRICE_LIST, is_assumption=reserved,
@@ -321,18 +350,12 @@ def _not_offered(price: Price) -> bool:
 
 
 def expected_usage_type(key: Key, region: str) -> str:
-    """The usage type that prices `key` in `region`, e.g. `USW2-IA-TimedStorage-ByteHrs`."""
-    prefix = next((code for code in BILLING_CODES.get(region, ("",)) if code), "")
+    """The usage type that prices `key` in `region`, e.g. `USW2-IA-TimedStorage-ByteHrs` (us-east-1's have no
+    prefix)."""
+    prefix = BILLING_CODES.get(region, ("",))[0]
     names = [name for name, k in ON_DEMAND_USAGE_TYPES.items() if k == key]
     if not names:
         item = key[0].value
         names = [next(code for code, unit in RESERVED_USAGE_TYPES.items() if f"_{unit}_" in item)
                  + (" (3-year)" if "_3y_" in item else " (1-year)")]
     return f"{prefix}-{names[0]}" if prefix else names[0]
-
-
-def missing_usage_types(listed: Mapping[Key, ListedPrice], region: str) -> list[str]:
-    """The usage types a refresh needed and the Price List did not give, in a stable order."""
-    wanted = sorted((k for k in REFRESHED_KEYS if k[1] is not IA or not k[0].value.startswith("reserved_")),
-                    key=lambda k: (k[0].value, "" if k[1] is None else k[1].value))
-    return list(dict.fromkeys(expected_usage_type(key, region) for key in wanted if key not in listed))
