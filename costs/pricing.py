@@ -362,6 +362,17 @@ def priced_regions() -> tuple[str, ...]:
     return tuple(sorted({*available_regions(), *refreshed_regions()}))
 
 
+def refreshed_sheet_stamp(region: str) -> str:
+    """Changes whenever the Region's refreshed sheet does (its modification time), "" without one: a cache
+    of estimates keyed by it never serves prices older than the sheet."""
+    if not _REGION.match(region):
+        return ""
+    try:
+        return str((refreshed_sheet_dir() / f"{region}.json").stat().st_mtime_ns)
+    except OSError:
+        return ""
+
+
 def refreshed_sheet(region: str) -> PriceSheet | None:
     """The refreshed sheet of `region`, or None when there is none (or it cannot be read, or names another
     Region: the shipped sheet stays in use, never another Region's prices)."""
