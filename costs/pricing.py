@@ -388,6 +388,16 @@ def refreshed_sheet(region: str) -> PriceSheet | None:
     return sheet if sheet.region == region and sheet.origin is SheetOrigin.AWS_PRICE_LIST else None
 
 
+def price_sheet_file(sheet: PriceSheet) -> str:
+    """Where a sheet was read from, as a report names it: `costs/price_sheets/<region>.json` for a shipped one,
+    the workspace file for a refreshed one, "none" for a Region without a sheet."""
+    if sheet.origin is SheetOrigin.NONE or not sheet.source_file:
+        return "none (no price sheet for this Region)"
+    if sheet.origin is SheetOrigin.SHIPPED:
+        return f"costs/price_sheets/{Path(sheet.source_file).name}"
+    return sheet.source_file
+
+
 def price_source_line(sheet: PriceSheet) -> str:
     """One line saying where a sheet's prices come from and when, for the page, the CLI and the report.
 

@@ -51,7 +51,7 @@ listed = st.dictionaries(st.tuples(st.sampled_from(REGIONS), st.sampled_from(COD
                          st.integers(min_value=1, max_value=10**9), min_size=1, max_size=40)
 
 
-@settings(max_examples=25)
+@settings(max_examples=12)
 @given(prices=listed)
 def test_every_region_uses_its_own_price_or_not_available(prices: dict[tuple[str, str], int]) -> None:
     refreshed = sorted({region for region, _ in prices})
