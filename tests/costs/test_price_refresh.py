@@ -16,6 +16,7 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
+from costs.__main__ import main as costs_main
 from costs.price_refresh import refresh
 from costs.pricing import (
     Confidence,
@@ -26,7 +27,7 @@ from costs.pricing import (
     refreshed_sheet_dir,
 )
 from modeling.model import TableClass
-from tests.cli_runner import ROOT
+from tests.cli_runner import ROOT, run_main
 
 FIXTURES = ROOT / "tests" / "fixtures" / "price_list"
 OFFER_FILE = FIXTURES / "AmazonDynamoDB-offer.json"
@@ -131,3 +132,24 @@ def test_a_sparse_offer_file_prices_a_region_with_its_own_products_only(tmp_path
     assert result.coverage.priced == ("USW2-WriteRequestUnits",)
     assert result.sheet.price(PriceItem.ON_DEMAND_READ_REQUEST_UNITS, STANDARD).value is None
     assert result.sheet.price(PriceItem.STORAGE_GB_MONTH, STANDARD).value is None  # us-east-1 has 0.25
+
+
+def test_a_region_without_a_shipped_sheet_is_priced_once_refreshed(tmp_path: Path) -> None:
+    # af-south-1 ships no sheet; an offer file with its own AFS1-WriteRequestUnits at 0.000001 USD per WRU
+    # prices its writes: 1 write/s of 1 KB = 1 WRU/s x 3,600 x 730 h = 2,628,000 WRU = 2.628 M x $1.00 = $2.63
+    document = json.loads(OFFER_FILE.read_text(encoding="utf-8"))
+    sku = next(s for s, p in document["products"].items() if p["attributes"]["usagetype"] == "WriteRequestUnits")
+    document["products"] = {sku: document["products"][sku]}
+    document["products"][sku]["attributes"].update(usagetype="AFS1-WriteRequestUnits", regionCode="af-south-1")
+    dimension = next(iter(next(iter(document["terms"]["OnDemand"][sku].values()))["priceDimensions"].values()))
+    dimension["pricePerUnit"]["USD"] = "0.000001"
+    (tmp_path / "offer.json").write_text(json.dumps(document), encoding="utf-8")
+    refresh(["af-south-1"], offer_file=tmp_path / "offer.json", today=TODAY)
+    result = run_main(costs_main, ["monthly", "--region", "af-south-1", "--reads-per-second", "0",
+                                   "--read-item-bytes", "100", "--read-consistency", "eventual",
+                                   "--writes-per-second", "1", "--write-item-bytes", "1000", "--storage-gb", "0"])
+    assert result.returncode == 0, result.stderr
+    [on_demand] = [o for o in json.loads(result.stdout)["options"] if o["option"] == "on_demand"]
+    writes = next(line for line in on_demand["line_items"] if line["name"].startswith("Writes"))
+    assert (writes["quantity"], writes["unit_price_usd"], writes["monthly_cost_usd"]) == ("2.628", "1", "2.63")
+    assert writes["confidence"] == "AWS-PL" and on_demand["monthly_total_usd"] is None  # reads: not available
