@@ -86,7 +86,7 @@ ON_DEMAND_USAGE_TYPES: dict[str, Key] = {
 # LeaseContractLength tells them apart, an upfront fee (unit "Quantity") and an hourly fee (unit "Hrs").
 RESERVED_USAGE_TYPES: dict[str, str] = {"HeavyUsage:dynamodb.read": "rcu", "HeavyUsage:dynamodb.write": "wcu"}
 RESERVED_TERMS = {"1yr": 1, "3yr": 3}
-UPFRONT_UNIT = "Quantity"
+UPFRONT_UNIT, HOURLY_UNIT = "Quantity", "Hrs"
 
 
 def reserved_key(usage_code: str, years: int, upfront: bool) -> Key:
@@ -209,7 +209,7 @@ def _reserved(product: PriceListProduct, code: str, term: Mapping[str, object]) 
     usage_type, effective = str(product.attributes.get("usagetype")), _effective(term, product.sku)
     return [ListedPrice(reserved_key(code, years, dimension.get("unit") == UPFRONT_UNIT),
                         _usd(dimension, product.sku), usage_type, product.sku, effective)
-            for dimension in _dimensions(term, product.sku)]
+            for dimension in _dimensions(term, product.sku) if dimension.get("unit") in (UPFRONT_UNIT, HOURLY_UNIT)]
 
 
 def _keep(found: dict[Key, ListedPrice], listed: ListedPrice) -> None:

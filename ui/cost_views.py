@@ -89,6 +89,12 @@ def region_notice(result: ModelEstimate) -> None:
 _REFRESHED_KEY = "cost.prices_refreshed"  # the refresh's report, shown once after the rerun
 
 
+@st.cache_data(ttl=300, show_spinner=False)
+def _credentials_present() -> bool:
+    """Looked up at most every five minutes: boto3's search can wait on a metadata service on every run."""
+    return credentials_available()
+
+
 def price_source(result: ModelEstimate) -> None:
     """Where the prices come from and when; "Refresh prices" when AWS credentials are present, otherwise how
     to refresh them from the command line or with an offer file."""
@@ -98,7 +104,7 @@ def price_source(result: ModelEstimate) -> None:
         st.success(done, icon="✅")
     left, right = st.columns([5, 1])
     left.caption(price_source_line(result.price_sheet))
-    if not credentials_available():
+    if not _credentials_present():
         st.caption(f"To refresh them: {HOW_TO_REFRESH.replace('REGION', region)}.")
         return
     if right.button("Refresh prices", key="cost.refresh_prices",

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import boto3
 import pytest
+import streamlit as st
 from botocore.stub import Stubber
 from streamlit.testing.v1 import AppTest
 
@@ -17,6 +18,11 @@ from costs import price_refresh
 from tests.cli_runner import ROOT
 
 PAGES = json.loads((ROOT / "tests/fixtures/price_list/get-products-us-east-1.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches() -> None:
+    st.cache_data.clear()  # whether credentials are present is cached for five minutes
 
 
 def cost_page() -> AppTest:
