@@ -38,6 +38,7 @@ from modeling.model import Consistency, Model, TableClass
 from ui import choices, session
 from ui.tabs import KEEP
 from ui.text import plain
+from workshop.isolation import workshop_mode
 
 
 def choice_widgets(model: Model, prefix: str = "cost") -> tuple[str, str, float, bool]:
@@ -104,6 +105,8 @@ def price_source(result: ModelEstimate) -> None:
         st.success(done, icon="✅")
     left, right = st.columns([5, 1])
     left.caption(price_source_line(result.price_sheet))
+    if workshop_mode():
+        return  # the sheets are the installation's, shared by every attendee: refreshed by its operator only
     if not _credentials_present():
         st.caption(f"To refresh them: {HOW_TO_REFRESH.replace('REGION', region)}.")
         return

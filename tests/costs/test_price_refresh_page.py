@@ -63,3 +63,11 @@ def test_without_credentials_the_page_says_how_to_refresh(monkeypatch: pytest.Mo
     assert not [b for b in at.button if b.key == "cost.refresh_prices"]
     assert any(c.startswith("To refresh them: run `dds prices refresh --region us-east-1` with AWS credentials")
                and "--offer-file index.json" in c for c in captions(at))
+
+
+def test_in_a_workshop_attendees_see_the_source_but_cannot_refresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DESIGN_STUDIO_WORKSHOP", "1")  # the sheets are the installation's, shared by the room
+    at = cost_page()
+    assert any(c.startswith("Prices for us-east-1: the price sheet shipped with the product") for c in captions(at))
+    assert not [b for b in at.button if b.key == "cost.refresh_prices"]
+    assert not [c for c in captions(at) if c.startswith("To refresh them")]
