@@ -215,8 +215,8 @@ def _reserved(product: PriceListProduct, code: str, term: Mapping[str, object]) 
 def _keep(found: dict[Key, ListedPrice], listed: ListedPrice) -> None:
     previous = found.get(listed.key)
     if previous is not None and previous.usd_per_unit != listed.usd_per_unit:
-        raise PriceListError(f"two prices for {listed.usage_type}: {previous.usd_per_unit} (SKU {previous.sku}) and "
-                             f"{listed.usd_per_unit} (SKU {listed.sku}); keep one product per usage type")
+        raise PriceListError(f"two prices for {listed.usage_type}: {previous.usd_per_unit:f} (SKU {previous.sku}) "
+                             f"and {listed.usd_per_unit:f} (SKU {listed.sku}); use AWS's file as published")
     if previous is None or listed.effective_date > previous.effective_date:
         found[listed.key] = listed
 

@@ -153,3 +153,12 @@ def test_a_region_without_a_shipped_sheet_is_priced_once_refreshed(tmp_path: Pat
     writes = next(line for line in on_demand["line_items"] if line["name"].startswith("Writes"))
     assert (writes["quantity"], writes["unit_price_usd"], writes["monthly_cost_usd"]) == ("2.628", "1", "2.63")
     assert writes["confidence"] == "AWS-PL" and on_demand["monthly_total_usd"] is None  # reads: not available
+
+
+def test_the_estimate_names_the_refreshed_sheet_and_its_date() -> None:
+    refresh(["us-east-1"], offer_file=OFFER_FILE, today=TODAY)
+    model = ROOT / "modeling" / "examples" / "student_platform.yaml"  # priced in us-east-1
+    result = run_main(costs_main, ["estimate", model, "--format", "md"])
+    assert result.returncode == 0, result.stderr
+    assert ("Prices for us-east-1: from the AWS Price List, retrieved 2026-12-02 (effective 2024-11-01)."
+            in result.stdout)

@@ -93,3 +93,25 @@ def test_the_command_writes_the_sheet_and_names_what_is_missing(workspace_dir: P
     assert lines[0].endswith(f"written to {workspace_dir / 'price-sheets' / 'us-east-1.json'}")
     assert lines[-1] == ("us-east-1: not in the Price List, not available: IA-ReplWriteRequestUnits, "
                          "IA-ReplWriteCapacityUnit-Hrs, IncrementalExportDataSize-Bytes")
+
+
+def test_two_products_pricing_one_usage_type_differently_are_refused(tmp_path: Path) -> None:
+    document = json.loads(OFFER_FILE.read_text(encoding="utf-8"))
+    sku = next(s for s, p in document["products"].items() if p["attributes"]["usagetype"] == "WriteRequestUnits")
+    twin = json.loads(json.dumps({"product": document["products"][sku], "terms": document["terms"]["OnDemand"][sku]}))
+    twin["product"]["sku"] = "TWIN"
+    [term] = twin["terms"].values()
+    next(iter(term["priceDimensions"].values()))["pricePerUnit"]["USD"] = "0.000001"
+    document["products"]["TWIN"], document["terms"]["OnDemand"]["TWIN"] = twin["product"], twin["terms"]
+    with pytest.raises(PriceListError, match=r"two prices for WriteRequestUnits: 0\.0000006250 \(SKU TESTSKU"):
+        refresh(["us-east-1"], offer_file=offer(tmp_path, json.dumps(document)))
+    assert refreshed_regions() == ()
+
+
+def test_a_get_products_entry_that_is_not_json_is_refused() -> None:
+    client = boto3.client("pricing", region_name="us-east-1")
+    with Stubber(client) as stubber:
+        stubber.add_response("get_products", {"FormatVersion": "aws_v1", "PriceList": ["{truncated"]})
+        with pytest.raises(PriceListError, match="PriceList entry 1 is not JSON"):
+            refresh(["us-east-1"], client=client)
+    assert refreshed_regions() == ()
