@@ -125,6 +125,15 @@ def read_offer_file(path: Path) -> tuple[list[PriceListProduct], str]:
     return products, f"offer file {path.name}, offer {document.get('offerCode', '?')}, published {published}"
 
 
+def regions_in(products: list[PriceListProduct]) -> list[str]:
+    """The known Regions an offer file has products for (by `regionCode`), or PriceListError when none."""
+    found = sorted({str(p.attributes.get("regionCode")) for p in products} & BILLING_CODES.keys())
+    if not found:
+        raise PriceListError("the offer file names no AWS Region (no product has a regionCode): name one with "
+                             "--region, or download a Region's file from " + OFFER_FILE_URL)
+    return found
+
+
 def base_sheet(region: str) -> PriceSheet:
     """What a refresh starts from: the Region's shipped sheet, or its unpriced one."""
     return load_price_sheet(region) if region in available_regions() else unpriced_sheet(region)
@@ -160,12 +169,13 @@ def write_sheet(sheet: PriceSheet, folder: Path) -> Path:
 
 def refresh(regions: Sequence[str], offer_file: Path | None = None, client: Any = None,
             today: date | None = None, folder: Path | None = None) -> list[RefreshResult]:
-    """Refresh `regions` (every shipped Region when empty) from the API or an offer file; all or nothing."""
-    wanted = check_regions(regions or available_regions())
+    """Refresh `regions` from the API or an offer file, all or nothing. Without `regions`: every shipped Region
+    from the API, every Region the offer file holds from a file."""
+    wanted = check_regions(regions or ([] if offer_file else available_regions()))
     day = today or datetime.now(UTC).date()
     if offer_file is not None:
         products, source = read_offer_file(offer_file)
-        sheets = [build_sheet(products, region, source, day) for region in wanted]
+        sheets = [build_sheet(products, region, source, day) for region in wanted or regions_in(products)]
     else:
         if client is None and not credentials_available():
             raise PriceListError(f"no AWS credentials: {HOW_TO_REFRESH}")
@@ -196,7 +206,8 @@ def parser() -> argparse.ArgumentParser:
     refresh_parser = actions.add_parser("refresh", help="write dated price sheets into the workspace, from the "
                                         "AWS Price List Query API (AWS credentials) or a downloaded offer file")
     refresh_parser.add_argument("--region", action="append", default=[], metavar="R",
-                                help="a Region to refresh (repeat for several; default: every shipped Region)")
+                                help="a Region to refresh (repeat for several; default: every shipped Region, or "
+                                "every Region in the offer file)")
     refresh_parser.add_argument("--offer-file", type=Path, metavar="FILE",
                                 help="an AmazonDynamoDB offer file (index.json) instead of the Query API")
     return root

@@ -162,3 +162,10 @@ def test_the_estimate_names_the_refreshed_sheet_and_its_date() -> None:
     assert result.returncode == 0, result.stderr
     assert ("Prices for us-east-1: from the AWS Price List, retrieved 2026-12-02 (effective 2024-11-01)."
             in result.stdout)
+
+
+def test_an_offer_file_without_a_region_refreshes_the_regions_it_holds(tmp_path: Path) -> None:
+    # the fixture holds us-east-1's products and one us-west-2 decoy: those two Regions, nothing else
+    results = refresh([], offer_file=OFFER_FILE, today=TODAY, folder=tmp_path)
+    assert [r.region for r in results] == ["us-east-1", "us-west-2"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["us-east-1.json", "us-west-2.json"]
