@@ -52,9 +52,10 @@ from costs.pricing import (
 PRICING_API_REGION = "us-east-1"  # the Query API's endpoints are us-east-1, eu-central-1 and ap-south-1
 # An offer file is read whole: the one for every Region is tens of MB; far beyond that is not an offer file.
 MAX_OFFER_FILE_BYTES = 256 * 1024 * 1024
+ANY_REGION_OFFER_FILE = OFFER_FILE_URL.format(region="REGION")
 HOW_TO_REFRESH = ("run `dds prices refresh --region REGION` with AWS credentials configured (aws configure, or "
-                  "AWS_PROFILE), or download the Region's offer file from " + OFFER_FILE_URL +
-                  " and run `dds prices refresh --region REGION --offer-file index.json`")
+                  f"AWS_PROFILE), or download the Region's offer file from {ANY_REGION_OFFER_FILE} and run "
+                  "`dds prices refresh --region REGION --offer-file index.json`")
 
 
 @dataclass(frozen=True)
@@ -114,12 +115,12 @@ def read_offer_file(path: Path) -> tuple[list[PriceListProduct], str]:
         size = path.stat().st_size
         if size > MAX_OFFER_FILE_BYTES:
             raise PriceListError(f"{path} is {size:,} bytes, more than an offer file ({MAX_OFFER_FILE_BYTES:,}); "
-                                 "download one Region's file from " + OFFER_FILE_URL)
+                                 "download one Region's file from " + ANY_REGION_OFFER_FILE)
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise PriceListError(f"cannot read the offer file {path}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise PriceListError(f"{path} is not JSON: download the offer file again from {OFFER_FILE_URL}") from None
+        raise PriceListError(f"{path} is not JSON: download the offer file again from {ANY_REGION_OFFER_FILE}") from None
     products = products_from_offer_file(document)
     published = str(document.get("publicationDate", "no publicationDate"))[:40]
     return products, f"offer file {path.name}, offer {document.get('offerCode', '?')}, published {published}"
@@ -130,7 +131,7 @@ def regions_in(products: list[PriceListProduct]) -> list[str]:
     found = sorted({str(p.attributes.get("regionCode")) for p in products} & BILLING_CODES.keys())
     if not found:
         raise PriceListError("the offer file names no AWS Region (no product has a regionCode): name one with "
-                             "--region, or download a Region's file from " + OFFER_FILE_URL)
+                             "--region, or download a Region's file from " + ANY_REGION_OFFER_FILE)
     return found
 
 
