@@ -120,7 +120,8 @@ def read_offer_file(path: Path) -> tuple[list[PriceListProduct], str]:
     except OSError as exc:
         raise PriceListError(f"cannot read the offer file {path}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise PriceListError(f"{path} is not JSON: download the offer file again from {ANY_REGION_OFFER_FILE}") from None
+        raise PriceListError(f"{path} is not JSON: download the offer file again from {ANY_REGION_OFFER_FILE}") \
+            from None
     products = products_from_offer_file(document)
     published = str(document.get("publicationDate", "no publicationDate"))[:40]
     return products, f"offer file {path.name}, offer {document.get('offerCode', '?')}, published {published}"
