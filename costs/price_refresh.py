@@ -50,7 +50,7 @@ from costs.pricing import (
 )
 
 PRICING_API_REGION = "us-east-1"  # the Query API's endpoints are us-east-1, eu-central-1 and ap-south-1
-# An offer file is read whole: the one for every Region is tens of MB; far beyond that is not an offer file.
+# An offer file is read whole, so its size is capped; 64 MB is our bound (AWS states no size for the file).
 MAX_OFFER_FILE_BYTES = 64 * 1024 * 1024
 ANY_REGION_OFFER_FILE = OFFER_FILE_URL.format(region="REGION")
 HOW_TO_REFRESH = ("run `dds prices refresh --region REGION` with AWS credentials configured (aws configure, or "
