@@ -169,3 +169,13 @@ def test_an_offer_file_without_a_region_refreshes_the_regions_it_holds(tmp_path:
     results = refresh([], offer_file=OFFER_FILE, today=TODAY, folder=tmp_path)
     assert [r.region for r in results] == ["us-east-1", "us-west-2"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["us-east-1.json", "us-west-2.json"]
+
+
+def test_the_review_report_names_the_sheets_source_date_and_file(workspace_dir: Path) -> None:
+    refresh(["us-east-1"], offer_file=OFFER_FILE, today=TODAY)
+    model = ROOT / "modeling" / "examples" / "student_platform.yaml"
+    result = run_main(costs_main, ["report", model, "--format", "md"])
+    assert result.returncode == 0, result.stderr
+    assert "Prices for us-east-1: from the AWS Price List, retrieved 2026-12-02 (effective 2024-11-01)." \
+        in result.stdout
+    assert str(workspace_dir / "price-sheets" / "us-east-1.json") in result.stdout
