@@ -11,10 +11,12 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
+from costs import price_refresh
 from costs.errors import PriceListError
 from costs.price_refresh import refresh
-from costs.pricing import SheetOrigin, price_sheet_for, refreshed_regions
+from costs.pricing import PriceItem, SheetOrigin, price_sheet_for, refreshed_regions
 from dds.cli import main as dds_main
+from modeling.model import TableClass
 from tests.cli_runner import ROOT, run_main
 
 OFFER_FILE = ROOT / "tests" / "fixtures" / "price_list" / "AmazonDynamoDB-offer.json"
@@ -115,3 +117,17 @@ def test_a_get_products_entry_that_is_not_json_is_refused() -> None:
         with pytest.raises(PriceListError, match="PriceList entry 1 is not JSON"):
             refresh(["us-east-1"], client=client)
     assert refreshed_regions() == ()
+
+
+def test_the_command_reads_the_query_api_when_credentials_are_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = json.loads((OFFER_FILE.parent / "get-products-us-east-1.json").read_text(encoding="utf-8"))
+    client = boto3.client("pricing", region_name="us-east-1")
+    monkeypatch.setattr(price_refresh, "pricing_client", lambda: client)  # the test settings' dummy credentials
+    with Stubber(client) as stubber:
+        for page in pages:
+            stubber.add_response("get_products", page)
+        result = run_main(dds_main, ["prices", "refresh", "--region", "us-east-1"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("us-east-1: 19 usage types priced from the AWS Price List")
+    assert price_sheet_for("us-east-1").price(PriceItem.STORAGE_GB_MONTH, TableClass.STANDARD).source.startswith(
+        "AWS Price List (Query API GetProducts, AmazonDynamoDB, regionCode=us-east-1), SKU TESTSKU")
