@@ -40,7 +40,7 @@ from costs.item_size import ITEM_SIZE_LIMIT_BYTES, item_size_bytes, parse_item_j
 from costs.load_test import export_load_test
 from costs.monitoring import MonitoringOptions
 from costs.monthly import estimate_monthly_cost
-from costs.pricing import available_regions, load_price_sheet
+from costs.pricing import available_regions, price_sheet_for, priced_regions
 from costs.report_text import (
     cost_estimate_json,
     cost_estimate_text,
@@ -444,7 +444,7 @@ def _add_units(units: argparse.ArgumentParser) -> None:
 
 
 def _add_monthly(monthly: argparse.ArgumentParser) -> None:
-    monthly.add_argument("--region", required=True, type=_choice({r: r for r in available_regions()}, "region"))
+    monthly.add_argument("--region", required=True, type=_choice({r: r for r in priced_regions()}, "region"))
     monthly.add_argument("--reads-per-second", required=True, type=_rate)
     monthly.add_argument("--read-item-bytes", required=True, type=_whole(0))
     monthly.add_argument("--read-consistency", required=True, type=_choice({c.value: c for c in Consistency},
@@ -494,7 +494,7 @@ def _monthly(args: argparse.Namespace) -> str:
                               scaling_policy=ScalingPolicy(target_utilization=args.target_utilization),
                               reserved_basis=CapacityOption.PROVISIONED_FIXED)
     estimate = estimate_monthly_cost(TableUsage(table=table, table_class=args.table_class, free_tier=args.free_tier),
-                                     load_price_sheet(args.region), options)
+                                     price_sheet_for(args.region), options)  # a refreshed sheet first
     header = {"read_units_per_second": _number(reads), "write_units_per_second": _number(writes)}
     return cost_estimate_text(estimate, header) if args.format == "text" else cost_estimate_json(estimate, header)
 

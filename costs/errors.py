@@ -51,3 +51,13 @@ class NoDesignError(CostError):
 
 class NoSafeDesignError(NoDesignError):
     """Every candidate layout has an error-severity finding (wrong results, a Scan, ...): none is offered."""
+
+
+class PriceListError(CostError):
+    """AWS's Price List cannot be read or used (an unknown Region, a malformed offer file or answer, an API
+    error, no credentials). The message is one plain line, what is wrong and how to fix it; the sheets in use
+    are left as they were."""
+
+    def __init__(self, message: str) -> None:
+        self.what, self.field, self.value, self.hint = message, "price list", None, ""
+        ValueError.__init__(self, message)

@@ -30,8 +30,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from costs.errors import PriceSheetError
 from modeling.model import TableClass
+from modeling.workspace.folder import default_workspace_dir
 
 PRICE_SHEET_DIR = Path(__file__).resolve().parent / "price_sheets"
+REFRESHED_SHEETS_FOLDER = "price-sheets"  # inside the workspace folder (refreshed_sheet_dir)
 # dynamodb-facts §0.2: the AWS Pricing Calculator convention, 8,760 h / 12. Used for every monthly figure.
 HOURS_PER_MONTH = Decimal(730)
 HOURS_PER_YEAR = Decimal(8760)
@@ -51,6 +53,17 @@ class Confidence(StrEnum):
     DERIVED = "DERIVED"
     UNCONFIRMED = "UNCONFIRMED"
     USER_OVERRIDE = "USER-OVERRIDE"
+    # AWS's own Price List (Query API or offer file) read by `dds prices refresh`: first-party, dated
+    AWS_PRICE_LIST = "AWS-PL"
+
+
+class SheetOrigin(StrEnum):
+    """Where a sheet's prices come from: the files shipped with the product, a refresh from AWS's Price List
+    written into the workspace (`dds prices refresh`), or nowhere (a Region without a sheet)."""
+
+    SHIPPED = "shipped"
+    AWS_PRICE_LIST = "aws-price-list"
+    NONE = "none"
 
 
 class CapacityDimension(StrEnum):
@@ -117,6 +130,7 @@ class Price:
     source: str
     is_assumption: bool
     note: str = ""
+    usage_type: str = ""  # the AWS Price List usage type the price was read from, when it was
 
     @property
     def is_available(self) -> bool:
@@ -140,6 +154,7 @@ class PriceSheet:
     source_file: str = ""
     notes: str = ""
     is_shipped: bool = True  # False: a Region without a sheet, every price "not available" until negotiated
+    origin: SheetOrigin = SheetOrigin.SHIPPED  # where the prices came from (the page's price-source line)
 
     def price(self, item: PriceItem, table_class: TableClass | None = None) -> Price:
         """The price of `item` for `table_class` (ignored for items that do not depend on the class)."""
@@ -295,6 +310,7 @@ def with_override(sheet: PriceSheet, item: PriceItem, value_usd: Decimal | str,
 # --- loading ---------------------------------------------------------------------------------------
 
 _MONEY = re.compile(r"^\d+(\.\d+)?$")
+_REGION = re.compile(r"^[a-z]{2}(-gov)?-[a-z]+-\d$")  # an AWS Region name, as the sheet format requires
 
 
 def available_regions() -> tuple[str, ...]:
@@ -315,12 +331,86 @@ def unpriced_sheet(region: str) -> PriceSheet:
         is_assumption=True, note=why) for p in template.prices)
     return PriceSheet(region, template.effective_date, template.retrieved_date, "USD", prices, "",
                       f"No price sheet ships for {region}: every price is not available until you enter a "
-                      "negotiated one.", is_shipped=False)
+                      "negotiated one.", is_shipped=False, origin=SheetOrigin.NONE)
 
 
 def price_sheet_for(region: str) -> PriceSheet:
-    """The shipped sheet of `region`, or an unpriced one (never another Region's prices)."""
+    """The sheet the engine prices `region` with: a refreshed one in the workspace (`dds prices refresh`), else
+    the shipped one, else an unpriced one. Never another Region's prices."""
+    refreshed = refreshed_sheet(region)
+    if refreshed is not None:
+        return refreshed
     return load_price_sheet(region) if region in available_regions() else unpriced_sheet(region)
+
+
+def refreshed_sheet_dir(environ: dict[str, str] | None = None) -> Path:
+    """Where `dds prices refresh` writes its dated sheets: `price-sheets/` in the workspace folder (the same
+    folder for every session of this installation), never the package."""
+    return default_workspace_dir(environ) / REFRESHED_SHEETS_FOLDER
+
+
+def refreshed_regions() -> tuple[str, ...]:
+    """Regions with a refreshed sheet in the workspace."""
+    folder = refreshed_sheet_dir()
+    if not folder.is_dir():
+        return ()
+    return tuple(sorted(p.stem for p in folder.glob("*.json") if _REGION.match(p.stem) and p.is_file()))
+
+
+def priced_regions() -> tuple[str, ...]:
+    """Regions with a sheet, shipped or refreshed: the Region choices of the pages."""
+    return tuple(sorted({*available_regions(), *refreshed_regions()}))
+
+
+def refreshed_sheet_stamp(region: str) -> str:
+    """Changes whenever the Region's refreshed sheet does (its modification time), "" without one: a cache
+    of estimates keyed by it never serves prices older than the sheet."""
+    if not _REGION.match(region):
+        return ""
+    try:
+        return str((refreshed_sheet_dir() / f"{region}.json").stat().st_mtime_ns)
+    except OSError:
+        return ""
+
+
+def refreshed_sheet(region: str) -> PriceSheet | None:
+    """The refreshed sheet of `region`, or None when there is none (or it cannot be read, or names another
+    Region: the shipped sheet stays in use, never another Region's prices)."""
+    if not _REGION.match(region):
+        return None  # also keeps a crafted name from reaching outside the folder
+    path = refreshed_sheet_dir() / f"{region}.json"
+    if not path.is_file():
+        return None
+    try:
+        sheet = load_price_sheet_file(path)
+    except PriceSheetError:
+        return None
+    return sheet if sheet.region == region and sheet.origin is SheetOrigin.AWS_PRICE_LIST else None
+
+
+def price_sheet_file(sheet: PriceSheet) -> str:
+    """Where a sheet was read from, as a report names it: `costs/price_sheets/<region>.json` for a shipped one,
+    the workspace file for a refreshed one, "none" for a Region without a sheet."""
+    if sheet.origin is SheetOrigin.NONE or not sheet.source_file:
+        return "none (no price sheet for this Region)"
+    if sheet.origin is SheetOrigin.SHIPPED:
+        return f"costs/price_sheets/{Path(sheet.source_file).name}"
+    return sheet.source_file
+
+
+def price_source_line(sheet: PriceSheet) -> str:
+    """One line saying where a sheet's prices come from and when, for the page, the CLI and the report.
+
+    >>> price_source_line(load_price_sheet("us-east-1"))
+    'Prices for us-east-1: the price sheet shipped with the product (effective 2024-11-01, retrieved 2026-11-30).'
+    """
+    if sheet.origin is SheetOrigin.AWS_PRICE_LIST:
+        return (f"Prices for {sheet.region}: from the AWS Price List, retrieved {sheet.retrieved_date.isoformat()} "
+                f"(effective {sheet.effective_date.isoformat()}).")
+    if sheet.origin is SheetOrigin.NONE:
+        return f"Prices for {sheet.region}: no price sheet; every price is not available until you enter one."
+    return (f"Prices for {sheet.region}: the price sheet shipped with the product (effective "
+            f"{sheet.effective_date.isoformat()}, retrieved {sheet.retrieved_date.isoformat()}).")
 
 
 def load_price_sheet(region: str) -> PriceSheet:
@@ -353,13 +443,32 @@ def price_sheet_from_dict(data: object, source: str = "") -> PriceSheet:
     prices = tuple(_price(entry) for entry in document.prices)
     _check_complete(prices, source)
     return PriceSheet(document.region, document.effective_date, document.retrieved_date, document.currency,
-                      prices, source, document.notes)
+                      prices, source, document.notes, origin=document.origin)
+
+
+def price_sheet_to_dict(sheet: PriceSheet) -> dict[str, object]:
+    """A sheet as a document of the `costs/price_sheets/` format, which `price_sheet_from_dict` reads back."""
+    return {"format": "dynamodb-design-studio/price-sheet", "version": 1, "region": sheet.region,
+            "effective_date": sheet.effective_date.isoformat(), "retrieved_date": sheet.retrieved_date.isoformat(),
+            "currency": sheet.currency, "notes": sheet.notes, "origin": sheet.origin.value,
+            "prices": [_price_entry(price) for price in sheet.prices]}
+
+
+def _price_entry(price: Price) -> dict[str, object]:
+    entry: dict[str, object] = {
+        "item": price.item.value, "table_class": None if price.table_class is None else price.table_class.value,
+        "value": None if price.value is None else format(price.value, "f"), "per": price.per, "unit": price.unit,
+        "confidence": price.confidence.value, "source": price.source, "assumption": price.is_assumption,
+        "note": price.note}
+    if price.usage_type:
+        entry["usage_type"] = price.usage_type
+    return entry
 
 
 def _price(entry: _PriceFile) -> Price:
     value = None if entry.value is None else Decimal(entry.value)
     return Price(entry.item, entry.table_class, value, entry.per, entry.unit, entry.confidence, entry.source,
-                 entry.assumption, entry.note)
+                 entry.assumption, entry.note, entry.usage_type)
 
 
 def _check_complete(prices: tuple[Price, ...], source: str) -> None:
@@ -393,6 +502,7 @@ class _PriceFile(BaseModel):
     source: Annotated[str, Field(min_length=1)]
     assumption: bool
     note: str = ""
+    usage_type: str = ""
 
     @model_validator(mode="after")
     def _unconfirmed_is_an_assumption(self) -> _PriceFile:
@@ -414,4 +524,5 @@ class _SheetFile(BaseModel):
     retrieved_date: date
     currency: Literal["USD"]
     notes: str = ""
+    origin: Literal[SheetOrigin.SHIPPED, SheetOrigin.AWS_PRICE_LIST] = SheetOrigin.SHIPPED
     prices: list[_PriceFile]

@@ -17,7 +17,7 @@ from typing import Any
 
 from costs.estimate import ModelEstimate
 from costs.monthly import CostEstimate, OptionEstimate
-from costs.pricing import CostLineItem
+from costs.pricing import CostLineItem, price_sheet_file, price_source_line
 from costs.usage import label
 from modeling.design.design_report import markdown_table
 from modeling.interop.spreadsheet import csv_text
@@ -86,7 +86,8 @@ def option_title(option: OptionEstimate) -> str:
 
 def _header(result: ModelEstimate) -> dict[str, Any]:
     return {"design": result.design.name,
-            "price_sheet": Path(result.price_sheet.source_file).name or "none (no price sheet for this Region)"}
+            "price_sheet": Path(result.price_sheet.source_file).name or "none (no price sheet for this Region)",
+            "price_source": price_source_line(result.price_sheet)}
 
 
 def estimate_json(result: ModelEstimate) -> str:
@@ -132,7 +133,7 @@ def estimate_markdown(result: ModelEstimate) -> str:
     cost, best = result.cost, result.cost.recommendation
     parts = [f"# Capacity and cost: {result.design.name}\n\n",
              f"Region {cost.region}, prices effective {cost.price_sheet_effective_date} "
-             f"(costs/price_sheets/{Path(result.price_sheet.source_file).name}).\n\n",
+             f"({price_sheet_file(result.price_sheet)}). {price_source_line(result.price_sheet)}\n\n",
              f"**Region not priced.** {result.region_message}\n\n" if result.region_message else "",
              *(f"**Quota.** {finding}\n\n" for finding in cost.quota_findings),
              f"**Recommendation.** {best.reason}\n\n" if best else

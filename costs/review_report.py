@@ -36,7 +36,7 @@ from costs.estimate import (
     estimate_model,
     price_rows,
 )
-from costs.pricing import CapacityDimension, break_even_utilization
+from costs.pricing import CapacityDimension, break_even_utilization, price_sheet_file, price_source_line
 from costs.report_text import line_item_rows, option_rows
 from costs.usage import CapacityOption, label
 from modeling.design.checks import Finding, check_design
@@ -397,8 +397,8 @@ def _prices(result: ModelEstimate) -> Section:
                       if i.is_assumption})
     return Section("prices", "Price sources", (
         Table("Price sheet", ("field", "value"), (
-            ("Region", sheet.region), ("Effective", sheet.effective_date), ("Retrieved", sheet.retrieved_date),
-            ("Currency", sheet.currency), ("File", f"costs/price_sheets/{Path(sheet.source_file).name}"),
+            ("Region", sheet.region), ("Source", price_source_line(sheet)), ("Effective", sheet.effective_date),
+            ("Retrieved", sheet.retrieved_date), ("Currency", sheet.currency), ("File", price_sheet_file(sheet)),
             ("Notes", sheet.notes))),
         Paragraph("Prices marked as assumptions are UNCONFIRMED or third-party figures: check them before "
                   "relying on the options that use them.", "Assumptions."),

@@ -5,7 +5,7 @@
     dds import workbench FILE -o M  dds import table --table T -o M
     dds import sql SCHEMA.sql [-o M]  dds import queries LOG.csv --schema SCHEMA.sql -o M
     dds migrate FILE                dds migrate OLD NEW         dds examples
-    dds schema
+    dds schema                      dds prices refresh [--region R ...] [--offer-file FILE]
     dds serve [STREAMLIT OPTIONS]
     dds loadtest MODEL --format locust|k6 [-o FILE]
 
@@ -27,6 +27,7 @@ from typing import NoReturn
 
 from costs.__main__ import main as costs_main
 from costs.design_ranking import propose
+from costs.price_refresh import main as prices_main
 from modeling.__main__ import main as modeling_main
 from modeling.cli_exit import run_cli
 
@@ -121,6 +122,8 @@ SUBCOMMANDS: dict[str, tuple[str, Runner]] = {
                 "migration plan (--format json, --script FILE)", _migrate),
     "examples": ("list the built-in example models", _to(modeling_main, "examples")),
     "schema": ("print the JSON Schema of the model format", _to(modeling_main, "schema")),
+    "prices": ("refresh: dated price sheets from the AWS Price List (AWS credentials, or --offer-file FILE), "
+               "written into the workspace and preferred over the shipped ones", prices_main),
     "serve": ("start the app on http://127.0.0.1:8501", _serve),
 }
 

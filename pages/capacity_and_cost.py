@@ -21,13 +21,13 @@ st.caption("A month is 730 hours (AWS Pricing Calculator convention). Money in U
 overrides = cost_views.price_overrides()
 extras = cost_views.usage_extras()
 try:
-    result = cost_views.cached_estimate(model.model_dump_json(), design, region, target, free_tier, overrides,
-                                        extras)
+    result = cost_views.estimate(model, design, region, target, free_tier, overrides, extras)
 except CostError as exc:
     st.error(f"The estimate could not be made: {plain(exc)}", icon="⛔")
     st.stop()
 
 cost_views.region_notice(result)
+cost_views.price_source(result)
 cost_views.quota_findings(result)
 cost_views.recommendation(result, model.table.table_class)
 tabs = lazy_tabs(["Options", "Access patterns", "Table & indexes", "Auto scaling", "Break-even", "Designs",

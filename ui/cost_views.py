@@ -10,7 +10,7 @@ import streamlit as st
 from costs import charts
 from costs.capacity import UsageExtras
 from costs.design_ranking import propose
-from costs.errors import CostError
+from costs.errors import CostError, PriceListError
 from costs.estimate import (
     EstimateRequest,
     ModelEstimate,
@@ -21,7 +21,15 @@ from costs.estimate import (
     price_rows,
 )
 from costs.item_size import item_size_bytes, parse_item_json
-from costs.pricing import CapacityDimension, PriceItem, available_regions, break_even_utilization
+from costs.price_refresh import HOW_TO_REFRESH, credentials_available, refresh, result_lines
+from costs.pricing import (
+    CapacityDimension,
+    PriceItem,
+    break_even_utilization,
+    price_source_line,
+    priced_regions,
+    refreshed_sheet_stamp,
+)
 from costs.report_text import estimate_csv, estimate_markdown, line_item_rows, option_rows
 from costs.units import request_units
 from costs.usage import CapacityOption, label
@@ -30,6 +38,7 @@ from modeling.model import Consistency, Model, TableClass
 from ui import choices, session
 from ui.tabs import KEEP
 from ui.text import plain
+from workshop.isolation import workshop_mode
 
 
 def choice_widgets(model: Model, prefix: str = "cost") -> tuple[str, str, float, bool]:
@@ -51,9 +60,18 @@ def choice_widgets(model: Model, prefix: str = "cost") -> tuple[str, str, float,
     return region, design, float(target), bool(free_tier)
 
 
+def estimate(model: Model, design: str | None, region: str, target: float, free_tier: bool,
+             overrides: tuple[tuple[str, str, str], ...], extras: UsageExtras | None = None) -> ModelEstimate:
+    """The cached estimate, keyed also by the Region's refreshed price sheet so a refresh is seen at once."""
+    return cached_estimate(model.model_dump_json(), design, region, target, free_tier, overrides, extras,
+                           refreshed_sheet_stamp(region))
+
+
 @st.cache_data(show_spinner="Estimating capacity and cost…", max_entries=32)
 def cached_estimate(model_json: str, design: str | None, region: str, target: float, free_tier: bool,
-                    overrides: tuple[tuple[str, str, str], ...], extras: UsageExtras | None = None) -> ModelEstimate:
+                    overrides: tuple[tuple[str, str, str], ...], extras: UsageExtras | None = None,
+                    prices_stamp: str = "") -> ModelEstimate:
+    del prices_stamp  # part of the cache key only
     parsed = tuple((PriceItem(i), TableClass(c) if c else None, Decimal(v)) for i, c, v in overrides)
     return estimate_model(EstimateRequest(Model.model_validate_json(model_json), design, region, target,
                                           free_tier, parsed, extras=extras or UsageExtras()))
@@ -61,12 +79,48 @@ def cached_estimate(model_json: str, design: str | None, region: str, target: fl
 
 def region_choices(model_region: str) -> list[str]:
     """Priced Regions plus the model's own, so a model is never silently priced in another Region."""
-    return sorted({*available_regions(), model_region})
+    return sorted({*priced_regions(), model_region})
 
 
 def region_notice(result: ModelEstimate) -> None:
     if result.region_message:
         st.warning(result.region_message, icon="⚠️")
+
+
+_REFRESHED_KEY = "cost.prices_refreshed"  # the refresh's report, shown once after the rerun
+
+
+@st.cache_data(ttl=300, show_spinner=False)
+def _credentials_present() -> bool:
+    """Looked up at most every five minutes: boto3's search can wait on a metadata service on every run."""
+    return credentials_available()
+
+
+def price_source(result: ModelEstimate) -> None:
+    """Where the prices come from and when; "Refresh prices" when AWS credentials are present, otherwise how
+    to refresh them from the command line or with an offer file."""
+    region = result.price_sheet.region
+    done = st.session_state.pop(_REFRESHED_KEY, None)
+    if done:
+        st.success(done, icon="✅")
+    left, right = st.columns([5, 1])
+    left.caption(price_source_line(result.price_sheet))
+    if workshop_mode():
+        return  # the sheets are the installation's, shared by every attendee: refreshed by its operator only
+    if not _credentials_present():
+        st.caption(f"To refresh them: {HOW_TO_REFRESH.replace('REGION', region)}.")
+        return
+    if right.button("Refresh prices", key="cost.refresh_prices",
+                    help="Read this Region's DynamoDB prices from the AWS Price List (pricing:GetProducts)"):
+        try:
+            with st.spinner("Reading the AWS Price List…"):
+                results = refresh([region])
+        except PriceListError as exc:
+            st.error(f"The prices were not refreshed: {plain(str(exc))}. The price sheet in use is unchanged.",
+                     icon="⛔")
+            return
+        st.session_state[_REFRESHED_KEY] = " ".join(line for r in results for line in result_lines(r))
+        st.rerun()  # the estimate above was made with the old sheet
 
 
 def quota_findings(result: ModelEstimate) -> None:
