@@ -5,6 +5,7 @@ A partition is declared `CREATE TABLE p PARTITION OF parent FOR VALUES ...`, or 
 and attached with `ALTER TABLE parent ATTACH PARTITION p FOR VALUES ...` (pg_dump's form, whose keys and
 foreign keys are often declared on each partition). Either way it is storage, not a kind of item.
 
+>>> from modeling.interop.sql_schema import ForeignKey, Table
 >>> a = Table("payment", (), ("id",))
 >>> b = Table("payment_2022", (), ("id",), foreign_keys=(ForeignKey(("customer_id",), "customer", ()),))
 >>> tables, merged = merge_partitions([a, b], {"payment_2022": "payment"})
@@ -21,9 +22,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 if TYPE_CHECKING:
-    from modeling.interop.sql_schema import ForeignKey, Table
-else:  # the doctest above builds tables; at run time sql_schema imports this module first
-    ForeignKey = Table = None
+    from modeling.interop.sql_schema import Table  # sql_schema imports this module
 
 _ATTACH = re.compile(r"\s*table\s+(only\s+)?(?P<parent>[^\s]+)\s+attach\s+partition\s+(?P<child>[^\s]+)", re.I)
 
