@@ -5,12 +5,13 @@ A partition is declared `CREATE TABLE p PARTITION OF parent FOR VALUES ...`, or 
 and attached with `ALTER TABLE parent ATTACH PARTITION p FOR VALUES ...` (pg_dump's form, whose keys and
 foreign keys are often declared on each partition). Either way it is storage, not a kind of item.
 
->>> from modeling.interop.sql_schema import ForeignKey, Table
->>> a = Table("payment", (), ("id",))
->>> b = Table("payment_2022", (), ("id",), foreign_keys=(ForeignKey(("customer_id",), "customer", ()),))
+>>> from modeling.interop.sql_schema import Column, ForeignKey, Table
+>>> columns = (Column("id", "INT"), Column("customer_id", "INT"))
+>>> a = Table("payment", columns)
+>>> b = Table("payment_2022", columns, ("id",), foreign_keys=(ForeignKey(("customer_id",), "customer", ()),))
 >>> tables, merged = merge_partitions([a, b], {"payment_2022": "payment"})
->>> [t.name for t in tables], tables[0].foreign_keys[0].parent_table, merged
-(['payment'], 'customer', (('payment', ('payment_2022',)),))
+>>> [t.name for t in tables], tables[0].primary_key, tables[0].foreign_keys[0].parent_table, merged
+(['payment'], ('id',), 'customer', (('payment', ('payment_2022',)),))
 """
 
 from __future__ import annotations
