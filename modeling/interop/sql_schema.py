@@ -33,7 +33,8 @@ __all__ = ["SqlSchemaError", "SkippedStatement", "read_sql_schema"]
 
 MAX_SCHEMA_BYTES = 5 * 1024 * 1024
 INTEGER_TYPES = frozenset({"TINYINT", "UTINYINT", "SMALLINT", "USMALLINT", "MEDIUMINT", "UMEDIUMINT", "INT",
-                           "UINT", "BIGINT", "UBIGINT", "SERIAL", "BIGSERIAL", "SMALLSERIAL", "INT128", "INT256"})
+                           "UINT", "BIGINT", "UBIGINT", "SERIAL", "BIGSERIAL", "SMALLSERIAL", "INT128", "INT256",
+                           "YEAR"})
 _ROWS_COMMENT = re.compile(r"^\s*rows\s*[:=]\s*([0-9][0-9_,]*)\s*$", re.I)
 
 

@@ -93,8 +93,8 @@ def read_statements(text: str, dialect: str, source: str = "") -> tuple[list[Rea
     read: list[ReadStatement] = []
     skipped: list[SkippedStatement] = []
     for piece in split_sql(text, dialect):
-        if piece.kind is PieceKind.BLANK:
-            continue
+        if piece.kind in (PieceKind.BLANK, PieceKind.DELIMITER):
+            continue  # a DELIMITER line is used: it says where the next statements end
         start = piece.offset + _code_start(piece.text)
         line = lines.line(start)
         if piece.kind is not PieceKind.STATEMENT:
@@ -127,6 +127,8 @@ def statement_reason(text: str) -> str:
         kind = next((k for k in _CREATE_KINDS if re.search(rf"\b{k}\b", joined)), "")
         if kind and kind != "TABLE" or _TEMPORARY_HEAD.match(text[_code_start(text):]):
             return _REASONS.get(kind, f"a {kind.lower()}: not a table, key or constraint")
+    if words[0] == "ALTER" and "OWNER" in words and "TO" in words:
+        return "sets who owns an object"
     return _REASONS.get(words[0], f"{words[0]}: not a table, key or constraint")
 
 
@@ -152,7 +154,6 @@ def is_create_table(text: str) -> bool:
 
 def _command_reason(kind: PieceKind) -> str:
     return {PieceKind.PSQL_COMMAND: "a psql command (connect, settings), read by psql, not SQL",
-            PieceKind.DELIMITER: "the mysql client's delimiter for the statements that follow (used to cut them)",
             PieceKind.COPY_DATA: "rows of data for the COPY before it, not schema"}.get(kind, "not SQL")
 
 
