@@ -326,7 +326,9 @@ def _typed_column(name: str, kind: exp.Expression | None, enum_types: dict[str, 
 
 
 def _is_nextval(default: exp.Expression | None) -> bool:
-    return isinstance(default, exp.Anonymous) and str(default.this).lower() in ("nextval", "pg_catalog.nextval")
+    if isinstance(default, exp.Dot):  # pg_catalog.nextval(...)
+        default = default.expression
+    return isinstance(default, exp.Anonymous) and default.name.lower() == "nextval"
 
 
 def _type_parameters(kind: exp.Expression | None) -> tuple[int, ...]:
