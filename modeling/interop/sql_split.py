@@ -137,8 +137,9 @@ class _Splitter:
             end = text.find("*/", position + 2)
             return (end + 2, "", True) if end >= 0 else (len(text), "a /* comment", True)
         if char in "'\"`":
-            escapes = char == "'" and (self.mysql or (position > 0 and text[position - 1] in "eE"
-                                                      and not _identifier_char(text, position - 2)))
+            # MySQL's strings ('...' and "...") take backslash escapes; PostgreSQL's only as E'...'
+            escapes = (self.mysql and char != "`") or (char == "'" and position > 0 and text[position - 1] in "eE"
+                                                       and not _identifier_char(text, position - 2))
             return self._close_quote(position, char, escapes)
         if char == "$" and not self.mysql and not _identifier_char(text, position - 1):
             tag = _DOLLAR_TAG.match(text, position)
