@@ -14,7 +14,6 @@ reference is a decision in the import's notes, not a relationship.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 
@@ -41,8 +40,10 @@ def common_prefix(names: list[str]) -> str:
     """The longest start every table name shares, up to and including a `_` (`phpbb_`), or ""; never a whole name."""
     if len(names) < 2:
         return ""
-    shared = os.path.commonprefix([n.lower() for n in names])
-    cut = shared.rfind("_") + 1
+    lowered = [n.lower() for n in names]
+    length = next((i for i, chars in enumerate(zip(*lowered, strict=False)) if len(set(chars)) > 1),
+                  min(len(n) for n in lowered))
+    cut = lowered[0][:length].rfind("_") + 1
     prefix = names[0][:cut]
     return prefix if cut > 1 and all(len(n) > cut for n in names) else ""
 

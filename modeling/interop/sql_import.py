@@ -359,8 +359,8 @@ class _Builder:
         for table in self.schema.tables:
             joined = by_table.get(table.name, [])
             columns = sorted(c for key, _ in joined for c in key.columns)
-            keys = [table.primary_key] if table.primary_key else list(table.unique_sets)
-            if len(joined) != 2 or not any(sorted(k) == columns for k in keys):
+            candidates = [table.primary_key] if table.primary_key else list(table.unique_sets)
+            if len(joined) != 2 or not any(sorted(k) == columns for k in candidates):
                 continue
             (_, first), (_, second) = sorted(joined, key=lambda pair: pair[0].columns)
             via = snake(strip_prefix(table.name, self.prefix))

@@ -17,19 +17,26 @@ Bad SQL raises `SqlSchemaError` with the line and column sqlglot reports.
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.errors import SqlglotError
 
 from modeling.interop.sql_partitions import attached_partition, merge_partitions, partition_parent
-from modeling.interop.sql_statements import (ReadStatement, SkippedStatement, SqlSchemaError, read_statements,
-                                             statement_kind, statement_reason, summary)
+from modeling.interop.sql_statements import (
+    ReadStatement,
+    SkippedStatement,
+    SqlSchemaError,
+    read_statements,
+    statement_kind,
+    statement_reason,
+    summary,
+)
 
-__all__ = ["SqlSchemaError", "SkippedStatement", "read_sql_schema"]
+__all__ = ["SkippedStatement", "SqlSchemaError", "read_sql_schema"]
 
 MAX_SCHEMA_BYTES = 5 * 1024 * 1024
 INTEGER_TYPES = frozenset({"TINYINT", "UTINYINT", "SMALLINT", "USMALLINT", "MEDIUMINT", "UMEDIUMINT", "INT",

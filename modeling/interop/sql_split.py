@@ -9,9 +9,9 @@ one line each) and the data lines of `COPY ... FROM stdin;` up to `\\.`.
 
 Nothing is lost: the pieces, put back together (`piece.raw`), are the file.
 
->>> [(p.kind.value, p.text.strip()) for p in split_sql("DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\n"
-...                                                    "DELIMITER ;\\nSELECT 2;", "mysql")]
-[('delimiter', 'DELIMITER //'), ('statement', 'CREATE PROCEDURE p() BEGIN SELECT 1; END'), ('delimiter', 'DELIMITER ;'), ('statement', 'SELECT 2')]
+>>> pieces = split_sql("DELIMITER //\\nCREATE PROCEDURE p() BEGIN SELECT 1; END//\\nDELIMITER ;\\nSELECT 2;", "mysql")
+>>> [p.text.strip() for p in pieces if p.kind is PieceKind.STATEMENT]
+['CREATE PROCEDURE p() BEGIN SELECT 1; END', 'SELECT 2']
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ dropping it would silently lose an entity.
 from __future__ import annotations
 
 import bisect
+import itertools
 import logging
 import re
 from dataclasses import dataclass
@@ -125,7 +126,7 @@ def statement_reason(text: str) -> str:
     if words[0] == "CREATE":
         joined = " ".join(words[1:9])
         kind = next((k for k in _CREATE_KINDS if re.search(rf"\b{k}\b", joined)), "")
-        if kind and kind != "TABLE" or _TEMPORARY_HEAD.match(text[_code_start(text):]):
+        if (kind and kind != "TABLE") or _TEMPORARY_HEAD.match(text[_code_start(text):]):
             return _REASONS.get(kind, f"a {kind.lower()}: not a table, key or constraint")
     if words[0] == "ALTER" and "OWNER" in words and "TO" in words:
         return "sets who owns an object"
@@ -202,7 +203,7 @@ def _without_virtual(text: str, dialect: str) -> exp.Expression | None:
         tokens = Tokenizer().tokenize(text) if dialect != "mysql" else []
     except (TokenError, SqlglotError):
         return None
-    spans = [(t.start, t.end + 1) for before, t in zip(tokens, tokens[1:], strict=False)
+    spans = [(t.start, t.end + 1) for before, t in itertools.pairwise(tokens)
              if t.text.upper() == "VIRTUAL" and before.text == ")"]
     if not spans:
         return None
@@ -227,8 +228,8 @@ def _table_error(exc: Exception, piece: SqlPiece, dialect: str, lines: _LineInde
         column = column + base_column - 1 if relative_line == 1 else column
     name = _table_name(piece.text)
     what = _plain(str(first.get("description") or ""), near)
-    return SqlSchemaError(f"the table {name} cannot be read as {dialect} SQL: {what}", line, column, source,
-                          _TABLE_SUGGESTION)
+    table = f"the table {name}" if name else "this CREATE TABLE"
+    return SqlSchemaError(f"{table} cannot be read as {dialect} SQL: {what}", line, column, source, _TABLE_SUGGESTION)
 
 
 def _plain(description: str, near: str) -> str:
@@ -250,7 +251,7 @@ def _table_name(text: str) -> str:
     match = _TABLE_HEAD.match(head)
     rest = head[match.end():] if match is not None else head
     name = re.match(r"\s*(if\s+not\s+exists\s+)?([^\s(]+)", rest, re.I)
-    return name.group(2) if name is not None else "(no name)"
+    return name.group(2) if name is not None else ""
 
 
 class _LineIndex:

@@ -36,7 +36,7 @@ def _statement(dialect: str) -> st.SearchStrategy[str]:
                      st.lists(st.one_of(_PLAIN, special), max_size=6))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(data=st.data(), dialect=st.sampled_from(DIALECTS))
 def test_statements_joined_by_semicolons_split_back_into_the_same_statements(data: st.DataObject,
                                                                              dialect: str) -> None:
