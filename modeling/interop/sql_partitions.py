@@ -5,7 +5,7 @@ A partition is declared `CREATE TABLE p PARTITION OF parent FOR VALUES ...`, or 
 and attached with `ALTER TABLE parent ATTACH PARTITION p FOR VALUES ...` (pg_dump's form, whose keys and
 foreign keys are often declared on each partition). Either way it is storage, not a kind of item.
 
->>> from modeling.interop.sql_schema import Column, ForeignKey, Table
+>>> from modeling.interop.sql_tables import Column, ForeignKey
 >>> columns = (Column("id", "INT"), Column("customer_id", "INT"))
 >>> a = Table("payment", columns)
 >>> b = Table("payment_2022", columns, ("id",), foreign_keys=(ForeignKey(("customer_id",), "customer", ()),))
@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-if TYPE_CHECKING:
-    from modeling.interop.sql_schema import Table  # sql_schema imports this module
+from modeling.interop.sql_tables import Table
 
 _ATTACH = re.compile(r"\s*table\s+(only\s+)?(?P<parent>[^\s]+)\s+attach\s+partition\s+(?P<child>[^\s]+)", re.I)
 

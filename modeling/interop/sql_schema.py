@@ -1,14 +1,18 @@
 """`CREATE TABLE` statements (PostgreSQL or MySQL) read with a real SQL parser into frozen table facts.
 
-sqlglot parses the file; this module keeps what a DynamoDB model needs from each table: its columns
+The file is cut into statements first and each is parsed on its own (`modeling.interop.sql_statements`), so
+a statement the model does not need (a stored procedure, a psql command) is listed as skipped with its line
+and a plain reason, never a refused file; only a `CREATE TABLE` that cannot be read refuses it. Partitions
+fold into their partitioned table (`modeling.interop.sql_partitions`).
+
+This module keeps what a DynamoDB model needs from each table: its columns
 (SQL type, NOT NULL, enum values from `ENUM(...)` or `CHECK (col IN (...))`, bounds from `CHECK (col
 BETWEEN a AND b)`, auto-increment), its primary key, unique column sets and foreign keys, whether they
 are declared inline, as table constraints, with `ALTER TABLE ... ADD CONSTRAINT` (as pg_dump writes them)
 or with `CREATE UNIQUE INDEX`, and a row count from a `-- rows: N` comment on the line before the
-`CREATE TABLE` or after its `;`. Everything else in the file (views, functions, grants, `SET`) is
-counted and named, never silently dropped.
-
-Bad SQL raises `SqlSchemaError` with the line and column sqlglot reports.
+`CREATE TABLE` or after its `;`; `DEFAULT nextval(...)` (pg_dump's SERIAL) is auto-increment, a PostgreSQL
+domain is its base type and checks. Everything else in the file (views, functions, grants, `SET`) is listed
+with its line and why it is not used, never silently dropped.
 
 >>> schema = read_sql_schema("CREATE TABLE t (id INT PRIMARY KEY, e TEXT UNIQUE); -- rows: 12", "postgres")
 >>> schema.tables[0].primary_key, schema.tables[0].row_count, schema.tables[0].unique_sets
@@ -19,12 +23,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
+from modeling.interop.sql_checks import checked, conjuncts
 from modeling.interop.sql_partitions import attached_partition, merge_partitions, partition_parent
 from modeling.interop.sql_statements import (
     ReadStatement,
@@ -35,72 +39,13 @@ from modeling.interop.sql_statements import (
     statement_reason,
     summary,
 )
+from modeling.interop.sql_tables import INTEGER_TYPES, Column, ForeignKey, SqlDialect, SqlSchema, Table
 
-__all__ = ["SkippedStatement", "SqlSchemaError", "read_sql_schema"]
+__all__ = ["INTEGER_TYPES", "Column", "ForeignKey", "SkippedStatement", "SqlDialect", "SqlSchema", "SqlSchemaError",
+           "Table", "read_sql_schema"]
 
 MAX_SCHEMA_BYTES = 5 * 1024 * 1024
-INTEGER_TYPES = frozenset({"TINYINT", "UTINYINT", "SMALLINT", "USMALLINT", "MEDIUMINT", "UMEDIUMINT", "INT",
-                           "UINT", "BIGINT", "UBIGINT", "SERIAL", "BIGSERIAL", "SMALLSERIAL", "INT128", "INT256",
-                           "YEAR"})
 _ROWS_COMMENT = re.compile(r"^\s*rows\s*[:=]\s*([0-9][0-9_,]*)\s*$", re.I)
-
-
-class SqlDialect(StrEnum):
-    """sqlglot's dialect names."""
-
-    POSTGRES = "postgres"
-    MYSQL = "mysql"
-
-
-@dataclass(frozen=True)
-class Column:
-    name: str
-    sql_type: str  # sqlglot's type name, upper case: BIGINT, VARCHAR, TIMESTAMPTZ, ENUM ...
-    type_parameters: tuple[int, ...] = ()  # VARCHAR(254) -> (254,), NUMERIC(10, 2) -> (10, 2)
-    not_null: bool = False
-    auto_increment: bool = False  # SERIAL, IDENTITY, AUTO_INCREMENT: the database assigns it
-    enum_values: tuple[str, ...] = ()
-    minimum: float | None = None  # from CHECK constraints
-    maximum: float | None = None
-    element_type: str = ""  # ARRAY element type
-    sql_name: str = ""  # the name in the SQL when `name` had to be changed to be an attribute name
-    computed: bool = False  # GENERATED ALWAYS AS (expression): the database computes it from other columns
-
-
-@dataclass(frozen=True)
-class ForeignKey:
-    columns: tuple[str, ...]
-    parent_table: str
-    parent_columns: tuple[str, ...]  # empty: the parent's primary key
-
-
-@dataclass(frozen=True)
-class Table:
-    name: str
-    columns: tuple[Column, ...]
-    primary_key: tuple[str, ...] = ()
-    unique_sets: tuple[tuple[str, ...], ...] = ()
-    foreign_keys: tuple[ForeignKey, ...] = ()
-    row_count: int | None = None
-    line: int = 0
-
-    def column(self, name: str) -> Column | None:
-        """The column named so, by its attribute name or by its name in the SQL."""
-        return next((c for c in self.columns if c.name == name), None) or next(
-            (c for c in self.columns if c.sql_name == name), None) or next(  # SQL folds unquoted names
-            (c for c in self.columns if name.lower() in (c.name.lower(), c.sql_name.lower())), None)
-
-
-@dataclass(frozen=True)
-class SqlSchema:
-    dialect: SqlDialect
-    tables: tuple[Table, ...]
-    ignored: tuple[str, ...] = ()  # one sentence per statement kind the import does not use
-    skipped: tuple[SkippedStatement, ...] = ()  # every statement not used, with its line and why
-    partitions: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (partitioned table, its partitions)
-
-    def table(self, name: str) -> Table | None:
-        return next((t for t in self.tables if t.name.lower() == name.lower()), None)
 
 
 @dataclass
@@ -305,7 +250,7 @@ def _column(definition: exp.ColumnDef, draft: _Draft, enum_types: dict[str, tupl
         elif isinstance(constraint_kind, exp.Reference):
             draft.foreign_keys.append(_reference((column.name,), constraint_kind))
         elif isinstance(constraint_kind, exp.CheckColumnConstraint):
-            column = _checked(column, constraint_kind.this)
+            column = checked(column, constraint_kind.this)
     draft.columns[column.name] = column
 
 
@@ -376,66 +321,10 @@ def _table_constraint(element: exp.Expression, draft: _Draft) -> None:
 
 def _table_check(condition: exp.Expression, draft: _Draft) -> None:
     """A table-level CHECK about one column (`CHECK (status IN (...))`) narrows that column."""
-    for predicate in _conjuncts(condition):
+    for predicate in conjuncts(condition):
         columns = {c.name for c in predicate.find_all(exp.Column)}
         if len(columns) == 1 and (name := columns.pop()) in draft.columns:
-            draft.columns[name] = _checked(draft.columns[name], predicate)
-
-
-def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
-    """The terms of `a AND b AND ...`, left to right. A loop, not recursion: a CHECK of 60,000 chained ANDs
-    (a left-deep tree as deep) raised RecursionError (issue 30.6)."""
-    found, pending = [], [condition]
-    while pending:
-        term = pending.pop()
-        while isinstance(term, exp.Paren):
-            term = term.this
-        if isinstance(term, exp.And):
-            pending += [term.expression, term.this]  # the left one is taken next
-        else:
-            found.append(term)
-    return found
-
-
-def _checked(column: Column, condition: exp.Expression) -> Column:
-    """Enum values and numeric bounds a CHECK constraint states about its column."""
-    for predicate in _conjuncts(condition):
-        if isinstance(predicate, exp.In) and isinstance(predicate.this, exp.Column):
-            values = tuple(e.name for e in predicate.expressions if isinstance(e, exp.Literal))
-            if values:
-                column = replace(column, enum_values=values)
-        elif isinstance(predicate, exp.EQ) and isinstance(predicate.expression, exp.Any):
-            # pg_dump writes `IN (...)` as `= ANY (ARRAY['a'::text, ...])`
-            values = tuple(literal.name for literal in predicate.expression.find_all(exp.Literal) if literal.is_string)
-            if values:
-                column = replace(column, enum_values=values)
-        elif isinstance(predicate, exp.Between) and isinstance(predicate.this, exp.Column):
-            low, high = _number(predicate.args.get("low")), _number(predicate.args.get("high"))
-            column = replace(column, minimum=low if low is not None else column.minimum,
-                             maximum=high if high is not None else column.maximum)
-        elif isinstance(predicate, (exp.GT, exp.GTE)) and isinstance(predicate.this, exp.Column):
-            bound = _number(predicate.expression)
-            if bound is not None:
-                step = 1 if isinstance(predicate, exp.GT) and column.sql_type in INTEGER_TYPES else 0
-                column = replace(column, minimum=bound + step)
-        elif isinstance(predicate, (exp.LT, exp.LTE)) and isinstance(predicate.this, exp.Column):
-            bound = _number(predicate.expression)
-            if bound is not None:
-                step = 1 if isinstance(predicate, exp.LT) and column.sql_type in INTEGER_TYPES else 0
-                column = replace(column, maximum=bound - step)
-    return column
-
-
-def _number(node: exp.Expression | None) -> float | None:
-    negative = isinstance(node, exp.Neg)
-    literal = node.this if negative and node is not None else node
-    if isinstance(literal, exp.Literal) and not literal.is_string:
-        try:
-            value = float(literal.name)
-        except ValueError:
-            return None
-        return -value if negative else value
-    return None
+            draft.columns[name] = checked(draft.columns[name], predicate)
 
 
 def _alter_table(statement: exp.Alter, drafts: dict[str, _Draft]) -> bool:
