@@ -104,7 +104,7 @@ def read_statements(text: str, dialect: str, source: str = "") -> tuple[list[Rea
         if piece.unclosed:
             raise SqlSchemaError(f"{piece.unclosed} opened here is never closed, so the rest of the file cannot be "
                                  "read", *lines.position(start), source, "close it (or remove the statement)")
-        expression = _parse(piece, dialect, lines, source)
+        expression = _parse(piece, dialect, lines, source) if _may_be_used(piece.text) else None
         if expression is None:
             skipped.append(SkippedStatement(line, summary(piece.text), statement_reason(piece.text)))
         else:
@@ -151,6 +151,16 @@ def statement_kind(text: str) -> str:
 def is_create_table(text: str) -> bool:
     """`CREATE [UNLOGGED] TABLE` (not a temporary one), whatever comments come before it."""
     return _TABLE_HEAD.match(text[_code_start(text):]) is not None
+
+
+def _may_be_used(text: str) -> bool:
+    """Only tables, indexes, types, domains and ALTER TABLE can say something the model uses: the rest (rows of
+    data, routines, settings) is skipped unparsed, which keeps a dump with its data quick to read."""
+    words = [w.upper() for w in _WORD.findall(text[_code_start(text):][:200])[:2]]
+    return statement_kind(text) in _USED_KINDS or words == ["ALTER", "TABLE"]
+
+
+_USED_KINDS = frozenset({"CREATE TABLE", "CREATE INDEX", "CREATE TYPE", "CREATE DOMAIN"})
 
 
 def _command_reason(kind: PieceKind) -> str:
