@@ -33,7 +33,7 @@ _TABLE_HEAD = re.compile(r"create\s+(or\s+replace\s+)?((global|local)\s+)?(unlog
 _TEMPORARY_HEAD = re.compile(r"create\s+((global|local)\s+)?temp(orary)?\s+table\b", re.I)
 _CREATE_KINDS = ("MATERIALIZED VIEW", "FUNCTION", "PROCEDURE", "TRIGGER", "EVENT", "VIEW", "INDEX", "SEQUENCE",
                  "SCHEMA", "DATABASE", "EXTENSION", "TYPE", "DOMAIN", "AGGREGATE", "OPERATOR", "CAST", "RULE",
-                 "POLICY", "ROLE", "USER", "TABLE", "PUBLICATION", "COLLATION", "TEXT SEARCH")
+                 "POLICY", "ROLE", "TABLE", "PUBLICATION", "COLLATION", "TEXT SEARCH")
 _REASONS = {
     "FUNCTION": "a stored function: code that runs in the database, not data the model holds",
     "PROCEDURE": "a stored procedure: code that runs in the database, not data the model holds",
@@ -124,8 +124,7 @@ def statement_reason(text: str) -> str:
     if not words:
         return "not SQL the model uses"
     if words[0] == "CREATE":
-        joined = " ".join(words[1:9])
-        kind = next((k for k in _CREATE_KINDS if re.search(rf"\b{k}\b", joined)), "")
+        kind = _create_kind(words)
         if (kind and kind != "TABLE") or _TEMPORARY_HEAD.match(text[_code_start(text):]):
             return _REASONS.get(kind, f"a {kind.lower()}: not a table, key or constraint")
     if words[0] == "ALTER" and "OWNER" in words and "TO" in words:
@@ -142,10 +141,20 @@ def statement_kind(text: str) -> str:
     if not words:
         return "empty"
     if words[0] == "CREATE":
-        joined = " ".join(words[1:9])
-        kind = next((k for k in _CREATE_KINDS if re.search(rf"\b{k}\b", joined)), "")
-        return f"CREATE {kind}".strip()
+        return f"CREATE {_create_kind(words)}".strip()
     return words[0]
+
+
+def _create_kind(words: list[str]) -> str:
+    """The kind of object a CREATE makes: the first kind word after CREATE and its modifiers (OR REPLACE,
+    UNIQUE, DEFINER=...), so a column named `type` in a table never makes it a CREATE TYPE."""
+    for index, word in enumerate(words[1:9], start=1):
+        pair = " ".join(words[index:index + 2])
+        if pair in _CREATE_KINDS:
+            return pair
+        if word in _CREATE_KINDS:
+            return word
+    return ""
 
 
 def is_create_table(text: str) -> bool:

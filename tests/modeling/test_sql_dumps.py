@@ -301,3 +301,12 @@ def test_kanboard_serials_written_as_alter_column_set_default_are_database_assig
     result = import_sql((REAL / "kanboard-postgresql.sql").read_text(encoding="utf-8"), "postgres")
     # `grep -c 'SET DEFAULT "nextval"'` = 33 columns, one per SERIAL table
     assert sum(c.auto_increment for t in result.schema.tables for c in t.columns) == 33
+
+
+def test_a_table_whose_columns_are_named_like_objects_is_still_a_table() -> None:
+    """Kanboard's `CREATE TABLE ... ("type" ..., "user_id" ...)` was once taken for a CREATE TYPE and lost."""
+    sql = ('CREATE TABLE "public"."settings" ("type" text, "view" text, "index" int, "function" text);\n'
+           "CREATE OR REPLACE VIEW v AS SELECT 1 AS table_count;\n")
+    result = import_sql(sql, "postgres")
+    assert [e.name for e in result.model.entities] == ["Setting"]
+    assert [s.reason.split(":")[0] for s in result.schema.skipped] == ["a view"]
