@@ -26,10 +26,14 @@ from modeling.interop.sql_tables import Table
 _ATTACH = re.compile(r"\s*table\s+(only\s+)?(?P<parent>[^\s]+)\s+attach\s+partition\s+(?P<child>[^\s]+)", re.I)
 
 
-def partition_parent(statement: exp.Create) -> str:
-    """The partitioned table a `CREATE TABLE ... PARTITION OF parent` belongs to, or ""."""
+def partition_parent(statement: exp.Create) -> tuple[str, list[exp.Expression]]:
+    """The partitioned table a `CREATE TABLE ... PARTITION OF parent [(constraints)]` belongs to, or "", and
+    the constraints the partition declares."""
     found = statement.find(exp.PartitionedOfProperty)
-    return _bare(found.this.sql()) if found is not None and isinstance(found.this, exp.Table) else ""
+    target = found.this if found is not None else None
+    if isinstance(target, exp.Schema) and isinstance(target.this, exp.Table):
+        return _bare(target.this.sql()), list(target.expressions)
+    return (_bare(target.sql()), []) if isinstance(target, exp.Table) else ("", [])
 
 
 def attached_partition(statement: exp.Expression) -> tuple[str, str] | None:

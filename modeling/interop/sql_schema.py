@@ -100,10 +100,11 @@ def _read(text: str, dialect: SqlDialect, source: str) -> SqlSchema:
         statement = item.expression
         if isinstance(statement, exp.Create) and str(statement.args.get("kind", "")).upper() == "TABLE" and \
                 statement.find(exp.TemporaryProperty) is None:
-            parent = partition_parent(statement)
+            parent, constraints = partition_parent(statement)
             if parent:
-                partitions[_name(statement.this if isinstance(statement.this, exp.Table) else
-                                 statement.this.this).lower()] = parent
+                name = _name(statement.this if isinstance(statement.this, exp.Table) else statement.this.this)
+                partitions[name.lower()] = parent
+                _partition_draft(name, item.line, constraints, drafts.get(parent.lower()), drafts)
                 continue
             draft = _create_table(statement, enum_types, domains, drafts, item, source)
             comment = item.trailing.strip()
@@ -111,7 +112,8 @@ def _read(text: str, dialect: SqlDialect, source: str) -> SqlSchema:
                 draft.row_count = _row_count([comment[2:]])
         elif (isinstance(statement, exp.Alter) and _alter_table(statement, drafts)) or (
                 isinstance(statement, exp.Create) and _unique_index(statement, drafts)) or (
-                _enum_type(statement) is not None) or _domain(statement, dialect) is not None:
+                _enum_type(statement) is not None) or _domain(statement, dialect) is not None or (
+                _identity_column(statement, drafts)):
             pass
         elif (attached := attached_partition(statement)) is not None:
             partitions[attached[1].lower()] = attached[0]
@@ -124,6 +126,37 @@ def _read(text: str, dialect: SqlDialect, source: str) -> SqlSchema:
                                         "mysqldump --no-data)")
     skipped.sort(key=lambda s: s.line)
     return SqlSchema(dialect, tables, _notes(skipped), tuple(skipped), merged)
+
+
+def _partition_draft(name: str, line: int, constraints: list[exp.Expression], parent: _Draft | None,
+                     drafts: dict[str, _Draft]) -> None:
+    """A `PARTITION OF parent (CONSTRAINT ...)`: the parent's columns with the partition's own keys, folded into
+    the parent with the other partitions (`merge_partitions`)."""
+    if parent is None or name.lower() in drafts:
+        return
+    draft = _Draft(name, line, dict(parent.columns))
+    for element in constraints:
+        if not isinstance(element, exp.ColumnDef):  # `col WITH OPTIONS NOT NULL`: the parent's column already
+            _table_constraint(element, draft)
+    drafts[name.lower()] = draft
+
+
+def _identity_column(statement: exp.Expression, drafts: dict[str, _Draft]) -> bool:
+    """pg_dump's `ALTER TABLE t ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (...)`, which sqlglot keeps
+    as text: the column is assigned by the database."""
+    if not (isinstance(statement, exp.Command) and str(statement.this).upper() == "ALTER"):
+        return False
+    match = _IDENTITY.match(str(statement.expression))
+    draft = drafts.get(match.group("table").split(".")[-1].strip('"').lower()) if match is not None else None
+    column = draft.columns.get(_column_key(draft, match.group("column").strip('"'))) if draft and match else None
+    if draft is None or column is None:
+        return False
+    draft.columns[column.name] = replace(column, auto_increment=True)
+    return True
+
+
+_IDENTITY = re.compile(r"\s*table\s+(only\s+)?(?P<table>\S+)\s+alter\s+(column\s+)?(?P<column>\S+)\s+add\s+"
+                       r"generated\s+(always|by\s+default)\s+as\s+identity\b", re.I)
 
 
 def _reason(item: ReadStatement) -> str:

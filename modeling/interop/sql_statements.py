@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, SqlglotError, TokenError
-from sqlglot.tokens import Tokenizer
 
 from modeling.errors import ModelFileError, Problem
 from modeling.interop.sql_split import PieceKind, SqlPiece, split_sql
@@ -190,7 +190,7 @@ def _parse(piece: SqlPiece, dialect: str, lines: _LineIndex, source: str) -> exp
     except (ParseError, TokenError, SqlglotError, RecursionError) as exc:
         if not table:
             return None
-        repaired = _without_virtual(piece.text, dialect)
+        repaired = _repaired(piece.text, dialect)
         if repaired is not None:
             return repaired
         raise _table_error(exc, piece, dialect, lines, source) from None
@@ -216,18 +216,28 @@ def _sqlglot_parse(text: str, dialect: str) -> list[exp.Expression]:
         quiet.setLevel(level)
 
 
-def _without_virtual(text: str, dialect: str) -> exp.Expression | None:
-    """PostgreSQL 18's `GENERATED ALWAYS AS (...) VIRTUAL`, read as STORED (the same column for a model)."""
+def _repaired(text: str, dialect: str) -> exp.Expression | None:
+    """A CREATE TABLE sqlglot cannot read, read again without what does not change the model: PostgreSQL 18's
+    `GENERATED ALWAYS AS (...) VIRTUAL` (read as STORED) and a trailing `PARTITION BY ...` clause (MySQL's
+    `VALUES LESS THAN MAXVALUE`: partitions are storage, the table is one entity either way)."""
     try:
-        tokens = Tokenizer().tokenize(text) if dialect != "mysql" else []
-    except (TokenError, SqlglotError):
+        tokens = Dialect.get_or_raise(dialect).tokenize(text)
+    except (TokenError, SqlglotError, ValueError):
         return None
-    spans = [(t.start, t.end + 1) for before, t in itertools.pairwise(tokens)
-             if t.text.upper() == "VIRTUAL" and before.text == ")"]
-    if not spans:
+    edits = [(t.start, t.end + 1, "STORED") for before, t in itertools.pairwise(tokens)
+             if t.text.upper() == "VIRTUAL" and before.text == ")" and dialect != "mysql"]
+    depth, closed = 0, False
+    for token, after in itertools.pairwise([*tokens, tokens[-1]] if tokens else []):
+        depth += {"(": 1, ")": -1}.get(token.text, 0)
+        closed = closed or (depth == 0 and token.text == ")")
+        words = " ".join(f"{token.text} {after.text}".upper().split()).split(" ")[:2]
+        if closed and depth == 0 and words == ["PARTITION", "BY"]:  # sqlglot's token may be `PARTITION BY`
+            edits.append((token.start, len(text), ""))
+            break
+    if not edits:
         return None
-    for start, end in reversed(spans):
-        text = text[:start] + "STORED" + text[end:]
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
     try:
         found = _sqlglot_parse(text, dialect)
     except (SqlglotError, RecursionError):

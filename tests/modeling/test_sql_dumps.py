@@ -145,15 +145,33 @@ def test_partitions_fold_into_their_table_with_the_keys_and_foreign_keys_declare
     assert not any("AS SELECT" in note for note in result.decisions + result.inferred)
 
 
+def test_partitions_with_their_own_constraints_a_default_partition_and_mysql_partition_clauses() -> None:
+    sql = ("CREATE TABLE m (id int NOT NULL, d date NOT NULL) PARTITION BY LIST (d);\n"
+           "CREATE TABLE m_default PARTITION OF m DEFAULT;\n"
+           "CREATE TABLE m_a PARTITION OF m (CONSTRAINT m_a_pk PRIMARY KEY (id, d)) FOR VALUES IN ('2020-01-01');\n")
+    result = import_sql(sql, "postgres")
+    assert [(e.name, e.identifiers) for e in result.model.entities] == [("M", ("id", "d"))]
+    assert result.schema.partitions == (("m", ("m_a", "m_default")),)
+    # MySQL's PARTITION BY ... VALUES LESS THAN MAXVALUE, which sqlglot cannot read: storage, one table
+    mysql = ("CREATE TABLE sales (id int NOT NULL, sold date NOT NULL, PRIMARY KEY (id, sold)) ENGINE=InnoDB\n"
+             "PARTITION BY RANGE (YEAR(sold)) (PARTITION p0 VALUES LESS THAN (2020),\n"
+             "  PARTITION p1 VALUES LESS THAN MAXVALUE);\n")
+    assert [(e.name, e.identifiers) for e in import_sql(mysql, "mysql").model.entities] == [("Sale", ("id", "sold"))]
+
+
 # --- item 4a: pg_dump's SERIAL is assigned by the database --------------------------------------------------------
 
 def test_default_nextval_is_database_assigned_and_an_insert_without_it_asks_for_an_application_id() -> None:
     sql = ("CREATE TABLE orders (id integer NOT NULL, note text);\n"
            "ALTER TABLE ONLY orders ADD CONSTRAINT orders_pkey PRIMARY KEY (id);\n"
            "ALTER TABLE ONLY orders ALTER COLUMN id SET DEFAULT nextval('orders_id_seq'::regclass);\n"
-           "CREATE TABLE lines (id integer DEFAULT pg_catalog.nextval('lines_id_seq') PRIMARY KEY);\n")
+           "CREATE TABLE lines (id integer DEFAULT pg_catalog.nextval('lines_id_seq') PRIMARY KEY);\n"
+           "CREATE TABLE notes (id integer NOT NULL);\n"
+           "ALTER TABLE public.notes ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (\n"
+           "    SEQUENCE NAME public.notes_id_seq START WITH 1);\n")
     schema = import_sql(sql, "postgres")
-    assert [schema.schema.table(t).column("id").auto_increment for t in ("orders", "lines")] == [True, True]
+    assert [schema.schema.table(t).column("id").auto_increment for t in ("orders", "lines", "notes")] == [True] * 3
+    assert not schema.schema.skipped  # every ALTER here says something the model uses
     log = read_query_log(b"query,calls,total_exec_time,rows\nINSERT INTO orders (note) VALUES ($1),1000,1.0,1000\n")
     result = import_queries(schema, log, 24)
     assert any("the database assigns id" in d and "generate it in the application" in d for d in result.decisions)
