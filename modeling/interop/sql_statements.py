@@ -28,6 +28,7 @@ from modeling.errors import ModelFileError, Problem
 from modeling.interop.sql_split import PieceKind, SqlPiece, split_sql
 
 _LEADING_COMMENTS = re.compile(r"(\s+|--[^\n]*|#[^\n]*|/\*.*?\*/)*", re.S)
+_VERSIONED = re.compile(r"/\*!\d*\s*(.*?)\*/", re.S)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 _TABLE_HEAD = re.compile(r"create\s+(or\s+replace\s+)?((global|local)\s+)?(unlogged\s+)?table\b", re.I)
 _TEMPORARY_HEAD = re.compile(r"create\s+((global|local)\s+)?temp(orary)?\s+table\b", re.I)
@@ -94,6 +95,11 @@ def read_statements(text: str, dialect: str, source: str = "") -> tuple[list[Rea
     read: list[ReadStatement] = []
     skipped: list[SkippedStatement] = []
     for piece in split_sql(text, dialect):
+        versioned = _VERSIONED.search(piece.text) if piece.kind is PieceKind.BLANK and piece.delimiter else None
+        if versioned is not None:  # mysqldump's `/*!40101 SET ... */;`: MySQL runs it, so it is listed
+            inner = versioned.group(1)
+            skipped.append(SkippedStatement(lines.line(piece.offset + versioned.start()), summary(inner),
+                                            "a MySQL versioned comment: " + statement_reason(inner)))
         if piece.kind in (PieceKind.BLANK, PieceKind.DELIMITER):
             continue  # a DELIMITER line is used: it says where the next statements end
         start = piece.offset + _code_start(piece.text)
