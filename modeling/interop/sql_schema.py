@@ -70,7 +70,8 @@ def read_sql_schema(text: str, dialect: SqlDialect | str | None = None, source: 
     """The tables of a SQL file; raises SqlSchemaError for SQL sqlglot cannot parse or a file with no table.
 
     Without a dialect, the file is read as PostgreSQL and as MySQL and the reading that finds more tables
-    wins (PostgreSQL on a tie); when neither reads, the error of the reading that got further is raised.
+    wins (on a tie, the one with fewer skipped statements, then PostgreSQL); when neither reads, the error of
+    the reading that got further is raised.
     """
     if dialect is not None:
         return _read(text, SqlDialect(dialect), source)
@@ -83,7 +84,9 @@ def read_sql_schema(text: str, dialect: SqlDialect | str | None = None, source: 
             errors.append(exc)
     if not readings:
         raise max(errors, key=lambda e: (e.line, e.column))
-    return max(readings, key=lambda r: (len(r.tables), r.dialect is SqlDialect.POSTGRES))
+    # on a tie, the reading that cuts the file into fewer unused statements: read the wrong way, a DELIMITER
+    # block or a $$ body falls apart at each `;` inside it
+    return max(readings, key=lambda r: (len(r.tables), -len(r.skipped), r.dialect is SqlDialect.POSTGRES))
 
 
 def _read(text: str, dialect: SqlDialect, source: str) -> SqlSchema:

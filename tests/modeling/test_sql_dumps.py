@@ -90,6 +90,18 @@ def test_postgres_function_psql_command_and_virtual_column_are_not_refusals() ->
     assert film.attribute("film_id").generator.kind == "sequence"
 
 
+@pytest.mark.parametrize(("sql", "dialect"), [
+    ("CREATE TABLE t (id int PRIMARY KEY);\nDELIMITER //\nCREATE PROCEDURE p() BEGIN SELECT 1; SELECT 2; END//\n"
+     "DELIMITER ;\n", "mysql"),
+    ("CREATE TABLE t (id int PRIMARY KEY);\nCREATE FUNCTION f() RETURNS int AS $$ BEGIN SELECT 1; RETURN 2; END $$ "
+     "LANGUAGE plpgsql;\n", "postgres"),
+])
+def test_without_a_dialect_the_reading_that_keeps_routines_whole_wins(sql: str, dialect: str) -> None:
+    """Both readings find table t; read the wrong way, the routine falls apart at each `;` inside it."""
+    result = import_sql(sql)
+    assert result.schema.dialect.value == dialect and len(result.schema.skipped) == 1
+
+
 def test_an_unreadable_create_table_refuses_the_file_in_plain_words_with_what_to_do() -> None:
     sql = "CREATE PROCEDURE p() BEGIN SELECT 1 / ; END;\nCREATE TABLE t (\n  id int,\n  name text NOT NUL\n);\n"
     with pytest.raises(SqlSchemaError) as raised:
