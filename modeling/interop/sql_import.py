@@ -197,7 +197,8 @@ class _Builder:
         self.inferred: list[str] = list(schema.ignored) + _schema_notes(schema)
         self.decisions: list[str] = []
         self.names = self._entity_names()
-        self.guesses = guessed_references(schema.tables, prefix)
+        # `ost_ticket.queue_id` names `ost_queue` whether or not the prefix is stripped from entity names
+        self.guesses = guessed_references(schema.tables, prefix or common_prefix([t.name for t in schema.tables]))
 
     def _entity_names(self) -> dict[str, str]:
         wanted = {t.name: entity_name(strip_prefix(t.name, self.prefix)) for t in self.schema.tables}

@@ -265,6 +265,9 @@ def test_references_a_schema_does_not_declare_are_guessed_from_names_and_never_m
         ("tickets", "queue_id", "queues", "id")]
     assert _relationships(result) == {("one_to_many", "User", "Ticket", ("user_id",))}
     assert any(d.startswith("tickets.queue_id looks like a reference to queues (a guess") for d in result.decisions)
+    prefixed = import_sql(sql.replace("queues", "ost_queue").replace("users", "ost_user").replace(
+        "tickets", "ost_ticket"), "postgres")  # the shared prefix `ost_` is no part of the name a column uses
+    assert [(g.table, g.column, g.parent) for g in prefixed.guesses] == [("ost_ticket", "queue_id", "ost_queue")]
 
 
 # --- the real dumps ------------------------------------------------------------------------------------------------
