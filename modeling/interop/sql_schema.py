@@ -59,6 +59,7 @@ class _Draft:
     unique_sets: list[tuple[str, ...]] = field(default_factory=list)
     foreign_keys: list[ForeignKey] = field(default_factory=list)
     row_count: int | None = None
+    namespace: str = ""  # `public` of `CREATE TABLE public.film`
 
     def freeze(self) -> Table:
         columns = tuple(replace(c, not_null=True) if c.name in self.primary_key else c for c in self.columns.values())
@@ -122,6 +123,7 @@ def _read(text: str, dialect: SqlDialect, source: str) -> SqlSchema:
             partitions[attached[1].lower()] = attached[0]
         else:
             skipped.append(SkippedStatement(item.line, summary(item.text), _reason(item)))
+    _local_references(drafts, dialect)
     tables, merged = merge_partitions([d.freeze() for d in drafts.values()], partitions)
     if not tables:
         raise SqlSchemaError("the file has no CREATE TABLE statement", source=source,
@@ -239,7 +241,8 @@ def _create_table(statement: exp.Create, enum_types: dict[str, tuple[str, ...]],
     name = _name(schema.this)
     if name.lower() in drafts:
         raise SqlSchemaError(f"the table {name} is created twice", item.line, 0, source)
-    draft = _Draft(name, item.line, row_count=_row_count(statement.comments or []))
+    draft = _Draft(name, item.line, row_count=_row_count(statement.comments or []),
+                   namespace=schema.this.db if isinstance(schema.this, exp.Table) else "")
     for element in schema.expressions:
         if isinstance(element, exp.ColumnDef):
             _column(element, draft, enum_types, domains)
@@ -333,8 +336,25 @@ def _type_parameters(kind: exp.Expression | None) -> tuple[int, ...]:
 def _reference(columns: tuple[str, ...], reference: exp.Reference) -> ForeignKey:
     target = reference.this
     if isinstance(target, exp.Schema):
-        return ForeignKey(columns, _name(target.this), tuple(_name(e) for e in target.expressions))
-    return ForeignKey(columns, _name(target), ())
+        return ForeignKey(columns, _qualified(target.this), tuple(_name(e) for e in target.expressions))
+    return ForeignKey(columns, _qualified(target), ())
+
+
+def _qualified(table: exp.Expression | None) -> str:
+    """`auth.users` keeps its schema until `_local_references` knows whether the file creates that schema."""
+    namespace = table.db if isinstance(table, exp.Table) else ""
+    return f"{namespace}.{_name(table)}" if namespace else _name(table)
+
+
+def _local_references(drafts: dict[str, _Draft], dialect: SqlDialect) -> None:
+    """A reference names its table without the schema when the file creates tables there (`public.customer`,
+    MySQL's database name); `auth.users` (Supabase's, say) stays qualified: a table the file does not create."""
+    local = {d.namespace.lower() for d in drafts.values()} | {"", "public"}
+    for draft in drafts.values():
+        for index, key in enumerate(draft.foreign_keys):
+            namespace, _, bare = key.parent_table.rpartition(".")
+            if namespace and (dialect is SqlDialect.MYSQL or namespace.lower() in local):
+                draft.foreign_keys[index] = replace(key, parent_table=bare)
 
 
 def _table_constraint(element: exp.Expression, draft: _Draft) -> None:

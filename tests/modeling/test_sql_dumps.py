@@ -287,6 +287,8 @@ DUMPS = [
     ("northwind-postgresql.sql", "postgres", 14, 14, 16, 58, 0),
     ("kanboard-postgresql.sql", "postgres", 48, 48, 64, 143, 8),
     ("kanboard-mysql.sql", "mysql", 48, 48, 66, 244, 6),  # 105 statements + 139 `/*!...*/;` (grep -c '/\*!')
+    # 5 tables, 5 REFERENCES: 3 to Supabase's auth.users, which the file does not create, so 2 relationships
+    ("saas-subscriptions-postgresql.sql", "postgres", 5, 5, 2, 14, 0),
 ]
 
 
@@ -334,6 +336,16 @@ def test_kanboard_serials_written_as_alter_column_set_default_are_database_assig
     result = import_sql((REAL / "kanboard-postgresql.sql").read_text(encoding="utf-8"), "postgres")
     # `grep -c 'SET DEFAULT "nextval"'` = 33 columns, one per SERIAL table
     assert sum(c.auto_increment for t in result.schema.tables for c in t.columns) == 33
+
+
+def test_a_reference_to_a_schema_the_file_does_not_create_is_not_a_table_of_the_same_name() -> None:
+    """Supabase's `users.id references auth.users` was a one-to-one from users to itself."""
+    sql = ("CREATE TABLE public.users (id uuid REFERENCES auth.users NOT NULL PRIMARY KEY);\n"
+           "CREATE TABLE orders (id int PRIMARY KEY, user_id uuid REFERENCES public.users (id));\n")
+    result = import_sql(sql, "postgres")
+    assert _relationships(result) == {("one_to_many", "User", "Order", ("user_id",))}
+    assert "users.id references auth.users, which the schema does not create: no relationship was made." in \
+        result.decisions
 
 
 def test_mysqldump_versioned_comments_are_listed_as_what_mysql_runs() -> None:
