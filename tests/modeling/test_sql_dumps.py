@@ -289,6 +289,9 @@ DUMPS = [
     ("kanboard-mysql.sql", "mysql", 48, 48, 66, 244, 6),  # 105 statements + 139 `/*!...*/;` (grep -c '/\*!')
     # 5 tables, 5 REFERENCES: 3 to Supabase's auth.users, which the file does not create, so 2 relationships
     ("saas-subscriptions-postgresql.sql", "postgres", 5, 5, 2, 14, 0),
+    # Flarum: 23 (MySQL) / 24 (PostgreSQL) FOREIGN KEYs + 3 join tables (discussion_user, group_user, post_user)
+    ("flarum-forum-mysql.sql", "mysql", 17, 17, 26, 146, 0),
+    ("flarum-forum-postgresql.sql", "postgres", 18, 18, 27, 147, 0),
 ]
 
 
@@ -330,6 +333,18 @@ def test_sakila_routines_and_chinook_psql_command_are_listed_as_skipped() -> Non
     assert (28, "a psql command (connect, settings), read by psql, not SQL") in _skipped(chinook)
     assert chinook.model.relationships and all(r.kind in (RelationshipKind.ONE_TO_MANY, RelationshipKind.MANY_TO_MANY)
                                                for r in chinook.model.relationships)
+
+
+def test_flarum_forum_tables_lose_their_db_prefix_when_asked_and_its_flags_are_booleans() -> None:
+    text = (REAL / "flarum-forum-mysql.sql").read_text(encoding="utf-8")
+    offered = import_sql(text, "mysql")
+    assert any(d.startswith("Every table name starts with `db_prefix_`") for d in offered.decisions)
+    result = import_sql(text, "mysql", table_prefix="")
+    names = {e.name for e in result.model.entities}
+    assert {"User", "Discussion", "Post", "Group", "DiscussionUser"} <= names
+    assert not [n for n in names if n.startswith("DbPrefix")]
+    assert result.model.entity("Discussion").attribute("is_private").type == "BOOL"  # tinyint(1)
+    assert ("many_to_many", "Discussion", "User", ()) in _relationships(result)
 
 
 def test_kanboard_serials_written_as_alter_column_set_default_are_database_assigned() -> None:
