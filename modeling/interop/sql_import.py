@@ -4,12 +4,15 @@ relationships, column types and names -> attribute types and sample-data generat
 Column names are kept exactly as the SQL spells them (`customer_id` stays `customer_id`); a table becomes
 an entity named in the model's style (`order_items` -> `OrderItem`), and the import says so. What maps to
 what (docs/sql-import.md):
-- types: integers and decimals -> N, booleans (and MySQL's TINYINT(1)) -> BOOL, binary -> B, JSON -> M,
-  arrays -> L, everything else (text, dates, times, UUIDs, enums) -> S;
+- types: integers, decimals and MySQL's YEAR -> N, booleans (and MySQL's TINYINT(1), UNSIGNED or not) -> BOOL,
+  binary -> B, JSON -> M, arrays -> L, MySQL's SET -> SS, everything else (text, dates, times, UUIDs, enums)
+  -> S; a PostgreSQL domain is its base type;
 - `PRIMARY KEY` -> identifiers; `UNIQUE` on one column -> `unique`; NOT NULL -> `required`;
 - a foreign key -> a relationship, one-to-one when its columns are unique in the child, else one-to-many;
-  a join table (two foreign keys that together are its primary key) also gives a many-to-many between
-  the two tables it joins;
+  a join table (two foreign keys that together are its primary key, or without one a UNIQUE constraint)
+  also gives a many-to-many between the two tables it joins;
+- a prefix every table name shares (`phpbb_`) is offered, and stripped from entity names when asked;
+  foreign keys the column names suggest but no constraint declares are decisions, never relationships;
 - generators: references for foreign keys, sequences for auto-increment keys, UUIDs, enums from `ENUM`
   and `CHECK ... IN`, ranges from `CHECK ... BETWEEN`, Faker providers from column names, timestamps;
 - item counts from `-- rows: N` comments or a CSV of row counts; relationship cardinalities from them.
@@ -372,8 +375,8 @@ class _Builder:
             if links is not None and parents:
                 relationship["cardinality"] = {"mean": float(f"{links / parents:.3g}")}
             found.append(relationship)
-            self.inferred.append(f"{table.name} is a join table (its {'primary key' if table.primary_key else 'UNIQUE'}"
-                                 " is its two foreign keys): "
+            key = "primary key" if table.primary_key else "UNIQUE constraint"
+            self.inferred.append(f"{table.name} is a join table (its {key} is its two foreign keys): "
                                  f"{self.names[first.name]} and {self.names[second.name]} are many-to-many through "
                                  f"{self.names[table.name]}, kept as an entity for its own columns.")
         return found
