@@ -375,8 +375,8 @@ class _Builder:
             if links is not None and parents:
                 relationship["cardinality"] = {"mean": float(f"{links / parents:.3g}")}
             found.append(relationship)
-            key = "primary key" if table.primary_key else "UNIQUE constraint"
-            self.inferred.append(f"{table.name} is a join table (its {key} is its two foreign keys): "
+            declared = "primary key" if table.primary_key else "UNIQUE constraint"
+            self.inferred.append(f"{table.name} is a join table (its {declared} is its two foreign keys): "
                                  f"{self.names[first.name]} and {self.names[second.name]} are many-to-many through "
                                  f"{self.names[table.name]}, kept as an entity for its own columns.")
         return found
