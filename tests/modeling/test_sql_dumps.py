@@ -14,6 +14,7 @@ from modeling.interop.query_log import read_query_log
 from modeling.interop.sql_import import SqlImport, import_sql
 from modeling.interop.sql_schema import SqlSchemaError, read_sql_schema
 from modeling.model import RelationshipKind
+from modeling.model_file import document_problems, model_to_document
 from tests.cli_runner import run_main
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "sql" / "real"
@@ -308,6 +309,8 @@ def test_real_dumps_import_without_refusal_and_keep_their_counts(name: str, dial
         == (entities, relationships, skipped, guesses)
     assert all(s.reason and not any(word in s.reason for word in JARGON) for s in schema.skipped)
     assert not [s for s in schema.skipped if s.summary.upper().startswith("CREATE TABLE")]
+    document = model_to_document(result.model)
+    assert not [p for p in document_problems(document) if p.severity.value == "error"]
 
 
 def test_pagila_payment_is_one_entity_with_the_relationships_its_partitions_declare() -> None:
