@@ -420,7 +420,7 @@ def _unique_index(statement: exp.Create, drafts: dict[str, _Draft]) -> bool:
     params = index.args.get("params")
     columns = [c.this for c in (params.args.get("columns") or [])] if params is not None else []
     names = tuple(c.name for c in columns if isinstance(c, exp.Column))
-    if draft is None or not names or len(names) != len(columns):
-        return False
+    if draft is None or params is None or not names or len(names) != len(columns) or params.args.get("where"):
+        return False  # a partial index (WHERE) is unique among some rows only: listed as skipped, not a unique set
     draft.unique_sets.append(names)
     return True

@@ -131,6 +131,9 @@ def statement_reason(text: str) -> str:
         return "not SQL the model uses"
     if words[0] == "CREATE":
         kind = _create_kind(words)
+        if kind == "INDEX" and "UNIQUE" in words[1:words.index("INDEX")]:
+            return ("a unique index on an expression or on some rows (WHERE), not on plain columns: no unique set "
+                    "was read from it; if the rule matters, a uniqueness item keeps it in DynamoDB")
         if (kind and kind != "TABLE") or _TEMPORARY_HEAD.match(text[_code_start(text):]):
             return _REASONS.get(kind, f"a {kind.lower()}: not a table, key or constraint")
     if words[0] == "ALTER" and "OWNER" in words and "TO" in words:

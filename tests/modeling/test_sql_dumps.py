@@ -377,6 +377,18 @@ def test_mysqldump_versioned_comments_are_listed_as_what_mysql_runs() -> None:
             "patterns)")]
 
 
+def test_a_unique_index_the_import_cannot_map_to_columns_is_listed_as_a_lost_rule() -> None:
+    sql = ("CREATE TABLE users (id int PRIMARY KEY, email text, deleted_at timestamp);\n"
+           "CREATE UNIQUE INDEX users_email ON users (lower(email));\n"
+           "CREATE UNIQUE INDEX users_live ON users (email) WHERE deleted_at IS NULL;\n"
+           "CREATE INDEX users_deleted ON users (deleted_at);\n")
+    result = import_sql(sql, "postgres")
+    assert result.schema.table("users").unique_sets == ()  # email is unique among live users only
+    reasons = [s.reason.split(":")[0] for s in result.schema.skipped]
+    assert reasons[:2] == ["a unique index on an expression or on some rows (WHERE), not on plain columns"] * 2
+    assert reasons[2] == "an index"
+
+
 def test_a_table_whose_columns_are_named_like_objects_is_still_a_table() -> None:
     """Kanboard's `CREATE TABLE ... ("type" ..., "user_id" ...)` was once taken for a CREATE TYPE and lost."""
     sql = ('CREATE TABLE "public"."settings" ("type" text, "view" text, "index" int, "function" text);\n'
