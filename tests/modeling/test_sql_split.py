@@ -52,6 +52,33 @@ def test_a_mysql_delimiter_block_keeps_each_routine_whole(bodies: list[str]) -> 
     assert _statements(text, "mysql") == ["CREATE TABLE a (id int)", *[b.strip() for b in bodies], "SELECT 2"]
 
 
+_PSQL = st.sampled_from(["\\c shop", "\\connect other", "\\set ON_ERROR_STOP on", "\\restrict abc;"])
+_COPY = st.lists(st.sampled_from(["1\tx; y", "2\t'z", "3\t$$", "4\t-- no"]), max_size=3)
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_a_psql_file_of_statements_commands_and_copy_rows_comes_back_piece_by_piece(data: st.DataObject) -> None:
+    items = data.draw(st.lists(st.one_of(st.tuples(st.just(PieceKind.STATEMENT), _statement("postgres")),
+                                         st.tuples(st.just(PieceKind.PSQL_COMMAND), _PSQL),
+                                         st.tuples(st.just(PieceKind.COPY_DATA), _COPY)), min_size=1, max_size=6))
+    text, expected = "", []
+    for kind, item in items:
+        if kind is PieceKind.COPY_DATA:
+            rows = "".join(f"{row}\n" for row in item) + "\\.\n"
+            text += "COPY t (a, b) FROM stdin;\n" + rows
+            expected += [(PieceKind.STATEMENT, "COPY t (a, b) FROM stdin"), (PieceKind.COPY_DATA, rows.strip())]
+        elif kind is PieceKind.PSQL_COMMAND:
+            text += f"{item}\n"
+            expected.append((kind, item))
+        else:
+            text += f"{item};\n"
+            expected.append((kind, item.strip()))
+    pieces = split_sql(text, "postgres")
+    assert "".join(p.raw for p in pieces) == text
+    assert [(p.kind, p.text.strip()) for p in pieces if p.kind is not PieceKind.BLANK] == expected
+
+
 def test_mysqldump_routines_between_delimiter_lines_are_one_statement_each() -> None:
     text = ("DELIMITER ;;\n"
             "CREATE DEFINER=`root`@`localhost` PROCEDURE `p`(IN x INT)\nBEGIN\n  SELECT x / 2;\n  SELECT 1;\nEND ;;\n"
