@@ -13,7 +13,7 @@ from modeling.errors import ModelFileError, Problem
 from modeling.interop.query_import import MappedStatement, UnmappedStatement, import_queries
 from modeling.interop.query_log import read_query_log
 from modeling.interop.sql_import import import_sql, read_row_counts
-from modeling.interop.sql_schema import MAX_SCHEMA_BYTES
+from modeling.interop.sql_schema import MAX_SCHEMA_BYTES, SkippedStatement
 from modeling.model import Model
 
 
@@ -28,12 +28,13 @@ class RelationalImport:
     skipped: int = 0
     window_hours: float | None = None  # None: no query log
     peak_to_average: float | None = None
+    schema_skipped: tuple[SkippedStatement, ...] = ()  # the schema's statements the model does not use, and why
 
 
 def import_relational(schema: bytes, schema_name: str = "schema.sql", query_log: bytes | None = None,
                       log_name: str = "query log", row_counts: bytes | None = None, dialect: str | None = None,
                       window_hours: float | None = None, peak_to_average: float | None = None,
-                      row_counts_name: str = "row counts") -> RelationalImport:
+                      row_counts_name: str = "row counts", table_prefix: str | None = None) -> RelationalImport:
     if len(schema) > MAX_SCHEMA_BYTES:
         raise ModelFileError([Problem(schema_name, f"the schema is larger than {MAX_SCHEMA_BYTES // 1024 // 1024} MB",
                                       "keep the CREATE TABLE statements only")])
@@ -42,10 +43,11 @@ def import_relational(schema: bytes, schema_name: str = "schema.sql", query_log:
     except UnicodeDecodeError:
         raise ModelFileError([Problem(schema_name, "the schema is not UTF-8 text", "save it as UTF-8")]) from None
     counts = read_row_counts(row_counts, row_counts_name) if row_counts else None
-    imported = import_sql(text, dialect, schema_name, counts)
+    imported = import_sql(text, dialect, schema_name, counts, table_prefix=table_prefix)
     if query_log is None:
-        return RelationalImport(imported.model, imported.schema.dialect.value, imported.inferred, imported.decisions)
+        return RelationalImport(imported.model, imported.schema.dialect.value, imported.inferred, imported.decisions,
+                                schema_skipped=imported.schema.skipped)
     result = import_queries(imported, read_query_log(query_log, log_name), window_hours, peak_to_average)
     return RelationalImport(result.model, imported.schema.dialect.value, result.inferred, result.decisions,
                             result.mapped, result.unmapped, len(result.skipped), result.window_hours,
-                            result.peak_to_average)
+                            result.peak_to_average, imported.schema.skipped)

@@ -48,6 +48,9 @@ def _schema_options(parser: argparse.ArgumentParser) -> None:
                         help="the SQL dialect (default: whichever of the two reads more tables)")
     parser.add_argument("--row-counts", type=Path, metavar="CSV",
                         help="table row counts: `table,rows` (or pg_stat_user_tables / information_schema.tables)")
+    parser.add_argument("--strip-prefix", nargs="?", const="", default=None, metavar="PREFIX",
+                        help="leave a table-name prefix out of entity names (`phpbb_users` -> User); without "
+                             "PREFIX, the prefix every table name shares")
 
 
 # The designs of a model, the default first (`costs.design_ranking.propose`, passed in by the caller).
@@ -63,7 +66,7 @@ def run_sql_command(args: argparse.Namespace, propose: Proposer | None = None) -
             _read(args.file, MAX_LOG_BYTES) if queries else None, str(args.file),
             _read(args.row_counts, MAX_SCHEMA_BYTES) if args.row_counts else None, args.dialect,
             args.window_hours if queries else None, args.peak_to_average if queries else None,
-            str(args.row_counts))
+            str(args.row_counts), args.strip_prefix)
     except ModelFileError as exc:
         for problem in exc.problems:  # the file's name when the problem is in one, else the command's
             print(f"{exc.source or 'python -m modeling ' + args.command}: {problem}", file=sys.stderr)
@@ -114,6 +117,8 @@ def _report(result: RelationalImport, output: Path | None, propose: Proposer | N
     for unmapped in result.unmapped:
         print(f"unmapped ({unmapped.reason}): {_short(unmapped.statement)} ({unmapped.calls:,} calls): "
               f"{unmapped.detail}; instead: {unmapped.alternative}", file=sys.stderr)
+    for statement in result.schema_skipped:
+        print(f"skipped: {statement}", file=sys.stderr)
     for note in result.inferred:
         print(f"inferred: {note}", file=sys.stderr)
     for note in result.decisions:

@@ -4,12 +4,15 @@ relationships, column types and names -> attribute types and sample-data generat
 Column names are kept exactly as the SQL spells them (`customer_id` stays `customer_id`); a table becomes
 an entity named in the model's style (`order_items` -> `OrderItem`), and the import says so. What maps to
 what (docs/sql-import.md):
-- types: integers and decimals -> N, booleans (and MySQL's TINYINT(1)) -> BOOL, binary -> B, JSON -> M,
-  arrays -> L, everything else (text, dates, times, UUIDs, enums) -> S;
+- types: integers, decimals and MySQL's YEAR -> N, booleans (and MySQL's TINYINT(1), UNSIGNED or not) -> BOOL,
+  binary -> B, JSON -> M, arrays -> L, MySQL's SET -> SS, everything else (text, dates, times, UUIDs, enums)
+  -> S; a PostgreSQL domain is its base type;
 - `PRIMARY KEY` -> identifiers; `UNIQUE` on one column -> `unique`; NOT NULL -> `required`;
 - a foreign key -> a relationship, one-to-one when its columns are unique in the child, else one-to-many;
-  a join table (two foreign keys that together are its primary key) also gives a many-to-many between
-  the two tables it joins;
+  a join table (two foreign keys that together are its primary key, or without one a UNIQUE constraint)
+  also gives a many-to-many between the two tables it joins;
+- a prefix every table name shares (`phpbb_`) is offered, and stripped from entity names when asked;
+  foreign keys the column names suggest but no constraint declares are decisions, never relationships;
 - generators: references for foreign keys, sequences for auto-increment keys, UUIDs, enums from `ENUM`
   and `CHECK ... IN`, ranges from `CHECK ... BETWEEN`, Faker providers from column names, timestamps;
 - item counts from `-- rows: N` comments or a CSV of row counts; relationship cardinalities from them.
@@ -24,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from modeling.errors import ModelFileError, Problem
+from modeling.interop.sql_hints import GuessedReference, common_prefix, guessed_references, strip_prefix
 from modeling.interop.sql_schema import ForeignKey, SqlDialect, SqlSchema, Table, read_sql_schema
 from modeling.interop.sql_types import column_generator, dynamodb_type
 from modeling.limits import MAX_ATTRIBUTE_BYTES, MAX_ITEM_COUNT
@@ -40,22 +44,38 @@ class SqlImport:
     inferred: tuple[str, ...]  # one sentence per inference, shown to the user
     decisions: tuple[str, ...]  # what the import could not decide: the user should
     entity_names: tuple[tuple[str, str], ...] = ()  # (table, entity)
+    guesses: tuple[GuessedReference, ...] = ()  # foreign keys the column names suggest, not declared
+    stripped_prefix: str = ""  # the table-name prefix left out of entity names
 
     def entity_of(self, table: str) -> str | None:
         return next((e for t, e in self.entity_names if t.lower() == table.lower()), None)
 
 
 def import_sql(text: str, dialect: SqlDialect | str | None = None, source: str = "schema.sql",
-               row_counts: dict[str, int] | None = None, name: str | None = None) -> SqlImport:
-    """Read a schema file's text and make a model; raises SqlSchemaError (line, column) or ModelFileError."""
+               row_counts: dict[str, int] | None = None, name: str | None = None,
+               table_prefix: str | None = None) -> SqlImport:
+    """Read a schema file's text and make a model; raises SqlSchemaError (line, column) or ModelFileError.
+
+    `table_prefix`: None keeps table names whole (a prefix they all share is offered in the notes), "" strips
+    that shared prefix (`phpbb_users` -> `User`), any other text strips itself from the names that start with it."""
     schema = read_sql_schema(text, dialect, source)
-    return import_schema(schema, source, row_counts or {}, name)
+    return import_schema(schema, source, row_counts or {}, name, table_prefix)
 
 
 def import_schema(schema: SqlSchema, source: str = "schema.sql", row_counts: dict[str, int] | None = None,
-                  name: str | None = None) -> SqlImport:
+                  name: str | None = None, table_prefix: str | None = None) -> SqlImport:
     schema, renamed = attribute_names(schema)
-    builder = _Builder(schema, {k.lower(): v for k, v in (row_counts or {}).items()})
+    shared = common_prefix([t.name for t in schema.tables])
+    prefix = shared if table_prefix == "" else (table_prefix or "")
+    builder = _Builder(schema, {k.lower(): v for k, v in (row_counts or {}).items()}, prefix)
+    if shared and table_prefix is None:
+        builder.decisions.append(f"Every table name starts with `{shared}`: import with --strip-prefix (or the "
+                                 f"prefix option) to name the entities without it ({schema.tables[0].name} -> "
+                                 f"{entity_name(strip_prefix(schema.tables[0].name, shared))}).")
+    elif prefix:
+        count = sum(1 for t in schema.tables if strip_prefix(t.name, prefix) != t.name)
+        builder.inferred.append(f"The prefix `{prefix}` was stripped from {count} table name"
+                                f"{'s' if count != 1 else ''} to name the entities.")
     if renamed:
         builder.inferred.append("Column names an attribute cannot have (letters, digits, _ . - only, starting with "
                                 "a letter or _) were changed: " + ", ".join(renamed) + ".")
@@ -66,7 +86,7 @@ def import_schema(schema: SqlSchema, source: str = "schema.sql", row_counts: dic
         raise ModelFileError([Problem(p.path, p.message, "rename it in the SQL, or edit the model after import")
                               for p in exc.problems], source) from None
     return SqlImport(model, schema, tuple(builder.inferred), tuple(builder.decisions),
-                     tuple(builder.names.items()))
+                     tuple(builder.names.items()), tuple(builder.guesses), prefix)
 
 
 def read_row_counts(data: bytes, source: str = "row counts") -> dict[str, int]:
@@ -173,15 +193,18 @@ def _table_name(source: str) -> str:
 
 
 class _Builder:
-    def __init__(self, schema: SqlSchema, row_counts: dict[str, int]) -> None:
+    def __init__(self, schema: SqlSchema, row_counts: dict[str, int], prefix: str = "") -> None:
         self.schema = schema
         self.row_counts = row_counts
-        self.inferred: list[str] = list(schema.ignored)
+        self.prefix = prefix
+        self.inferred: list[str] = list(schema.ignored) + _schema_notes(schema)
         self.decisions: list[str] = []
         self.names = self._entity_names()
+        # `ost_ticket.queue_id` names `ost_queue` whether or not the prefix is stripped from entity names
+        self.guesses = guessed_references(schema.tables, prefix or common_prefix([t.name for t in schema.tables]))
 
     def _entity_names(self) -> dict[str, str]:
-        wanted = {t.name: entity_name(t.name) for t in self.schema.tables}
+        wanted = {t.name: entity_name(strip_prefix(t.name, self.prefix)) for t in self.schema.tables}
         taken = [n.lower() for n in wanted.values()]
         # two tables that would get one name keep their own names (order of the file decides nothing)
         return {t: (n if taken.count(n.lower()) == 1 else re.sub(r"[^A-Za-z0-9_.\-]", "_", t))
@@ -194,6 +217,7 @@ class _Builder:
                                  + ". Column names stay the attribute names.")
         entities = [self._entity(t) for t in self.schema.tables]
         relationships = self._relationships()
+        self.decisions += [g.sentence(self.names[g.table], self.names[g.parent]) for g in self.guesses]
         return {"format": "dynamodb-design-studio/model", "version": 1, "name": name[:200],
                 "description": f"Imported from a {self.schema.dialect.value} schema of {len(entities)} tables.",
                 "table": {"name": table_name}, "entities": entities, "relationships": relationships}
@@ -231,7 +255,7 @@ class _Builder:
         if len(table.primary_key) == 1:
             single_unique.add(table.primary_key[0])
         for unique in table.unique_sets:
-            if len(unique) > 1 and tuple(unique) != table.primary_key:
+            if len(unique) > 1 and set(unique) != set(identifiers):  # its own key needs no uniqueness item
                 self.decisions.append(f"{table.name}: UNIQUE ({', '.join(unique)}) spans several columns; DynamoDB "
                                       "enforces uniqueness only on a primary key: a conditional put of a "
                                       "uniqueness item in the same transaction keeps it.")
@@ -298,7 +322,7 @@ class _Builder:
         for table, key, parent in keys:
             one_to_one = set(key.columns) == set(table.primary_key) or any(
                 set(u) == set(key.columns) for u in table.unique_sets)
-            name = f"{snake(self.names[parent.name])}_{snake(table.name)}"
+            name = f"{snake(self.names[parent.name])}_{snake(strip_prefix(table.name, self.prefix))}"
             if pairs[(parent.name, table.name)] > 1:
                 name += "_by_" + "_".join(snake(c) for c in key.columns)
             relationship: dict[str, Any] = {"name": name, "kind": "one_to_one" if one_to_one else "one_to_many",
@@ -330,26 +354,29 @@ class _Builder:
         return float(f"{children / parents:.3g}")
 
     def _many_to_many(self, keys: list[tuple[Table, ForeignKey, Table]]) -> list[dict[str, Any]]:
-        """A table whose primary key is exactly two foreign keys joins its two parents many-to-many."""
+        """A table whose primary key (or, without one, a UNIQUE set) is exactly two foreign keys joins its two
+        parents many-to-many."""
         found = []
         by_table: dict[str, list[tuple[ForeignKey, Table]]] = {}
         for table, key, parent in keys:
             by_table.setdefault(table.name, []).append((key, parent))
         for table in self.schema.tables:
             joined = by_table.get(table.name, [])
-            if len(joined) != 2 or not table.primary_key:
-                continue
-            if sorted(c for key, _ in joined for c in key.columns) != sorted(table.primary_key):
+            columns = sorted(c for key, _ in joined for c in key.columns)
+            candidates = [table.primary_key] if table.primary_key else list(table.unique_sets)
+            if len(joined) != 2 or not any(sorted(k) == columns for k in candidates):
                 continue
             (_, first), (_, second) = sorted(joined, key=lambda pair: pair[0].columns)
-            name = f"{snake(self.names[first.name])}_{snake(self.names[second.name])}_via_{snake(table.name)}"
+            via = snake(strip_prefix(table.name, self.prefix))
+            name = f"{snake(self.names[first.name])}_{snake(self.names[second.name])}_via_{via}"
             relationship: dict[str, Any] = {"name": name, "kind": "many_to_many", "parent": self.names[first.name],
                                             "child": self.names[second.name]}
             links, parents = self.item_count(table), self.item_count(first)
             if links is not None and parents:
                 relationship["cardinality"] = {"mean": float(f"{links / parents:.3g}")}
             found.append(relationship)
-            self.inferred.append(f"{table.name} is a join table (its primary key is its two foreign keys): "
+            declared = "primary key" if table.primary_key else "UNIQUE constraint"
+            self.inferred.append(f"{table.name} is a join table (its {declared} is its two foreign keys): "
                                  f"{self.names[first.name]} and {self.names[second.name]} are many-to-many through "
                                  f"{self.names[table.name]}, kept as an entity for its own columns.")
         return found
@@ -358,3 +385,21 @@ class _Builder:
 def _not_null(table: Table, name: str) -> bool:
     column = table.column(name)
     return column is not None and column.not_null
+
+
+def _schema_notes(schema: SqlSchema) -> list[str]:
+    """What the reading folded or typed that the user should know: partitions, computed columns, SETs."""
+    notes = []
+    for parent, partitions in schema.partitions:
+        shown = ", ".join(partitions[:3]) + (f" and {len(partitions) - 3} more" if len(partitions) > 3 else "")
+        notes.append(f"{parent} is partitioned: its {len(partitions)} partition{'s' if len(partitions) != 1 else ''}"
+                     f" ({shown}) are one entity with it; their keys and foreign keys are {parent}'s.")
+    for table in schema.tables:
+        for column in table.columns:
+            if column.computed:
+                notes.append(f"{table.name}.{column.name} is computed by the database (GENERATED ALWAYS AS): "
+                             "the application computes it when it writes the item.")
+            if column.sql_type == "SET":
+                notes.append(f"{table.name}.{column.name} is a MySQL SET: a string set (SS) of "
+                             f"{', '.join(column.enum_values)}.")
+    return notes

@@ -1,14 +1,18 @@
 """`CREATE TABLE` statements (PostgreSQL or MySQL) read with a real SQL parser into frozen table facts.
 
-sqlglot parses the file; this module keeps what a DynamoDB model needs from each table: its columns
+The file is cut into statements first and each is parsed on its own (`modeling.interop.sql_statements`), so
+a statement the model does not need (a stored procedure, a psql command) is listed as skipped with its line
+and a plain reason, never a refused file; only a `CREATE TABLE` that cannot be read refuses it. Partitions
+fold into their partitioned table (`modeling.interop.sql_partitions`).
+
+This module keeps what a DynamoDB model needs from each table: its columns
 (SQL type, NOT NULL, enum values from `ENUM(...)` or `CHECK (col IN (...))`, bounds from `CHECK (col
 BETWEEN a AND b)`, auto-increment), its primary key, unique column sets and foreign keys, whether they
 are declared inline, as table constraints, with `ALTER TABLE ... ADD CONSTRAINT` (as pg_dump writes them)
 or with `CREATE UNIQUE INDEX`, and a row count from a `-- rows: N` comment on the line before the
-`CREATE TABLE` or after its `;`. Everything else in the file (views, functions, grants, `SET`) is
-counted and named, never silently dropped.
-
-Bad SQL raises `SqlSchemaError` with the line and column sqlglot reports.
+`CREATE TABLE` or after its `;`; `DEFAULT nextval(...)` (pg_dump's SERIAL) is auto-increment, a PostgreSQL
+domain is its base type and checks. Everything else in the file (views, functions, grants, `SET`) is listed
+with its line and why it is not used, never silently dropped.
 
 >>> schema = read_sql_schema("CREATE TABLE t (id INT PRIMARY KEY, e TEXT UNIQUE); -- rows: 12", "postgres")
 >>> schema.tables[0].primary_key, schema.tables[0].row_count, schema.tables[0].unique_sets
@@ -17,86 +21,31 @@ Bad SQL raises `SqlSchemaError` with the line and column sqlglot reports.
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 
 import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ParseError, SqlglotError, TokenError
+from sqlglot.errors import SqlglotError
 
-from modeling.errors import ModelFileError, Problem
+from modeling.interop.sql_checks import checked, conjuncts
+from modeling.interop.sql_partitions import attached_partition, merge_partitions, partition_parent
+from modeling.interop.sql_statements import (
+    ReadStatement,
+    SkippedStatement,
+    SqlSchemaError,
+    read_statements,
+    statement_kind,
+    statement_reason,
+    summary,
+)
+from modeling.interop.sql_tables import INTEGER_TYPES, Column, ForeignKey, SqlDialect, SqlSchema, Table
+
+__all__ = ["INTEGER_TYPES", "Column", "ForeignKey", "SkippedStatement", "SqlDialect", "SqlSchema", "SqlSchemaError",
+           "Table", "read_sql_schema"]
 
 MAX_SCHEMA_BYTES = 5 * 1024 * 1024
-INTEGER_TYPES = frozenset({"TINYINT", "UTINYINT", "SMALLINT", "USMALLINT", "MEDIUMINT", "UMEDIUMINT", "INT",
-                           "UINT", "BIGINT", "UBIGINT", "SERIAL", "BIGSERIAL", "SMALLSERIAL", "INT128", "INT256"})
 _ROWS_COMMENT = re.compile(r"^\s*rows\s*[:=]\s*([0-9][0-9_,]*)\s*$", re.I)
-
-
-class SqlDialect(StrEnum):
-    """sqlglot's dialect names."""
-
-    POSTGRES = "postgres"
-    MYSQL = "mysql"
-
-
-class SqlSchemaError(ModelFileError):
-    """SQL the parser cannot read, with where (line, column) and what sqlglot expected there."""
-
-    def __init__(self, message: str, line: int = 0, column: int = 0, source: str = "") -> None:
-        self.line, self.column = line, column
-        where = (f"line {line}, column {column}" if column else f"line {line}") if line else "(file)"
-        super().__init__([Problem(where, message, "fix the SQL there, or remove the statement; only CREATE "
-                                  "TABLE, ALTER TABLE ... ADD CONSTRAINT and CREATE UNIQUE INDEX are used")], source)
-
-
-@dataclass(frozen=True)
-class Column:
-    name: str
-    sql_type: str  # sqlglot's type name, upper case: BIGINT, VARCHAR, TIMESTAMPTZ, ENUM ...
-    type_parameters: tuple[int, ...] = ()  # VARCHAR(254) -> (254,), NUMERIC(10, 2) -> (10, 2)
-    not_null: bool = False
-    auto_increment: bool = False  # SERIAL, IDENTITY, AUTO_INCREMENT: the database assigns it
-    enum_values: tuple[str, ...] = ()
-    minimum: float | None = None  # from CHECK constraints
-    maximum: float | None = None
-    element_type: str = ""  # ARRAY element type
-    sql_name: str = ""  # the name in the SQL when `name` had to be changed to be an attribute name
-
-
-@dataclass(frozen=True)
-class ForeignKey:
-    columns: tuple[str, ...]
-    parent_table: str
-    parent_columns: tuple[str, ...]  # empty: the parent's primary key
-
-
-@dataclass(frozen=True)
-class Table:
-    name: str
-    columns: tuple[Column, ...]
-    primary_key: tuple[str, ...] = ()
-    unique_sets: tuple[tuple[str, ...], ...] = ()
-    foreign_keys: tuple[ForeignKey, ...] = ()
-    row_count: int | None = None
-    line: int = 0
-
-    def column(self, name: str) -> Column | None:
-        """The column named so, by its attribute name or by its name in the SQL."""
-        return next((c for c in self.columns if c.name == name), None) or next(
-            (c for c in self.columns if c.sql_name == name), None) or next(  # SQL folds unquoted names
-            (c for c in self.columns if name.lower() in (c.name.lower(), c.sql_name.lower())), None)
-
-
-@dataclass(frozen=True)
-class SqlSchema:
-    dialect: SqlDialect
-    tables: tuple[Table, ...]
-    ignored: tuple[str, ...] = ()  # one sentence per statement kind the import does not use
-
-    def table(self, name: str) -> Table | None:
-        return next((t for t in self.tables if t.name.lower() == name.lower()), None)
 
 
 @dataclass
@@ -110,6 +59,7 @@ class _Draft:
     unique_sets: list[tuple[str, ...]] = field(default_factory=list)
     foreign_keys: list[ForeignKey] = field(default_factory=list)
     row_count: int | None = None
+    namespace: str = ""  # `public` of `CREATE TABLE public.film`
 
     def freeze(self) -> Table:
         columns = tuple(replace(c, not_null=True) if c.name in self.primary_key else c for c in self.columns.values())
@@ -121,7 +71,8 @@ def read_sql_schema(text: str, dialect: SqlDialect | str | None = None, source: 
     """The tables of a SQL file; raises SqlSchemaError for SQL sqlglot cannot parse or a file with no table.
 
     Without a dialect, the file is read as PostgreSQL and as MySQL and the reading that finds more tables
-    wins (PostgreSQL on a tie); when neither reads, the error of the reading that got further is raised.
+    wins (on a tie, the one with fewer skipped statements, then PostgreSQL); when neither reads, the error of
+    the reading that got further is raised.
     """
     if dialect is not None:
         return _read(text, SqlDialect(dialect), source)
@@ -134,69 +85,119 @@ def read_sql_schema(text: str, dialect: SqlDialect | str | None = None, source: 
             errors.append(exc)
     if not readings:
         raise max(errors, key=lambda e: (e.line, e.column))
-    return max(readings, key=lambda r: (len(r.tables), r.dialect is SqlDialect.POSTGRES))
+    # on a tie, the reading that cuts the file into fewer unused statements: read the wrong way, a DELIMITER
+    # block or a $$ body falls apart at each `;` inside it
+    return max(readings, key=lambda r: (len(r.tables), -len(r.skipped), r.dialect is SqlDialect.POSTGRES))
 
 
 def _read(text: str, dialect: SqlDialect, source: str) -> SqlSchema:
     if len(text.encode("utf-8")) > MAX_SCHEMA_BYTES:
-        raise SqlSchemaError(f"the file is larger than {MAX_SCHEMA_BYTES // 1024 // 1024} MB", source=source)
-    statements = parse_statements(text, dialect, source)
-    enum_types = _enum_types(statements)
+        raise SqlSchemaError(f"the file is larger than {MAX_SCHEMA_BYTES // 1024 // 1024} MB", source=source,
+                             suggestion="keep the CREATE TABLE statements only")
+    statements, skipped = read_statements(text, dialect.value, source)
+    enum_types = _enum_types([s.expression for s in statements])
+    domains = {name: column for s in statements if (found := _domain(s.expression, dialect)) is not None
+               for name, column in [found]}
     drafts: dict[str, _Draft] = {}
-    ignored: dict[str, int] = {}
-    previous: _Draft | None = None
-    for statement in statements:
-        if isinstance(statement, exp.Semicolon):  # a comment after `;` belongs to the statement before it
-            if previous is not None and previous.row_count is None:
-                previous.row_count = _row_count(statement.comments or [])
-            continue
-        previous = None
+    partitions: dict[str, str] = {}  # partition -> partitioned table
+    for item in statements:
+        statement = item.expression
         if isinstance(statement, exp.Create) and str(statement.args.get("kind", "")).upper() == "TABLE" and \
                 statement.find(exp.TemporaryProperty) is None:
-            previous = _create_table(statement, enum_types, drafts, source)
+            parent, constraints = partition_parent(statement)
+            if parent:
+                name = _name(statement.this if isinstance(statement.this, exp.Table) else statement.this.this)
+                partitions[name.lower()] = parent
+                _partition_draft(name, item.line, constraints, drafts.get(parent.lower()), drafts)
+                continue
+            draft = _create_table(statement, enum_types, domains, drafts, item, source)
+            comment = item.trailing.strip()
+            if draft.row_count is None and comment.startswith("--"):
+                draft.row_count = _row_count([comment[2:]])
         elif (isinstance(statement, exp.Alter) and _alter_table(statement, drafts)) or (
                 isinstance(statement, exp.Create) and _unique_index(statement, drafts)) or (
-                _enum_type(statement) is not None):
+                _enum_type(statement) is not None) or _domain(statement, dialect) is not None or (
+                _identity_column(statement, drafts)):
             pass
-        elif _is_unread_table(statement):  # sqlglot gave up on it: never drop a table silently
-            snippet = str(statement.expression).strip()
-            line, column = _position(text, max(0, text.find(snippet[:60])))
-            shown = " ".join(snippet[:60].split())
-            raise SqlSchemaError(f"this CREATE {shown}... is not {dialect.value} SQL sqlglot can read; check the "
-                                 "dialect (--dialect) or the syntax", line, column, source)
+        elif (attached := attached_partition(statement)) is not None:
+            partitions[attached[1].lower()] = attached[0]
         else:
-            kind = _statement_kind(statement)
-            ignored[kind] = ignored.get(kind, 0) + 1
-    if not drafts:
-        raise SqlSchemaError("the file has no CREATE TABLE statement", source=source)
-    notes = tuple(f"{count} {kind} statement{'s' if count != 1 else ''} not used (only tables, keys, unique "
-                  "and foreign-key constraints make a model)" for kind, count in sorted(ignored.items()))
-    return SqlSchema(dialect, tuple(d.freeze() for d in drafts.values()), notes)
+            skipped.append(SkippedStatement(item.line, summary(item.text), _reason(item)))
+    _local_references(drafts, dialect)
+    tables, merged = merge_partitions([d.freeze() for d in drafts.values()], partitions)
+    if not tables:
+        raise SqlSchemaError("the file has no CREATE TABLE statement", source=source,
+                             suggestion="import the file that creates the tables (pg_dump --schema-only, "
+                                        "mysqldump --no-data)")
+    skipped.sort(key=lambda s: s.line)
+    return SqlSchema(dialect, tables, _notes(skipped), tuple(skipped), merged)
 
 
-def parse_statements(text: str, dialect: SqlDialect, source: str = "") -> list[exp.Expression]:
-    """sqlglot's statements, or SqlSchemaError with the line and column of the first error."""
-    quiet = logging.getLogger("sqlglot")
-    level = quiet.level
-    quiet.setLevel(logging.ERROR)  # its "falling back to a Command" warnings: such statements are reported here
+def _partition_draft(name: str, line: int, constraints: list[exp.Expression], parent: _Draft | None,
+                     drafts: dict[str, _Draft]) -> None:
+    """A `PARTITION OF parent (CONSTRAINT ...)`: the parent's columns with the partition's own keys, folded into
+    the parent with the other partitions (`merge_partitions`)."""
+    if parent is None or name.lower() in drafts:
+        return
+    draft = _Draft(name, line, dict(parent.columns))
+    for element in constraints:
+        if not isinstance(element, exp.ColumnDef):  # `col WITH OPTIONS NOT NULL`: the parent's column already
+            _table_constraint(element, draft)
+    drafts[name.lower()] = draft
+
+
+def _identity_column(statement: exp.Expression, drafts: dict[str, _Draft]) -> bool:
+    """pg_dump's `ALTER TABLE t ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (...)`, which sqlglot keeps
+    as text: the column is assigned by the database."""
+    if not (isinstance(statement, exp.Command) and str(statement.this).upper() == "ALTER"):
+        return False
+    match = _IDENTITY.match(str(statement.expression))
+    draft = drafts.get(match.group("table").split(".")[-1].strip('"').lower()) if match is not None else None
+    column = draft.columns.get(_column_key(draft, match.group("column").strip('"'))) if draft and match else None
+    if draft is None or column is None:
+        return False
+    draft.columns[column.name] = replace(column, auto_increment=True)
+    return True
+
+
+_IDENTITY = re.compile(r"\s*table\s+(only\s+)?(?P<table>\S+)\s+alter\s+(column\s+)?(?P<column>\S+)\s+add\s+"
+                       r"generated\s+(always|by\s+default)\s+as\s+identity\b", re.I)
+
+
+def _reason(item: ReadStatement) -> str:
+    return statement_reason(item.text)
+
+
+def _notes(skipped: list[SkippedStatement]) -> tuple[str, ...]:
+    kinds: dict[str, int] = {}
+    for statement in skipped:
+        kind = statement_kind(statement.summary)
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return tuple(f"{count} {kind} statement{'s' if count != 1 else ''} not used (only tables, keys, unique and "
+                 "foreign-key constraints make a model)" for kind, count in sorted(kinds.items()))
+
+
+def _domain(statement: exp.Expression, dialect: SqlDialect) -> tuple[str, Column] | None:
+    """`CREATE DOMAIN year AS integer CHECK (VALUE >= 1901 ...)` (PostgreSQL): its name and what a column of it is.
+
+    sqlglot keeps the statement as text; its definition after AS is read as the one column of a table."""
+    if not (isinstance(statement, exp.Command) and str(statement.this).upper() == "CREATE"):
+        return None
+    match = re.match(r"\s*domain\s+(\S+)\s+as\s+(.+)$", str(statement.expression), re.I | re.S)
+    if match is None:
+        return None
     try:
-        return [s for s in sqlglot.parse(text, read=dialect.value) if isinstance(s, exp.Expression)]
-    except ParseError as exc:
-        first = exc.errors[0] if exc.errors else {}
-        description = str(first.get("description", exc)).split("<Token")[0].strip()
-        near = str(first.get("highlight") or "").strip()
-        message = f"{dialect.value} SQL could not be parsed: {description}" + (f" (at `{near}`)" if near else "")
-        raise SqlSchemaError(message, int(first.get("line") or 0), int(first.get("col") or 0), source) from None
-    except TokenError as exc:  # an unclosed quote or comment: sqlglot gives the offsets of the text it stopped in
-        offset = exc.start if exc.start is not None else 0
-        line, column = _position(text, offset)
-        raise SqlSchemaError(f"{dialect.value} SQL could not be read from here on: an unclosed quote, identifier "
-                             "or comment?", line, column, source) from None
-    except (SqlglotError, RecursionError) as exc:
-        raise SqlSchemaError(f"{dialect.value} SQL could not be parsed: {str(exc).splitlines()[0]}",
-                             source=source) from None
-    finally:
-        quiet.setLevel(level)
+        found = sqlglot.parse_one(f'CREATE TABLE _domain ("value" {match.group(2)})', read=dialect.value)
+    except (SqlglotError, RecursionError):
+        return None
+    if not isinstance(found, exp.Create) or not isinstance(found.this, exp.Schema) or not found.this.expressions:
+        return None
+    draft = _Draft("_domain", 0)
+    definition = found.this.expressions[0]
+    if not isinstance(definition, exp.ColumnDef):
+        return None
+    _column(definition, draft, {}, {})
+    return match.group(1).split(".")[-1].strip('"').lower(), draft.columns["value"]
 
 
 def _enum_type(statement: exp.Expression) -> tuple[str, tuple[str, ...]] | None:
@@ -215,25 +216,6 @@ def _enum_types(statements: list[exp.Expression]) -> dict[str, tuple[str, ...]]:
     return dict(found for s in statements if (found := _enum_type(s)) is not None)
 
 
-def _is_unread_table(statement: exp.Expression) -> bool:
-    return (isinstance(statement, exp.Command) and str(statement.this).upper() == "CREATE"
-            and str(statement.expression).strip().upper().startswith("TABLE"))
-
-
-def _position(text: str, offset: int) -> tuple[int, int]:
-    before = text[: max(0, min(offset, len(text)))]
-    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
-
-
-def _statement_kind(statement: exp.Expression) -> str:
-    if isinstance(statement, exp.Create):
-        temporary = "TEMPORARY " if statement.find(exp.TemporaryProperty) is not None else ""
-        return f"CREATE {temporary}{str(statement.args.get('kind') or '').upper()}".strip()
-    if isinstance(statement, exp.Command):
-        return str(statement.this).upper()
-    return type(statement).__name__.upper()
-
-
 def _row_count(comments: list[str]) -> int | None:
     for comment in comments:
         match = _ROWS_COMMENT.match(comment)
@@ -246,68 +228,48 @@ def _name(node: exp.Expression | None) -> str:
     return node.name if node is not None else ""
 
 
-def _create_table(statement: exp.Create, enum_types: dict[str, tuple[str, ...]], drafts: dict[str, _Draft],
-                  source: str) -> _Draft:
+def _create_table(statement: exp.Create, enum_types: dict[str, tuple[str, ...]], domains: dict[str, Column],
+                  drafts: dict[str, _Draft], item: ReadStatement, source: str) -> _Draft:
     schema = statement.this
     like = statement.find(exp.LikeProperty)
     if like is not None:  # CREATE TABLE b LIKE a / (LIKE a INCLUDING ALL): a's columns and keys, not its foreign keys
-        return _copy(statement, like, drafts, source)
+        return _copy(statement, like, drafts, item.line, source)
     if not isinstance(schema, exp.Schema):  # CREATE TABLE ... AS SELECT: no columns to read
         table = schema if isinstance(schema, exp.Table) else schema.find(exp.Table)
         raise SqlSchemaError(f"CREATE TABLE {_name(table)} AS SELECT has no column definitions; write the columns "
-                             "out", _line_of(statement), 0, source)
+                             "out", item.line, 0, source, "write the columns out, or remove the statement")
     name = _name(schema.this)
     if name.lower() in drafts:
-        raise SqlSchemaError(f"the table {name} is created twice", _line_of(statement), 0, source)
-    draft = _Draft(name, _line_of(statement), row_count=_row_count(statement.comments or []))
+        raise SqlSchemaError(f"the table {name} is created twice", item.line, 0, source)
+    draft = _Draft(name, item.line, row_count=_row_count(statement.comments or []),
+                   namespace=schema.this.db if isinstance(schema.this, exp.Table) else "")
     for element in schema.expressions:
         if isinstance(element, exp.ColumnDef):
-            _column(element, draft, enum_types)
+            _column(element, draft, enum_types, domains)
         else:
             _table_constraint(element, draft)
     drafts[name.lower()] = draft
     return draft
 
 
-def _copy(statement: exp.Create, like: exp.LikeProperty, drafts: dict[str, _Draft], source: str) -> _Draft:
+def _copy(statement: exp.Create, like: exp.LikeProperty, drafts: dict[str, _Draft], line: int, source: str) -> _Draft:
     target = statement.this.this if isinstance(statement.this, exp.Schema) else statement.this
     name, original = _name(target), drafts.get(_name(like.this).lower())
     if original is None:
         raise SqlSchemaError(f"CREATE TABLE {name} LIKE {_name(like.this)}: the file creates no table "
-                             f"{_name(like.this)} before it", _line_of(statement), 0, source)
+                             f"{_name(like.this)} before it", line, 0, source)
     if name.lower() in drafts:
-        raise SqlSchemaError(f"the table {name} is created twice", _line_of(statement), 0, source)
-    draft = _Draft(name, _line_of(statement), dict(original.columns), original.primary_key,
+        raise SqlSchemaError(f"the table {name} is created twice", line, 0, source)
+    draft = _Draft(name, line, dict(original.columns), original.primary_key,
                    list(original.unique_sets), row_count=_row_count(statement.comments or []))
     drafts[name.lower()] = draft
     return draft
 
 
-def _line_of(statement: exp.Expression) -> int:
-    for node in statement.walk():
-        meta = getattr(node, "meta", None) or {}
-        if "line" in meta:
-            return int(meta["line"])
-    return 0
-
-
-def _column(definition: exp.ColumnDef, draft: _Draft, enum_types: dict[str, tuple[str, ...]]) -> None:
+def _column(definition: exp.ColumnDef, draft: _Draft, enum_types: dict[str, tuple[str, ...]],
+            domains: dict[str, Column]) -> None:
     kind = definition.args.get("kind")
-    sql_type = kind.this.name if isinstance(kind, exp.DataType) else "TEXT"
-    parameters = _type_parameters(kind)
-    enum_values: tuple[str, ...] = ()
-    if isinstance(kind, exp.DataType) and sql_type == "USERDEFINED":
-        type_name = kind.args.get("kind")
-        named = type_name.name if isinstance(type_name, (exp.Identifier, exp.Dot)) else ""
-        if named.lower() in enum_types:
-            sql_type, enum_values = "ENUM", enum_types[named.lower()]
-    element = ""
-    if isinstance(kind, exp.DataType) and sql_type in ("ENUM", "SET") and not enum_values:
-        enum_values = tuple(e.name for e in kind.expressions if isinstance(e, exp.Literal))
-    if isinstance(kind, exp.DataType) and sql_type == "ARRAY" and kind.expressions:
-        element = kind.expressions[0].this.name if isinstance(kind.expressions[0], exp.DataType) else ""
-    column = Column(definition.name, sql_type, parameters, enum_values=enum_values, element_type=element,
-                    auto_increment=sql_type in ("SERIAL", "BIGSERIAL", "SMALLSERIAL"))
+    column = _typed_column(definition.name, kind, enum_types, domains)
     for constraint in definition.args.get("constraints") or []:
         constraint_kind = constraint.args.get("kind")
         if isinstance(constraint_kind, exp.NotNullColumnConstraint) and not constraint_kind.args.get("allow_null"):
@@ -316,13 +278,48 @@ def _column(definition: exp.ColumnDef, draft: _Draft, enum_types: dict[str, tupl
             draft.primary_key = (column.name,)
         elif isinstance(constraint_kind, exp.UniqueColumnConstraint):
             draft.unique_sets.append((column.name,))
+        elif isinstance(constraint_kind, exp.ComputedColumnConstraint) or (
+                isinstance(constraint_kind, exp.GeneratedAsIdentityColumnConstraint)
+                and constraint_kind.args.get("expression") is not None):
+            column = replace(column, computed=True)  # GENERATED ALWAYS AS (expression): computed, not assigned
         elif isinstance(constraint_kind, (exp.AutoIncrementColumnConstraint, exp.GeneratedAsIdentityColumnConstraint)):
             column = replace(column, auto_increment=True)
+        elif isinstance(constraint_kind, exp.DefaultColumnConstraint) and _is_nextval(constraint_kind.this):
+            column = replace(column, auto_increment=True)  # pg_dump's SERIAL: DEFAULT nextval('t_id_seq')
         elif isinstance(constraint_kind, exp.Reference):
             draft.foreign_keys.append(_reference((column.name,), constraint_kind))
         elif isinstance(constraint_kind, exp.CheckColumnConstraint):
-            column = _checked(column, constraint_kind.this)
+            column = checked(column, constraint_kind.this)
     draft.columns[column.name] = column
+
+
+def _typed_column(name: str, kind: exp.Expression | None, enum_types: dict[str, tuple[str, ...]],
+                  domains: dict[str, Column]) -> Column:
+    """The column its type makes: an enum type's values, a domain's base type and checks, a SERIAL's sequence."""
+    sql_type = kind.this.name if isinstance(kind, exp.DataType) else "TEXT"
+    if isinstance(kind, exp.DataType) and sql_type == "USERDEFINED":
+        type_name = kind.args.get("kind")
+        named = (type_name.name if isinstance(type_name, (exp.Identifier, exp.Dot)) else "").lower()
+        if named in enum_types:
+            return Column(name, "ENUM", enum_values=enum_types[named])
+        if named in domains:
+            return replace(domains[named], name=name)
+        if named == "year":  # MySQL's YEAR when sqlglot reads it as a named type
+            sql_type = "YEAR"
+    enum_values: tuple[str, ...] = ()
+    if isinstance(kind, exp.DataType) and sql_type in ("ENUM", "SET"):
+        enum_values = tuple(e.name for e in kind.expressions if isinstance(e, exp.Literal))
+    element = ""
+    if isinstance(kind, exp.DataType) and sql_type == "ARRAY" and kind.expressions:
+        element = kind.expressions[0].this.name if isinstance(kind.expressions[0], exp.DataType) else ""
+    return Column(name, sql_type, _type_parameters(kind), enum_values=enum_values, element_type=element,
+                  auto_increment=sql_type in ("SERIAL", "BIGSERIAL", "SMALLSERIAL"))
+
+
+def _is_nextval(default: exp.Expression | None) -> bool:
+    if isinstance(default, exp.Dot):  # pg_catalog.nextval(...)
+        default = default.expression
+    return isinstance(default, exp.Anonymous) and default.name.lower() == "nextval"
 
 
 def _type_parameters(kind: exp.Expression | None) -> tuple[int, ...]:
@@ -339,8 +336,25 @@ def _type_parameters(kind: exp.Expression | None) -> tuple[int, ...]:
 def _reference(columns: tuple[str, ...], reference: exp.Reference) -> ForeignKey:
     target = reference.this
     if isinstance(target, exp.Schema):
-        return ForeignKey(columns, _name(target.this), tuple(_name(e) for e in target.expressions))
-    return ForeignKey(columns, _name(target), ())
+        return ForeignKey(columns, _qualified(target.this), tuple(_name(e) for e in target.expressions))
+    return ForeignKey(columns, _qualified(target), ())
+
+
+def _qualified(table: exp.Expression | None) -> str:
+    """`auth.users` keeps its schema until `_local_references` knows whether the file creates that schema."""
+    namespace = table.db if isinstance(table, exp.Table) else ""
+    return f"{namespace}.{_name(table)}" if namespace else _name(table)
+
+
+def _local_references(drafts: dict[str, _Draft], dialect: SqlDialect) -> None:
+    """A reference names its table without the schema when the file creates tables there (`public.customer`,
+    MySQL's database name); `auth.users` (Supabase's, say) stays qualified: a table the file does not create."""
+    local = {d.namespace.lower() for d in drafts.values()} | {"", "public"}
+    for draft in drafts.values():
+        for index, key in enumerate(draft.foreign_keys):
+            namespace, _, bare = key.parent_table.rpartition(".")
+            if namespace and (dialect is SqlDialect.MYSQL or namespace.lower() in local):
+                draft.foreign_keys[index] = replace(key, parent_table=bare)
 
 
 def _table_constraint(element: exp.Expression, draft: _Draft) -> None:
@@ -363,78 +377,38 @@ def _table_constraint(element: exp.Expression, draft: _Draft) -> None:
 
 def _table_check(condition: exp.Expression, draft: _Draft) -> None:
     """A table-level CHECK about one column (`CHECK (status IN (...))`) narrows that column."""
-    for predicate in _conjuncts(condition):
+    for predicate in conjuncts(condition):
         columns = {c.name for c in predicate.find_all(exp.Column)}
         if len(columns) == 1 and (name := columns.pop()) in draft.columns:
-            draft.columns[name] = _checked(draft.columns[name], predicate)
-
-
-def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
-    """The terms of `a AND b AND ...`, left to right. A loop, not recursion: a CHECK of 60,000 chained ANDs
-    (a left-deep tree as deep) raised RecursionError (issue 30.6)."""
-    found, pending = [], [condition]
-    while pending:
-        term = pending.pop()
-        while isinstance(term, exp.Paren):
-            term = term.this
-        if isinstance(term, exp.And):
-            pending += [term.expression, term.this]  # the left one is taken next
-        else:
-            found.append(term)
-    return found
-
-
-def _checked(column: Column, condition: exp.Expression) -> Column:
-    """Enum values and numeric bounds a CHECK constraint states about its column."""
-    for predicate in _conjuncts(condition):
-        if isinstance(predicate, exp.In) and isinstance(predicate.this, exp.Column):
-            values = tuple(e.name for e in predicate.expressions if isinstance(e, exp.Literal))
-            if values:
-                column = replace(column, enum_values=values)
-        elif isinstance(predicate, exp.EQ) and isinstance(predicate.expression, exp.Any):
-            # pg_dump writes `IN (...)` as `= ANY (ARRAY['a'::text, ...])`
-            values = tuple(literal.name for literal in predicate.expression.find_all(exp.Literal) if literal.is_string)
-            if values:
-                column = replace(column, enum_values=values)
-        elif isinstance(predicate, exp.Between) and isinstance(predicate.this, exp.Column):
-            low, high = _number(predicate.args.get("low")), _number(predicate.args.get("high"))
-            column = replace(column, minimum=low if low is not None else column.minimum,
-                             maximum=high if high is not None else column.maximum)
-        elif isinstance(predicate, (exp.GT, exp.GTE)) and isinstance(predicate.this, exp.Column):
-            bound = _number(predicate.expression)
-            if bound is not None:
-                step = 1 if isinstance(predicate, exp.GT) and column.sql_type in INTEGER_TYPES else 0
-                column = replace(column, minimum=bound + step)
-        elif isinstance(predicate, (exp.LT, exp.LTE)) and isinstance(predicate.this, exp.Column):
-            bound = _number(predicate.expression)
-            if bound is not None:
-                step = 1 if isinstance(predicate, exp.LT) and column.sql_type in INTEGER_TYPES else 0
-                column = replace(column, maximum=bound - step)
-    return column
-
-
-def _number(node: exp.Expression | None) -> float | None:
-    negative = isinstance(node, exp.Neg)
-    literal = node.this if negative and node is not None else node
-    if isinstance(literal, exp.Literal) and not literal.is_string:
-        try:
-            value = float(literal.name)
-        except ValueError:
-            return None
-        return -value if negative else value
-    return None
+            draft.columns[name] = checked(draft.columns[name], predicate)
 
 
 def _alter_table(statement: exp.Alter, drafts: dict[str, _Draft]) -> bool:
-    """`ALTER TABLE t ADD CONSTRAINT ...` (pg_dump's way of declaring keys); False for other ALTERs."""
+    """`ALTER TABLE t ADD CONSTRAINT ...` (pg_dump's way of declaring keys) and `ALTER COLUMN id SET DEFAULT
+    nextval(...)` (pg_dump's SERIAL); False for other ALTERs."""
     draft = drafts.get(_name(statement.this).lower())
     actions = statement.args.get("actions") or []
-    if draft is None or not actions or not all(isinstance(a, exp.AddConstraint) for a in actions):
+    if draft is None or not actions or not all(_is_used_action(a, draft) for a in actions):
         return False
     for action in actions:
+        if isinstance(action, exp.AlterColumn):
+            column = draft.columns[_column_key(draft, action.name)]
+            draft.columns[column.name] = replace(column, auto_increment=True)
+            continue
         for constraint in action.expressions:
             _table_constraint(constraint, draft)
     return True
+
+
+def _is_used_action(action: exp.Expression, draft: _Draft) -> bool:
+    if isinstance(action, exp.AddConstraint):
+        return True
+    return (isinstance(action, exp.AlterColumn) and _is_nextval(action.args.get("default"))
+            and _column_key(draft, action.name) in draft.columns)
+
+
+def _column_key(draft: _Draft, name: str) -> str:
+    return next((key for key in draft.columns if key.lower() == name.lower()), name)
 
 
 def _unique_index(statement: exp.Create, drafts: dict[str, _Draft]) -> bool:
@@ -446,7 +420,7 @@ def _unique_index(statement: exp.Create, drafts: dict[str, _Draft]) -> bool:
     params = index.args.get("params")
     columns = [c.this for c in (params.args.get("columns") or [])] if params is not None else []
     names = tuple(c.name for c in columns if isinstance(c, exp.Column))
-    if draft is None or not names or len(names) != len(columns):
-        return False
+    if draft is None or params is None or not names or len(names) != len(columns) or params.args.get("where"):
+        return False  # a partial index (WHERE) is unique among some rows only: listed as skipped, not a unique set
     draft.unique_sets.append(names)
     return True

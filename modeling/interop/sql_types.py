@@ -19,6 +19,7 @@ from typing import Any
 from modeling.interop.sql_schema import INTEGER_TYPES, Column, Table
 
 TIMESTAMP_START, TIMESTAMP_END = "2020-01-01T00:00:00Z", "2026-12-01T00:00:00Z"
+YEAR_MIN, YEAR_MAX = 1901, 2155  # MySQL's YEAR range (MySQL 8.0 reference manual, "The YEAR Type")
 NUMBER_TYPES = INTEGER_TYPES | {"DECIMAL", "DOUBLE", "FLOAT", "MONEY", "SMALLMONEY", "BIGDECIMAL", "UDECIMAL",
                                 "UDOUBLE"}
 BOOLEAN_TYPES = frozenset({"BOOLEAN", "BIT"})
@@ -51,7 +52,7 @@ def column_generator(table: Table, column: Column) -> dict[str, Any] | None:
     name = column.name
     kind = dynamodb_type(column.sql_type, column.type_parameters)
     lower = column.name.lower()
-    if column.enum_values:
+    if column.enum_values and kind != "SS":
         return {"kind": "enum", "values": list(dict.fromkeys(column.enum_values))}
     if column.sql_type == "UUID" or (name in table.primary_key and kind == "S"
                                      and column.sql_type not in TIMESTAMP_TYPES | DATE_TYPES):
@@ -64,7 +65,7 @@ def column_generator(table: Table, column: Column) -> dict[str, Any] | None:
         return {"kind": "timestamp_range", "start": TIMESTAMP_START, "end": TIMESTAMP_END,
                 **({"format": "date"} if column.sql_type in DATE_TYPES else {})}
     if kind != "S":
-        return None
+        return None  # SS (a MySQL SET), B, M, L: the sample data's own defaults
     provider = _provider(table, lower)
     if provider is not None:
         return {"kind": "faker", "provider": provider}
@@ -75,8 +76,10 @@ def column_generator(table: Table, column: Column) -> dict[str, Any] | None:
 
 
 def dynamodb_type(sql_type: str, parameters: tuple[int, ...]) -> str:
-    if sql_type in BOOLEAN_TYPES or (sql_type == "TINYINT" and parameters == (1,)):
-        return "BOOL"  # MySQL's BOOLEAN is TINYINT(1)
+    if sql_type in BOOLEAN_TYPES or (sql_type in ("TINYINT", "UTINYINT") and parameters == (1,)):
+        return "BOOL"  # MySQL's BOOLEAN is TINYINT(1); phpBB-style flags are TINYINT(1) UNSIGNED
+    if sql_type == "SET":
+        return "SS"  # MySQL's SET('a','b'): any number of the listed strings, no order, no repeats
     if sql_type in NUMBER_TYPES:
         return "N"
     if sql_type in BINARY_TYPES or sql_type in ("BYTEA", "VARBINARY"):
@@ -91,11 +94,13 @@ def dynamodb_type(sql_type: str, parameters: tuple[int, ...]) -> str:
 def _number_generator(table: Table, name: str) -> dict[str, Any]:
     column = table.column(name)
     assert column is not None
-    if column.auto_increment or (name in table.primary_key and len(table.primary_key) == 1):
+    if not column.computed and (column.auto_increment or (name in table.primary_key and len(table.primary_key) == 1)):
         return {"kind": "sequence"}
-    low = column.minimum if column.minimum is not None else (1 if name.lower() in ("version", "quantity") else 0)
+    year = column.sql_type == "YEAR"  # MySQL's YEAR: 1901 to 2155 (MySQL 8.0 reference manual, 13.2.4)
+    low = column.minimum if column.minimum is not None else (
+        YEAR_MIN if year else 1 if name.lower() in ("version", "quantity") else 0)
     high = column.maximum if column.maximum is not None else (
-        10 if name.lower() in ("version", "quantity") else max(low, 0) + 1000)
+        YEAR_MAX if year else 10 if name.lower() in ("version", "quantity") else max(low, 0) + 1000)
     high = max(high, low)
     if column.sql_type in INTEGER_TYPES:
         return {"kind": "int_range", "min": int(low), "max": int(high)}
