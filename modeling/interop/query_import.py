@@ -5,10 +5,10 @@ named `verb_object_by_key` (`get_customer_by_id`, `list_orders_by_customer_id`);
 same pattern (the same shape with other literals) are one pattern with their calls added. Traffic: average
 requests per second = calls / the log's window in seconds; peak = average x the stated peak-to-average ratio.
 Statements no access pattern can serve are listed with the reason, the DynamoDB alternative, their calls and
-their share of the log's calls: among them stored procedures and functions (`CALL proc(...)`,
-`SELECT func(...)`) and views that are more than one table; a simple view is read through to its table
-(`modeling.interop.query_views`). Other statements (BEGIN, SET, `SELECT @@session...`, catalog queries) are
-counted as skipped.
+their share of the calls that read or write data (BEGIN, COMMIT and the like left out): among them stored
+procedures and functions (`CALL proc(...)`, `SELECT func(...)`) and views that are more than one table; a
+simple view is read through to its table (`modeling.interop.query_views`). Other statements (BEGIN, SET,
+`SELECT @@session...`, catalog queries) are counted as skipped.
 
 Items one read returns come from the log's rows per call when it has them (pg_stat_statements' `rows`,
 MySQL's `SUM_ROWS_SENT`); for a read by a foreign key, rows per call also give the relationship's children
@@ -65,7 +65,7 @@ class UnmappedStatement:
     reason: str
     detail: str
     alternative: str
-    traffic_share: float = 0.0  # this statement's calls / all the log's calls (0 to 1)
+    traffic_share: float = 0.0  # calls / the calls of every statement that reads or writes data (0 to 1)
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,7 @@ def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None 
     groups: dict[tuple[object, ...], _Group] = {}
     unmapped: list[UnmappedStatement] = []
     skipped: list[str] = []
+    skipped_calls = 0
     for logged in sorted(log.statements, key=lambda s: (-s.calls, s.text)):
         statement = _parse(logged.text, log)
         if isinstance(statement, Unmappable):
@@ -112,10 +113,12 @@ def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None 
             continue
         if statement is None or not isinstance(statement, _DML):
             skipped.append(logged.text)
+            skipped_calls += logged.calls
             continue
         routine = _routine(statement)
         if routine is None and _touches_no_table(statement):
             skipped.append(logged.text)
+            skipped_calls += logged.calls
             continue
         read = routine or through_views(statement, dict(views or {}))
         result = read if isinstance(read, Unmappable) else propose(read[0], tables, schema.model, entity_of)
@@ -148,7 +151,7 @@ def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None 
     if any(p["kind"] in ("read_one", "read_many") for p in patterns):
         decisions.append("Reads are eventually consistent (half the read cost); mark strong the ones that must see "
                          "a write made just before (never on a GSI).")
-    total_calls = sum(s.calls for s in log.statements)
+    total_calls = sum(s.calls for s in log.statements) - skipped_calls  # the calls that read or write data
     shared = [replace(u, traffic_share=u.calls / total_calls if total_calls else 0.0) for u in unmapped]
     return QueryImport(model, tuple(mapped), tuple(shared), tuple(skipped), tuple(inferred), tuple(decisions),
                        window, ratio)
