@@ -10,6 +10,7 @@ limit, no duplicate keys, bounded nesting); a structural problem is a ModelFileE
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -86,11 +87,7 @@ class Table:
 
     def all_items(self) -> tuple[Item, ...]:
         """Table data and facet data together, each item once (landscape.md §4.3)."""
-        seen: list[Item] = []
-        for item in (*self.items, *(i for f in self.facets for i in f.items)):
-            if item not in seen:
-                seen.append(item)
-        return tuple(seen)
+        return tuple(_once([*self.items, *(i for f in self.facets for i in f.items)], lambda item: item))
 
     def attribute_type(self, name: str) -> str | None:
         for attribute in (self.partition_key, self.sort_key, *self.non_key_attributes):
@@ -487,13 +484,17 @@ def workbench_date(moment: datetime) -> str:
 
 def iter_items(table: Table) -> Iterator[tuple[str | None, Item]]:
     """Every item with the facet it came from (None for table-level data), each item once."""
-    seen: list[Item] = []
-    for facet in table.facets:
-        for item in facet.items:
-            if item not in seen:
-                seen.append(item)
-                yield facet.name, item
-    for item in table.items:
-        if item not in seen:
-            seen.append(item)
-            yield None, item
+    pairs: list[tuple[str | None, Item]] = [(f.name, i) for f in table.facets for i in f.items]
+    yield from _once([*pairs, *((None, i) for i in table.items)], lambda pair: pair[1])
+
+
+def _once(entries: list[Any], item_of: Any) -> Iterator[Any]:
+    """The entries whose item was not seen before, in order. Items are compared by their canonical JSON (the
+    same test as `==` for DynamoDB JSON), in a set: a list of the items seen made the import quadratic (a
+    3,287-item file took minutes, issue 31.6)."""
+    seen: set[str] = set()
+    for entry in entries:
+        key = json.dumps(item_of(entry), sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            yield entry

@@ -206,6 +206,10 @@ class _Builder:
         self.fragments: list[str] = []  # what was inferred for the entity being built
         self.taken_names: set[str] = set()
         self.flagged: set[str] = set()  # attributes whose declared type disagrees with their values (said once)
+        self.values_of: dict[str, list[Any]] = {}  # attribute -> its typed values in the items, read once
+        for item in table.all_items():
+            for name, value in item.items():
+                self.values_of.setdefault(name, []).append(value)
 
     # names of attributes across the table: one Workbench name, one model name
     def name_of(self, original: str) -> str:
@@ -258,7 +262,7 @@ class _Builder:
 
     def observed_type(self, name: str) -> str | None:
         """The one type of the attribute's values across the table's items (None: no values, or several)."""
-        kinds = {_type_of([plain_value(item[name])]) for item in self.table.all_items() if name in item}
+        kinds = {_type_of([plain_value(value)]) for value in self.values_of.get(name, [])}
         return kinds.pop() if len(kinds) == 1 else None
 
     def declared_type(self, name: str) -> str | None:
@@ -266,7 +270,7 @@ class _Builder:
         then the values' type, and the disagreement is said (once per attribute)."""
         declared = self.table.attribute_type(name)
         observed = self.observed_type(name)
-        values = [i[name] for i in self.table.all_items() if name in i]
+        values = self.values_of.get(name, [])
         # a value typed N whose text is no number (`{"N": "ff00aa"}`): DynamoDB refuses the item
         not_numbers = [v["N"] for v in values if "N" in v and not isinstance(plain_value(v), Decimal)]
         wrong = declared in ("N", "BOOL") and observed is not None and observed != declared
