@@ -38,7 +38,8 @@ DEFAULT_PROVISIONED_SETTINGS: Mapping[str, Any] = {
 _FILE_KEYS = {"ModelName", "ModelMetadata", "DataModel"}
 _METADATA_KEYS = {"Author", "DateCreated", "DateLastModified", "Description", "AWSService", "Version"}
 _TABLE_KEYS = {"TableName", "KeyAttributes", "NonKeyAttributes", "TableFacets", "GlobalSecondaryIndexes",
-               "TableData", "DataAccess", "BillingMode", "ProvisionedCapacitySettings", "SampleDataFormats"}
+               "TableData", "DataAccess", "BillingMode", "ProvisionedCapacitySettings", "SampleDataFormats",
+               "TimeToLiveAttribute"}
 _FACET_KEYS = {"FacetName", "KeyAttributeAlias", "TableData", "NonKeyAttributes", "DataAccess"}
 _INDEX_KEYS = {"IndexName", "KeyAttributes", "Projection"}
 
@@ -83,6 +84,7 @@ class Table:
     billing_mode: str | None = None
     provisioned: Mapping[str, Any] | None = None
     sample_data_formats: Mapping[str, Any] | None = None
+    ttl_attribute: str | None = None  # `TimeToLiveAttribute`: the attribute whose epoch seconds expire an item
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     def all_items(self) -> tuple[Item, ...]:
@@ -216,7 +218,22 @@ class _Reader:
             facets=facets, items=self.items(self.list_of(raw, "TableData", path), f"{path}.TableData"),
             billing_mode=billing, provisioned=self.mapping_or_none(raw, "ProvisionedCapacitySettings", path),
             sample_data_formats=self.mapping_or_none(raw, "SampleDataFormats", path),
+            ttl_attribute=self.ttl_attribute(raw.get("TimeToLiveAttribute"), f"{path}.TimeToLiveAttribute"),
             extras={k: v for k, v in raw.items() if k not in _TABLE_KEYS})
+
+    def ttl_attribute(self, raw: Any, path: str) -> str | None:
+        """The attribute's name, written as text or as `{"AttributeName": ..., "Enabled": ...}` (the shape of
+        DynamoDB's TimeToLiveSpecification); a specification that is not enabled sets none."""
+        if isinstance(raw, dict) and raw.get("Enabled", True) is not False:
+            raw = raw.get("AttributeName")
+        elif isinstance(raw, dict):
+            return None
+        if raw is None or raw == "":
+            return None
+        if not isinstance(raw, str):
+            self.problem(path, "`TimeToLiveAttribute` must be an attribute's name", "write the name as text")
+            return None
+        return raw
 
     def list_of(self, raw: dict[str, Any], key: str, path: str) -> list[Any]:
         value = raw.get(key, [])
@@ -443,6 +460,8 @@ def _table_document(table: Table) -> dict[str, Any]:
             document["ProvisionedCapacitySettings"] = dict(table.provisioned or DEFAULT_PROVISIONED_SETTINGS)
     if table.sample_data_formats:
         document["SampleDataFormats"] = dict(table.sample_data_formats)
+    if table.ttl_attribute:
+        document["TimeToLiveAttribute"] = table.ttl_attribute
     return {**document, **table.extras}
 
 

@@ -304,6 +304,8 @@ class _Builder:
         return TableSettings(name=name, billing_mode=billing, ttl_attribute=ttl)
 
     def ttl_attribute(self, entities: list[Entity]) -> str | None:
+        if self.table.ttl_attribute:
+            return self.declared_ttl(entities, self.table.ttl_attribute)
         found = {a.name: a.type for e in entities for a in e.attributes if a.name.lower() in TTL_NAMES}
         for name, kind in found.items():
             owners = [e.attribute(name) for e in entities if e.attribute(name)]
@@ -311,6 +313,25 @@ class _Builder:
                 self.notes.append(f"`{name}` (a Number) is taken as the table's time-to-live attribute.")
                 return name
         return None
+
+    def declared_ttl(self, entities: list[Entity], original: str) -> str | None:
+        """The file's `TimeToLiveAttribute`, when the model can hold it: an attribute of the entities, a Number
+        (DynamoDB deletes an item only when its TTL attribute is a Number of epoch seconds, docs/checks.md)."""
+        name = self.name_of(original)
+        owners = [a for e in entities for a in e.attributes if a.name == name]
+        if not owners:
+            self.notes.append(f"The file's time-to-live attribute `{original}` is on no item and in no facet, so the "
+                              "model has no TTL: add the attribute (a Number of epoch seconds) to the entities "
+                              "that expire, then set it as the table's TTL attribute.")
+            return None
+        if any(a.type is not AttributeType.N for a in owners):
+            kinds = ", ".join(sorted({a.type.value for a in owners}))
+            self.notes.append(f"The file's time-to-live attribute `{original}` is {kinds}, not a Number: DynamoDB "
+                              "deletes an item only when it holds epoch seconds as a Number, so the model has no "
+                              "TTL; make it N and set it as the table's TTL attribute.")
+            return None
+        self.notes.append(f"`{name}` is the table's time-to-live attribute (TimeToLiveAttribute in the file).")
+        return name
 
     def key_attribute(self, name: str, kind: str) -> KeyAttribute:
         kind = self.declared_type(name) or kind
@@ -488,8 +509,9 @@ class _Builder:
         partition = self.template(group, table.partition_key.name, group.partition_alias, values)
         sort = self.template(group, table.sort_key.name, group.sort_alias, values) if table.sort_key else None
         indexes: dict[str, KeyTemplates] = {}
+        own = {table.partition_key.name: partition, **({table.sort_key.name: sort} if table.sort_key and sort else {})}
         for index in table.indexes:
-            templates = self.index_templates(group, index, values)
+            templates = self.index_templates(group, index, values, own)
             if templates is not None:
                 indexes[_index_name(index.name)] = templates
         identifiers = [n for t in (partition, sort) if t for n in KeyTemplate.parse(t).attribute_names]
@@ -502,17 +524,22 @@ class _Builder:
         self.notes.append(f"{group.name} ({len(group.items)} item(s)): " + "; ".join(self.fragments) + ".")
         return entity, keys
 
-    def index_templates(self, group: _Group, index: Index, values: dict[str, list[Any]]) -> KeyTemplates | None:
+    def index_templates(self, group: _Group, index: Index, values: dict[str, list[Any]],
+                        own: dict[str, str]) -> KeyTemplates | None:
+        """The entity's templates on one index; `own` are its table key templates (an index keyed on a table key,
+        as an inverted index is, holds the same value, so the same template)."""
         keys = [k for k in (index.partition_key, index.sort_key) if k]
         having = [i for i in group.items if all(k.name in i for k in keys)]
-        if not having and not (not group.items and all(k.name in group.facet_attributes for k in keys)):
+        listed = set(group.facet_attributes) | set(own)  # every item has the table's keys
+        if not having and not (not group.items and all(k.name in listed for k in keys)):
             return None  # an empty facet that lists the index's keys is in the index: its items will have them
         if len(having) < len(group.items):
             self.notes.append(f"{group.name}: {len(having)} of {len(group.items)} items have {index.name}'s keys "
                               "(a sparse index); the condition is not inferred, so add only_when if it has one.")
         subgroup = _Group(group.name, group.source, having)
-        partition = self.template(subgroup, index.partition_key.name, "", values)
-        sort = self.template(subgroup, index.sort_key.name, "", values) if index.sort_key else None
+        partition = own.get(index.partition_key.name) or self.template(subgroup, index.partition_key.name, "", values)
+        sort = (own.get(index.sort_key.name) or self.template(subgroup, index.sort_key.name, "", values)) \
+            if index.sort_key else None
         return KeyTemplates(partition_key=partition, sort_key=sort)
 
     def template(self, group: _Group, key: str, alias: str | None, values: dict[str, list[Any]]) -> str:
@@ -526,6 +553,14 @@ class _Builder:
             self.fragments.append(f"`{key}` = `{{{self.name_of(key)}}}`")
             return f"{{{self.name_of(key)}}}"
         found = _infer_template(group, key, alias or "", self.generic, set(values), self.key_names)
+        named = _alias_template(alias, key) if found is None else None
+        if named is not None:  # no data, but the facet's alias names the parts (`USER#userId`)
+            template, attributes = named
+            for name in attributes:
+                values.setdefault(name, [])
+            template = _renamed(template, self.name_of)
+            self.fragments.append(f"`{key}` = `{template}` (no data for it; from its facet alias `{alias}`)")
+            return template
         if found is None:  # no data: a table key is the entity's id, an index key an attribute named after it
             name = _unique(_camel(group.name) + "Id" if key in self.key_names else _camel(key), set(values))
             values[name] = []
@@ -574,6 +609,28 @@ class _Builder:
             self.notes.append(f"`{name}` generates {generator.get('provider', generator['kind'])} values, from "
                               f"its NoSQL Workbench sample-data format {setting[1]!r}.")
         return generator
+
+
+def _alias_template(alias: str | None, key: str) -> tuple[str, list[str]] | None:
+    """A facet alias read as a template when the facet has no items: `USER#userId` -> `USER#{userId}`.
+
+    NoSQL Workbench shows the alias as the key's column title, and real files write them so
+    (`playerID`, `ITEMS#ItemID`, `SubId#SKU`): an upper-case word is a label, any other word an attribute.
+    An alias that only repeats a key's name (`PK`, `GSI1SK`) says nothing.
+    """
+    if not alias or alias == key or _GENERIC_KEY.match(alias) or "{" in alias:
+        return None
+    parts, attributes = [], []
+    for word in alias.split("#"):
+        if word == "" or (word.isupper() and is_label(word)):
+            parts.append(word)
+        else:
+            name = safe_name(word)
+            attributes.append(name)
+            parts.append(f"{{{name}}}")
+    if not attributes:
+        return None
+    return "#".join(parts), list(dict.fromkeys(attributes))
 
 
 def _renamed(template: str, name_of: Any) -> str:
