@@ -548,6 +548,11 @@ class _Builder:
         if given is not None:
             self.fragments.append(f"`{key}` = `{given}` (its facet alias)")
             return given
+        texts = {_text(i.get(key)) for i in group.items}
+        if alias and "{" not in alias and key in self.generic and texts == {alias} and is_label(alias):
+            # the exporter writes a constant key as its alias (`ORDER`): with one item nothing else says so
+            self.fragments.append(f"`{key}` = `{alias}` (its facet alias, the value of every item)")
+            return alias
         if key not in self.generic:  # the key is an attribute of its own (customerId, CreatedAt)
             values.setdefault(key, [i[key] for i in group.items if key in i])
             self.fragments.append(f"`{key}` = `{{{self.name_of(key)}}}`")
@@ -708,10 +713,13 @@ def _column_part(position: int, fitting: list[tuple[list[str], dict[str, Any]]],
                  count: int, hint: str | None) -> tuple[str, ...]:
     """One segment of a key template, from that segment in every item that has the template's layout."""
     texts = [segments[position] for segments, _ in fitting]
-    if len(fitting) == 1:
-        return _part(texts[0], fitting[0][1], key, generic, count, hint)
     if any("{" in t or "}" in t for t in texts):
         return ("var",)
+    named = _labelled_attribute(position, fitting, key, generic)
+    if named is not None:
+        return ("ref", named)
+    if len(fitting) == 1:
+        return _part(texts[0], fitting[0][1], key, generic, count, hint)
     # a reference: the attribute whose value the segment is in most items (sample data is not always consistent:
     # one item's SK differs from its CreatedAt); the items it does not fit are counted in the notes
     best, best_matches = None, 0
@@ -729,6 +737,29 @@ def _column_part(position: int, fitting: list[tuple[list[str], dict[str, Any]]],
                                  or (text.startswith('"') and text.endswith('"'))):
         return ("const", text)
     return ("var",)
+
+
+def _labelled_attribute(position: int, fitting: list[tuple[list[str], dict[str, Any]]], key: str,
+                        generic: set[str]) -> str | None:
+    """The attribute the label before a segment names (`WAREHOUSE#7`: warehouseId, warehouse_id), when it holds
+    the segment's value in every item.
+
+    Sample data can give two ids the same value (order 7 of warehouse 7): the first attribute whose value
+    matched used to win, so a round trip re-keyed a GSI from the warehouse to the order (issue 31.6). The label
+    is the evidence; it also counts for one-character values, which are too common to be a reference alone.
+    """
+    if position == 0:
+        return None
+    labels = {segments[position - 1] for segments, _ in fitting}
+    label = labels.pop() if len(labels) == 1 else ""
+    if not is_label(label):
+        return None
+    wanted = {label.lower(), label.lower() + "id", label.lower() + "_id"}
+    for name in dict.fromkeys(n for _, item in fitting for n in item):
+        if name != key and name not in generic and name.lower() in wanted and all(
+                _text(item.get(name)) == segments[position] for segments, item in fitting):
+            return name
+    return None
 
 
 def _part(segment: str, item: dict[str, Any], key: str, generic: set[str], count: int,
