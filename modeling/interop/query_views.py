@@ -15,13 +15,20 @@ query-log import needs them, so that a query on a view is not reported as a quer
 
 from __future__ import annotations
 
+import logging
+import re
 from dataclasses import dataclass
 
+import sqlglot
 from sqlglot import exp
+from sqlglot.errors import SqlglotError
 
-from modeling.errors import ModelFileError
 from modeling.interop.query_conditions import VIEW, Unmappable
-from modeling.interop.sql_schema import SqlDialect, parse_statements
+
+# `CREATE [OR REPLACE] [ALGORITHM=... DEFINER=... SQL SECURITY ...] VIEW name AS SELECT ...;`, up to its `;`.
+# Each view is parsed on its own: the rest of a dump (routines, data) is the schema import's business.
+_CREATE_VIEW = re.compile(r"\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:ALGORITHM\s*=\s*\w+|DEFINER\s*=\s*\S+|"
+                          r"SQL\s+SECURITY\s+\w+|TEMP|TEMPORARY|RECURSIVE)\s+)*VIEW\b[^;]*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -35,18 +42,25 @@ class View:
     not_simple: str | None  # why the view cannot be read through (None: it can)
 
 
-def read_views(text: str, dialect: SqlDialect | str) -> dict[str, View]:
-    """The schema file's views by lower-case name; none when the file cannot be read (the schema import says why)."""
-    try:
-        statements = parse_statements(text, SqlDialect(dialect))
-    except (ModelFileError, ValueError):
-        return {}
+def read_views(text: str, dialect: str) -> dict[str, View]:
+    """The schema file's views by lower-case name (`dialect`: sqlglot's, `postgres` or `mysql`); a view sqlglot
+    cannot read is left out (a query on it is then a query on a table the schema lacks, and says so)."""
+    quiet = logging.getLogger("sqlglot")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # its "falling back to a Command" warnings: such a view is simply not read
     views = {}
-    for statement in statements:
-        if isinstance(statement, exp.Create) and str(statement.args.get("kind") or "").upper() == "VIEW" and \
-                isinstance(statement.this, exp.Table) and isinstance(statement.expression, exp.Query):
-            view = _view(statement.this.name, statement.expression)
-            views[view.name.lower()] = view
+    try:
+        for match in _CREATE_VIEW.finditer(text):
+            try:
+                statement = sqlglot.parse_one(match.group(0), read=str(dialect))
+            except (SqlglotError, RecursionError, ValueError):
+                continue
+            if isinstance(statement, exp.Create) and isinstance(statement.this, exp.Table) and \
+                    isinstance(statement.expression, exp.Query):
+                view = _view(statement.this.name, statement.expression)
+                views[view.name.lower()] = view
+    finally:
+        quiet.setLevel(level)
     return views
 
 
