@@ -29,10 +29,11 @@ from sqlglot.errors import SqlglotError
 from modeling.errors import ModelFileError, Problem
 from modeling.interop.query_log import QueryLog
 from modeling.interop.query_patterns import ALTERNATIVES, PROCEDURE, UNPARSED, Proposal, Unmappable, propose
+from modeling.interop.query_rows import LoggedRead, log_cardinalities, log_counts, read_relationship
 from modeling.interop.query_views import View, through_views
-from modeling.interop.sql_import import DEFAULT_ITEM_COUNT, SqlImport, singular, snake
-from modeling.limits import MAX_CARDINALITY, MAX_ITEM_COUNT, MAX_ITEMS_PER_REQUEST, MAX_REQUESTS_PER_SECOND
-from modeling.model import Model, PatternKind, Relationship
+from modeling.interop.sql_import import SqlImport, singular, snake
+from modeling.limits import MAX_ITEMS_PER_REQUEST, MAX_REQUESTS_PER_SECOND
+from modeling.model import Model, PatternKind
 from modeling.model_file import document_problems, model_from_document, model_to_document
 
 DEFAULT_WINDOW_HOURS = 24.0
@@ -138,9 +139,9 @@ def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None 
             group.rows = (group.rows or 0.0) + logged.rows
     named = _names(list(groups.values()), schema)
     patterns = [_pattern(name, group, schema, window, ratio, inferred, decisions) for name, group in named]
-    cardinalities = _log_cardinalities(named, schema, inferred)
-    model, dropped = _model(schema.model, patterns, cardinalities,
-                            _log_counts(schema.model, cardinalities, inferred))
+    reads = [LoggedRead(name, group.proposal, group.rows, group.calls) for name, group in named]
+    cardinalities = log_cardinalities(reads, schema, inferred)
+    model, dropped = _model(schema.model, patterns, cardinalities, log_counts(schema.model, cardinalities, inferred))
     mapped = []
     for name, group in named:
         if name in dropped:
@@ -320,76 +321,11 @@ def _expected_items(proposal: Proposal, group: _Group, schema: SqlImport, name: 
 
 def _children(proposal: Proposal, schema: SqlImport) -> float | None:
     """Children per parent when the inputs are a relationship's foreign key (from the row counts)."""
-    relationship = _read_relationship(proposal, schema)
+    relationship = read_relationship(proposal, schema)
     if relationship is None or "cardinality" not in relationship.model_fields_set:
         return None
     extra = 1.0 if len(proposal.tables) > 1 else 0.0  # an item-collection read returns the parent too
     return relationship.cardinality.mean + extra
-
-
-def _read_relationship(proposal: Proposal, schema: SqlImport) -> Relationship | None:
-    """The relationship whose foreign key the read's inputs are (the children of one parent)."""
-    if proposal.kind is not PatternKind.READ_MANY:
-        return None
-    child = schema.entity_of(proposal.tables[-1])
-    return next((r for r in schema.model.relationships
-                 if r.child == child and set(r.child_attributes) == set(proposal.inputs)), None)
-
-
-def _log_cardinalities(named: list[tuple[str, _Group]], schema: SqlImport, inferred: list[str]) -> dict[str, float]:
-    """Children per parent from the log's rows per call, for relationships no row count sized.
-
-    Without it the relationship keeps the default of one child per parent, and the planner (which reads the
-    collection the relationship describes) prices a read of 30 rows as a read of one. A read cut short by its
-    LIMIT says only that there are at least that many: it is not used. The busiest read of a relationship wins.
-    """
-    found: dict[str, float] = {}
-    for name, group in named:
-        relationship = _read_relationship(group.proposal, schema)
-        if relationship is None or "cardinality" in relationship.model_fields_set or relationship.name in found \
-                or group.rows is None or not group.calls:
-            continue
-        per_call = group.rows / group.calls - (1.0 if len(group.proposal.tables) > 1 else 0.0)
-        page = group.proposal.page_size
-        if per_call <= 0 or (page is not None and per_call >= page):
-            continue
-        found[relationship.name] = min(MAX_CARDINALITY, float(f"{per_call:.3g}"))
-        inferred.append(f"{relationship.name}: a {relationship.parent} has about {found[relationship.name]:g} "
-                        f"{relationship.child} items, from {name}'s rows per call in the log (no row counts were "
-                        "given; --row-counts gives them from the tables).")
-    return found
-
-
-def _log_counts(model: Model, cardinalities: dict[str, float], inferred: list[str]) -> dict[str, int]:
-    """Item counts that make each relationship's children per parent what the log says.
-
-    The planner reads a collection as children / parents (the counts, `modeling.design.items_read`), so the
-    cardinality alone would change nothing. An assumed count (DEFAULT_ITEM_COUNT: the schema gave none) gives
-    way: the child's, from its parent (so a chain store -> customer -> rental is worked out from the top down,
-    and a whole number of children per parent stays exact), else the parent's, from its children."""
-    counts = {e.name: e.item_count for e in model.entities}
-    assumed = {name for name, count in counts.items() if count == DEFAULT_ITEM_COUNT}
-    ruled: dict[str, str] = {}  # entity -> the relationship that sets its count (the busiest read's first)
-    relationships = [r for r in model.relationships if r.name in cardinalities and r.parent != r.child]
-    for relationship in relationships:
-        changes = relationship.child if relationship.child in assumed else \
-            relationship.parent if relationship.parent in assumed else None
-        if changes is not None:
-            ruled.setdefault(changes, relationship.name)
-    for _ in range(len(relationships) + 1):  # a count set from another set count follows it
-        for relationship in relationships:
-            per_parent = cardinalities[relationship.name]
-            if ruled.get(relationship.child) == relationship.name:
-                counts[relationship.child] = min(MAX_ITEM_COUNT, max(1, round(counts[relationship.parent] *
-                                                                              per_parent)))
-            elif ruled.get(relationship.parent) == relationship.name:
-                counts[relationship.parent] = max(1, round(counts[relationship.child] / per_parent))
-    before = {e.name: e.item_count for e in model.entities}
-    changed = {name: count for name, count in counts.items() if count != before[name]}
-    for name in sorted(changed):
-        inferred.append(f"{name}: {changed[name]:,} items (assumed) so that {ruled[name]} has the children per "
-                        "parent the log shows.")
-    return changed
 
 
 def _model(base: Model, patterns: list[dict[str, Any]], cardinalities: dict[str, float],
