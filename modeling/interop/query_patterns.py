@@ -184,6 +184,7 @@ def _select(select: exp.Select, schema_tables: dict[str, Table], model: Model,
         proposal.kind = PatternKind.READ_MANY if proposal.kind is PatternKind.READ_ONE else proposal.kind
         proposal.decisions.append("DynamoDB has no COUNT, SUM or GROUP BY: the Query reads the items and the "
                                   "application aggregates them, or keep " + ALTERNATIVES[AGGREGATE])
+    _offset(select, proposal)
     return proposal
 
 
@@ -286,8 +287,11 @@ def _limit(select: exp.Select, proposal: Proposal) -> None:
         proposal.page_size = max(1, min(int(value.name), 10_000))
     elif value is not None:
         proposal.decisions.append("LIMIT is a parameter: set page_size to the usual page")
-    offset = select.args.get("offset")
-    if offset is not None:
+
+
+def _offset(select: exp.Select, proposal: Proposal) -> None:
+    """OFFSET has no DynamoDB counterpart: a Query pages on from the last key it read."""
+    if select.args.get("offset") is not None and proposal.kind is PatternKind.READ_MANY:
         proposal.decisions.append("OFFSET is dropped: DynamoDB pages from the last key read (ExclusiveStartKey), so "
                                   "the next page starts from a cursor, and jumping to page N reads the N - 1 pages "
                                   "before it")

@@ -135,3 +135,11 @@ def test_cli_lists_the_procedure_with_calls_and_share(tmp_path: Path) -> None:
     assert ("unmapped (stored procedure or function): CALL rewards_report($1, $2) (518,400 calls, 28.7 % of the "
             "calls reading or writing data)") in result.stderr
     assert "Traceback" not in result.stderr and "unsupported syntax" not in result.stderr
+
+
+def test_offset_is_said_only_for_a_read_of_many_items() -> None:
+    log = read_query_log(b'DIGEST_TEXT,COUNT_STAR\n"SELECT * FROM `customers` WHERE `id` = ? LIMIT ?, ?",4\n'
+                         b'"SELECT * FROM `customers` WHERE `city` = ? ORDER BY `name` LIMIT ? OFFSET ?",4\n')
+    result = import_queries(import_sql((FIXTURES / "ecommerce.sql").read_text(encoding="utf-8")), log, 1, 2)
+    offsets = [d.split(":")[0] for d in result.decisions if "OFFSET is dropped" in d]
+    assert offsets == ["list_customers_by_city"]  # a get by id returns one item: no page to skip to
