@@ -12,13 +12,17 @@ from collections.abc import Iterable, Iterator
 
 from modeling.data.sample_data import attribute_text_bytes, must_differ, sample_footprint_bytes
 from modeling.design.keys import KeyTemplate, KeyTemplateError
-from modeling.errors import Problem, Severity
+from modeling.errors import ItemSizeError, Problem, Severity
+from modeling.item_size import parse_number
 from modeling.limits import MAX_SAMPLE_BYTES_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
 from modeling.model import (
     AccessPattern,
+    Attribute,
     AttributeType,
+    ConstantGenerator,
     Entity,
     EntityKeys,
+    EnumGenerator,
     KeyDesign,
     Model,
     PatternKind,
@@ -85,6 +89,7 @@ def _entity_problems(model: Model, entity: Entity) -> Iterator[Problem]:
         yield from _missing_attribute(entity, f"{base}.identifiers", name)
     for attribute in entity.attributes:
         generator = attribute.generator
+        yield from _number_text_problems(base, attribute)
         if isinstance(generator, ReferenceGenerator):
             path = f"{base}.attributes[{attribute.name}].generator"
             target = model.entity(generator.entity)
@@ -95,6 +100,31 @@ def _entity_problems(model: Model, entity: Entity) -> Iterator[Problem]:
     if not entity.attributes:
         yield Problem(base, "the entity has no attributes",
                       "add at least the attributes that identify an item", Severity.WARNING)
+
+
+def _number_text_problems(base: str, attribute: Attribute) -> Iterator[Problem]:
+    """A Number attribute whose generator makes text that is no number (`ff00aa`, issue 31.6): DynamoDB refuses
+    the item (dynamodb-facts §6: a Number is digits, sign, point and exponent, at most 38 significant digits)."""
+    if attribute.type not in (AttributeType.N, AttributeType.NS):
+        return
+    generator = attribute.generator
+    values = list(generator.values) if isinstance(generator, EnumGenerator) else \
+        [generator.value] if isinstance(generator, ConstantGenerator) and isinstance(generator.value, str) else []
+    wrong = [v for v in values if not _is_number_text(v)]
+    if wrong:
+        shown = ", ".join(wrong[:3]) + (", ..." if len(wrong) > 3 else "")
+        yield Problem(f"{base}.attributes[{attribute.name}].type",
+                      f"`{attribute.name}` is a Number, but its generator makes text that is no number ({shown}): "
+                      "DynamoDB refuses such an item",
+                      "make the attribute S (hex codes and other text are strings), or give the generator numbers")
+
+
+def _is_number_text(value: str) -> bool:
+    try:
+        parse_number(value)
+    except ItemSizeError:
+        return False
+    return True
 
 
 def _identity_problems(model: Model) -> Iterator[Problem]:

@@ -20,6 +20,8 @@ from datetime import date, datetime
 
 from hypothesis import strategies as st
 
+from modeling.errors import ItemSizeError
+from modeling.item_size import parse_number
 from modeling.model import (
     AccessPattern,
     Attribute,
@@ -172,10 +174,11 @@ def entities(draw: st.DrawFn, columns: dict[str, tuple[str, ...]],
     targets = [(entity, attribute) for entity, attributes in columns.items() for attribute in attributes]
     result = []
     for entity, attributes in columns.items():
+        kinds = {name: types.get(name) or draw(st.sampled_from(AttributeType)) for name in attributes}
         built = tuple(Attribute(
-            name=name, type=types.get(name) or draw(st.sampled_from(AttributeType)),
-            required=draw(st.booleans()), unique=draw(st.booleans()), description=draw(texts),
-            generator=draw(st.none() | generators(targets)), **draw(sizes()),
+            name=name, type=kinds[name], required=draw(st.booleans()), unique=draw(st.booleans()),
+            description=draw(texts), generator=draw(st.none() | generators(targets).filter(
+                lambda g, kind=kinds[name]: _fits(kind, g))), **draw(sizes()),
         ) for name in attributes)
         # an entity that patterns use needs an identity (validation), so a valid model names one
         identifiers = draw(subsets(attributes)) or attributes[:1]
@@ -184,6 +187,18 @@ def entities(draw: st.DrawFn, columns: dict[str, tuple[str, ...]],
             monthly_growth_percent=draw(finite(-100.0, 1000.0)), identifiers=identifiers,
             attributes=built))
     return tuple(result)
+
+
+def _fits(kind: AttributeType, generator: object) -> bool:
+    """A Number's enum or constant text must be numbers (validation refuses `ff00aa` as N, issue 31.6)."""
+    if kind not in (AttributeType.N, AttributeType.NS):
+        return True
+    values = generator.values if isinstance(generator, EnumGenerator) else \
+        [generator.value] if isinstance(generator, ConstantGenerator) and isinstance(generator.value, str) else []
+    try:
+        return all(parse_number(v) is not None for v in values)
+    except ItemSizeError:
+        return False
 
 
 @st.composite

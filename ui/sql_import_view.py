@@ -63,7 +63,8 @@ def _show_result() -> None:
                     "skipped (no table of the schema).")
     if result.unmapped:
         st.markdown("**Statements no access pattern serves**, and what to do instead:")
-        st.dataframe([{"statement": u.statement, "calls": u.calls, "reason": u.reason, "why": u.detail,
+        st.dataframe([{"statement": u.statement, "calls": u.calls,
+                       "share of data calls": f"{u.traffic_share:.1%}", "reason": u.reason, "why": u.detail,
                        "instead": u.alternative} for u in result.unmapped], hide_index=True)
     if result.decisions:
         st.markdown("**Needs a decision:**\n" + "\n".join(f"- {plain(d)}" for d in result.decisions))

@@ -29,6 +29,8 @@ UNKNOWN_TABLE = "table not in the schema"
 UNPARSED = "not parsed"
 NO_KEY = "table without a primary key"
 UNKNOWN_COLUMN = "column not in the schema"
+PROCEDURE = "stored procedure or function"
+VIEW = "view"
 ALTERNATIVES = {
     UNKNOWN_COLUMN: "check the column's name against the schema (or add the column to the schema)",
     NO_KEY: "give the entity identifiers (its primary key) on the Model page, then add the pattern",
@@ -41,6 +43,11 @@ ALTERNATIVES = {
     BULK_WRITE: "read the keys with a Query and write each item (BatchWriteItem), or a job over an export to S3",
     UNKNOWN_TABLE: "add the table's CREATE TABLE to the schema",
     UNPARSED: "check the statement; it is listed here rather than guessed at",
+    PROCEDURE: "log the statements the procedure or function runs (each read or write becomes an access pattern; "
+               "several writes that must succeed together, a TransactWriteItems), or move its logic into the "
+               "application",
+    VIEW: "query the view's tables with their own access patterns, or keep what the view joins together in one "
+          "item (denormalised) so one key reads it",
 }
 _RANGES = {exp.GT: RangeOperator.GREATER_THAN, exp.GTE: RangeOperator.GREATER_THAN_OR_EQUAL,
            exp.LT: RangeOperator.LESS_THAN, exp.LTE: RangeOperator.LESS_THAN_OR_EQUAL}

@@ -4,13 +4,22 @@ Each logged SELECT, INSERT, UPDATE and DELETE becomes a proposed access pattern 
 named `verb_object_by_key` (`get_customer_by_id`, `list_orders_by_customer_id`); statements that propose the
 same pattern (the same shape with other literals) are one pattern with their calls added. Traffic: average
 requests per second = calls / the log's window in seconds; peak = average x the stated peak-to-average ratio.
-Statements no access pattern can serve are listed with the reason and the DynamoDB alternative; other
-statements (BEGIN, SET, catalog queries) are counted as skipped.
+Statements no access pattern can serve are listed with the reason, the DynamoDB alternative, their calls and
+their share of the calls that read or write data (BEGIN, COMMIT and the like left out): among them stored
+procedures and functions (`CALL proc(...)`, `SELECT func(...)`) and views that are more than one table; a
+simple view is read through to its table (`modeling.interop.query_views`). Other statements (BEGIN, SET,
+`SELECT @@session...`, catalog queries) are counted as skipped.
+
+Items one read returns come from the log's rows per call when it has them (pg_stat_statements' `rows`,
+MySQL's `SUM_ROWS_SENT`); for a read by a foreign key, rows per call also give the relationship's children
+per parent when no row counts did (the planner reads the collection the relationship says).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sqlglot
@@ -19,8 +28,10 @@ from sqlglot.errors import SqlglotError
 
 from modeling.errors import ModelFileError, Problem
 from modeling.interop.query_log import QueryLog
-from modeling.interop.query_patterns import ALTERNATIVES, UNPARSED, Proposal, Unmappable, propose
-from modeling.interop.sql_import import SqlImport, snake
+from modeling.interop.query_patterns import ALTERNATIVES, PROCEDURE, UNPARSED, Proposal, Unmappable, propose
+from modeling.interop.query_rows import LoggedRead, log_cardinalities, log_counts, read_relationship
+from modeling.interop.query_views import View, through_views
+from modeling.interop.sql_import import SqlImport, singular, snake
 from modeling.limits import MAX_ITEMS_PER_REQUEST, MAX_REQUESTS_PER_SECOND
 from modeling.model import Model, PatternKind
 from modeling.model_file import document_problems, model_from_document, model_to_document
@@ -30,6 +41,15 @@ DEFAULT_PEAK_TO_AVERAGE = 2.0
 DEFAULT_EXPECTED_ITEMS = 10.0
 SYSTEM_SCHEMAS = frozenset({"pg_catalog", "information_schema", "performance_schema", "mysql", "sys"})
 _DML = (exp.Select, exp.Insert, exp.Update, exp.Delete, exp.Union, exp.Intersect, exp.Except)
+_CALL = re.compile(r"^\s*(?:CALL|EXEC|EXECUTE)\s+([`\"\w.$]+)", re.IGNORECASE)
+# MySQL's digest writes `@@session.x` as @@`session` . `x`, which sqlglot does not read
+_SESSION_VARIABLE = re.compile(r"@@\s*`?(\w+)`?(?:\s*\.\s*`?(\w+)`?)?")
+_READS_SETTINGS = re.compile(r"^\s*SELECT\s+@@", re.IGNORECASE)
+# functions of the database itself (not the application's): a call to one touches no data
+_SYSTEM_FUNCTIONS = frozenset({"version", "current_setting", "set_config", "txid_current", "current_database",
+                               "current_schema", "current_user", "session_user", "database", "connection_id",
+                               "found_rows", "last_insert_id", "row_count", "sleep"})
+_UNCOUNTED = frozenset({"people", "data", "media", "series", "news", "children", "staff", "equipment", "info"})
 
 
 @dataclass(frozen=True)
@@ -46,6 +66,7 @@ class UnmappedStatement:
     reason: str
     detail: str
     alternative: str
+    traffic_share: float = 0.0  # calls / the calls of every statement that reads or writes data (0 to 1)
 
 
 @dataclass(frozen=True)
@@ -71,8 +92,10 @@ class _Group:
 
 
 def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None = None,
-                   peak_to_average: float | None = None) -> QueryImport:
-    """Propose access patterns from a query log; ModelFileError for a window or ratio that cannot be used."""
+                   peak_to_average: float | None = None, views: Mapping[str, View] | None = None) -> QueryImport:
+    """Propose access patterns from a query log; ModelFileError for a window or ratio that cannot be used.
+
+    `views` are the schema's views (`modeling.interop.query_views.read_views`), by lower-case name."""
     inferred = list(schema.inferred)
     decisions = list(schema.decisions)
     window = _window(log, window_hours, inferred, decisions)
@@ -82,20 +105,30 @@ def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None 
     groups: dict[tuple[object, ...], _Group] = {}
     unmapped: list[UnmappedStatement] = []
     skipped: list[str] = []
+    skipped_calls = 0
     for logged in sorted(log.statements, key=lambda s: (-s.calls, s.text)):
         statement = _parse(logged.text, log)
         if isinstance(statement, Unmappable):
             unmapped.append(UnmappedStatement(logged.text, logged.calls, statement.reason, statement.detail,
                                               statement.alternative))
             continue
-        if statement is None or not isinstance(statement, _DML) or _touches_no_table(statement):
+        if statement is None or not isinstance(statement, _DML):
             skipped.append(logged.text)
+            skipped_calls += logged.calls
             continue
-        result = propose(statement, tables, schema.model, entity_of)
+        routine = _routine(statement)
+        if routine is None and _touches_no_table(statement):
+            skipped.append(logged.text)
+            skipped_calls += logged.calls
+            continue
+        read = routine or through_views(statement, dict(views or {}))
+        result = read if isinstance(read, Unmappable) else propose(read[0], tables, schema.model, entity_of)
         if isinstance(result, Unmappable):
             unmapped.append(UnmappedStatement(logged.text, logged.calls, result.reason, result.detail,
                                               result.alternative))
             continue
+        assert not isinstance(read, Unmappable)
+        result.notes += read[1]  # the views it reads through
         group = groups.setdefault(result.shape(), _Group(result, [], 0, None))
         if group.proposal is not result:  # the same pattern from another statement: keep what it says too
             group.proposal.notes += result.notes
@@ -106,7 +139,9 @@ def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None 
             group.rows = (group.rows or 0.0) + logged.rows
     named = _names(list(groups.values()), schema)
     patterns = [_pattern(name, group, schema, window, ratio, inferred, decisions) for name, group in named]
-    model, dropped = _model(schema.model, patterns)
+    reads = [LoggedRead(name, group.proposal, group.rows, group.calls) for name, group in named]
+    cardinalities = log_cardinalities(reads, schema, inferred)
+    model, dropped = _model(schema.model, patterns, cardinalities, log_counts(schema.model, cardinalities, inferred))
     mapped = []
     for name, group in named:
         if name in dropped:
@@ -117,7 +152,9 @@ def import_queries(schema: SqlImport, log: QueryLog, window_hours: float | None 
     if any(p["kind"] in ("read_one", "read_many") for p in patterns):
         decisions.append("Reads are eventually consistent (half the read cost); mark strong the ones that must see "
                          "a write made just before (never on a GSI).")
-    return QueryImport(model, tuple(mapped), tuple(unmapped), tuple(skipped), tuple(inferred), tuple(decisions),
+    total_calls = sum(s.calls for s in log.statements) - skipped_calls  # the calls that read or write data
+    shared = [replace(u, traffic_share=u.calls / total_calls if total_calls else 0.0) for u in unmapped]
+    return QueryImport(model, tuple(mapped), tuple(shared), tuple(skipped), tuple(inferred), tuple(decisions),
                        window, ratio)
 
 
@@ -148,11 +185,18 @@ def _ratio(peak_to_average: float | None, decisions: list[str]) -> float:
 
 
 def _parse(text: str, log: QueryLog) -> exp.Expression | Unmappable | None:
+    call = _CALL.match(text)
+    if call:  # sqlglot reads CALL as an opaque command (and warns): the procedure's name is all there is
+        name = call.group(1).replace("`", "").replace('"', "")
+        return Unmappable(PROCEDURE, f"CALL {name} runs a stored procedure inside the database")
     # MySQL digests write a list of values as `(...)`: one placeholder keeps it parseable
     normalised = text.replace("(...)", "(?)") if log.dialect.value == "mysql" else text
+    normalised = _SESSION_VARIABLE.sub(lambda m: "@@" + ".".join(g for g in m.groups() if g), normalised)
     try:
         statements = [s for s in sqlglot.parse(normalised, read=log.dialect.value) if isinstance(s, exp.Expression)]
     except (SqlglotError, RecursionError) as exc:
+        if _READS_SETTINGS.match(text) and not re.search(r"\bFROM\b", text, re.IGNORECASE):
+            return None  # a driver reading session settings: no data
         return Unmappable(UNPARSED, f"sqlglot cannot parse it: {str(exc).splitlines()[0][:120]}")
     statements = [s for s in statements if not isinstance(s, exp.Semicolon)]
     if len(statements) > 1:
@@ -160,6 +204,23 @@ def _parse(text: str, log: QueryLog) -> exp.Expression | Unmappable | None:
     if not statements:
         return None
     return statements[0]
+
+
+def _routine(statement: exp.Expression) -> Unmappable | None:
+    """A stored function the statement calls: `SELECT func($1)` or `SELECT * FROM func($1)`."""
+    sources = [t.this for t in statement.find_all(exp.Table) if isinstance(t.this, exp.Func)]
+    if not sources and not any(t.name for t in statement.find_all(exp.Table)):
+        sources = [f for f in statement.find_all(exp.Anonymous) if not _is_system_function(f.name)]
+    if not sources:
+        return None
+    name = sources[0].name if isinstance(sources[0], exp.Anonymous) else sources[0].sql_name()
+    return Unmappable(PROCEDURE, f"{name}(...) is a function stored in the database: what it reads or writes is "
+                                 "not in the log")
+
+
+def _is_system_function(name: str) -> bool:
+    lower = name.lower()
+    return lower in _SYSTEM_FUNCTIONS or lower.startswith(("pg_", "current_"))
 
 
 def _touches_no_table(statement: exp.Expression) -> bool:
@@ -182,9 +243,9 @@ def _names(groups: list[_Group], schema: SqlImport) -> list[tuple[str, _Group]]:
 def _base_name(proposal: Proposal, schema: SqlImport) -> str:
     entity = schema.entity_of(proposal.tables[0]) or proposal.tables[0]
     if len(proposal.tables) > 1:
-        obj = f"{snake(entity)}_with_{snake(proposal.tables[1])}"
+        obj = f"{snake(entity)}_with_{_plural(snake(proposal.tables[1]))}"
     elif proposal.kind in (PatternKind.READ_MANY, PatternKind.BATCH_READ, PatternKind.BATCH_WRITE):
-        obj = snake(proposal.tables[0])
+        obj = _plural(snake(proposal.tables[0]))  # get_films_by_id, whether the table is film or films
     else:
         obj = snake(entity)
     if proposal.kind is PatternKind.UPDATE and 1 <= len(proposal.changed) <= 2:
@@ -194,6 +255,18 @@ def _base_name(proposal: Proposal, schema: SqlImport) -> str:
     keys = ["id" if k == own_key and len(proposal.tables) == 1 else k for k in keys]
     name = f"{proposal.verb}_{obj}"
     return name + ("_by_" + "_and_".join(keys) if keys else "")
+
+
+def _plural(name: str) -> str:
+    """`film` -> `films`, `category` -> `categories`; a name already plural (`order_items`) stays."""
+    *first, last = name.split("_")
+    if singular(last) != last or last in _UNCOUNTED or not last:
+        return name
+    if last.endswith("y") and last[-2:-1] not in "aeiou":
+        last = last[:-1] + "ies"
+    else:
+        last += "es" if last.endswith(("s", "x", "z", "ch", "sh")) else "s"
+    return "_".join([*first, last])
 
 
 def _pattern(name: str, group: _Group, schema: SqlImport, window: float, ratio: float, inferred: list[str],
@@ -219,7 +292,7 @@ def _pattern(name: str, group: _Group, schema: SqlImport, window: float, ratio: 
         pattern["page_size"] = proposal.page_size
     if proposal.changed:
         pattern["changed_attributes"] = list(dict.fromkeys(proposal.changed))
-    expected = _expected_items(proposal, group, schema, name, decisions)
+    expected = _expected_items(proposal, group, schema, name, inferred, decisions)
     if expected is not None:
         pattern["expected_items"] = expected
     inferred += [f"{name}: {note}." for note in dict.fromkeys(proposal.notes)]
@@ -227,13 +300,16 @@ def _pattern(name: str, group: _Group, schema: SqlImport, window: float, ratio: 
     return pattern
 
 
-def _expected_items(proposal: Proposal, group: _Group, schema: SqlImport, name: str,
+def _expected_items(proposal: Proposal, group: _Group, schema: SqlImport, name: str, inferred: list[str],
                     decisions: list[str]) -> float | None:
     kind = proposal.kind
     if kind not in (PatternKind.READ_MANY, PatternKind.BATCH_READ, PatternKind.BATCH_WRITE):
         return None
     per_call = group.rows / group.calls if group.rows is not None and group.calls else None
     estimate = per_call if per_call else proposal.batch_items or _children(proposal, schema)
+    if per_call:
+        inferred.append(f"{name}: the log returns {per_call:,.3g} rows per call ({group.rows or 0:,.0f} rows / "
+                        f"{group.calls:,} calls): it expects that many items per request.")
     if estimate is None:
         estimate = float(proposal.page_size or DEFAULT_EXPECTED_ITEMS)
         decisions.append(f"{name}: the log gives no rows per call, so it expects {estimate:g} items per request; "
@@ -245,18 +321,25 @@ def _expected_items(proposal: Proposal, group: _Group, schema: SqlImport, name: 
 
 def _children(proposal: Proposal, schema: SqlImport) -> float | None:
     """Children per parent when the inputs are a relationship's foreign key (from the row counts)."""
-    child = schema.entity_of(proposal.tables[-1])
-    for relationship in schema.model.relationships:
-        if relationship.child == child and set(relationship.child_attributes) == set(proposal.inputs) and \
-                "cardinality" in relationship.model_fields_set:
-            extra = 1.0 if len(proposal.tables) > 1 else 0.0  # an item-collection read returns the parent too
-            return relationship.cardinality.mean + extra
-    return None
+    relationship = read_relationship(proposal, schema)
+    if relationship is None or "cardinality" not in relationship.model_fields_set:
+        return None
+    extra = 1.0 if len(proposal.tables) > 1 else 0.0  # an item-collection read returns the parent too
+    return relationship.cardinality.mean + extra
 
 
-def _model(base: Model, patterns: list[dict[str, Any]]) -> tuple[Model, dict[str, str]]:
+def _model(base: Model, patterns: list[dict[str, Any]], cardinalities: dict[str, float],
+           counts: dict[str, int]) -> tuple[Model, dict[str, str]]:
     """The model with the patterns that validate; the others are returned with their first problem."""
     document = model_to_document(base)
+    for entity in document.get("entities", []):
+        entity["item_count"] = counts.get(entity["name"], entity["item_count"])
+    for relationship in document.get("relationships", []):
+        if relationship["name"] in cardinalities:
+            cardinality = {**relationship.get("cardinality", {}), "mean": cardinalities[relationship["name"]]}
+            if (cardinality.get("max") or float("inf")) < cardinality["mean"]:
+                cardinality.pop("max")
+            relationship["cardinality"] = cardinality
     dropped: dict[str, str] = {}
     while True:
         document["access_patterns"] = [p for p in patterns if p["name"] not in dropped]

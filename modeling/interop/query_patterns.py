@@ -24,10 +24,12 @@ from modeling.interop.query_conditions import (
     EVERY_PARTITION,
     FULL_TEXT,
     NO_KEY,
+    PROCEDURE,
     REPORTING,
     UNKNOWN_COLUMN,
     UNKNOWN_TABLE,
     UNPARSED,
+    VIEW,
     Tables,
     Unmappable,
     conjuncts,
@@ -36,8 +38,8 @@ from modeling.interop.query_conditions import (
 from modeling.interop.sql_schema import Table
 from modeling.model import Entity, Model, PatternKind, RangeOperator, SortOrder
 
-__all__ = ["AGGREGATE", "ALTERNATIVES", "BULK_WRITE", "EVERY_PARTITION", "FULL_TEXT", "NO_KEY", "REPORTING",
-           "UNKNOWN_COLUMN", "UNKNOWN_TABLE", "UNPARSED", "Proposal", "Unmappable", "propose"]
+__all__ = ["AGGREGATE", "ALTERNATIVES", "BULK_WRITE", "EVERY_PARTITION", "FULL_TEXT", "NO_KEY", "PROCEDURE",
+           "REPORTING", "UNKNOWN_COLUMN", "UNKNOWN_TABLE", "UNPARSED", "VIEW", "Proposal", "Unmappable", "propose"]
 
 
 @dataclass
@@ -182,6 +184,7 @@ def _select(select: exp.Select, schema_tables: dict[str, Table], model: Model,
         proposal.kind = PatternKind.READ_MANY if proposal.kind is PatternKind.READ_ONE else proposal.kind
         proposal.decisions.append("DynamoDB has no COUNT, SUM or GROUP BY: the Query reads the items and the "
                                   "application aggregates them, or keep " + ALTERNATIVES[AGGREGATE])
+    _offset(select, proposal)
     return proposal
 
 
@@ -252,9 +255,18 @@ def _order(select: exp.Select, tables: Tables, proposal: Proposal, driving: str)
     order = select.args.get("order")
     if order is None or not order.expressions:
         return
-    first = order.expressions[0]
+    first, *rest = order.expressions
     column = tables.resolve(first.this) if isinstance(first.this, exp.Column) else None
     proposal.sort_order = SortOrder.DESCENDING if first.args.get("desc") else SortOrder.ASCENDING
+    if rest:
+        later = ", ".join(o.this.sql() for o in rest)
+        proposal.decisions.append(f"ORDER BY {first.this.sql()}, {later}: a sort key orders by one attribute; "
+                                  f"{later} only breaks ties if the sort key holds both (a composite sort key such "
+                                  f"as {first.this.name}#{rest[0].this.name}), else sort in the application")
+    if column is not None and column[0] != driving:
+        proposal.decisions.append(f"ORDER BY {first.this.sql()} orders by a column of {column[0]}, but the items read "
+                                  f"are {driving}'s: copy {column[1]} into them (denormalise) to sort by it, or "
+                                  "sort in the application")
     if column is None or column[0] != driving or column[1] in proposal.inputs:
         return
     if proposal.range_attribute is None:
@@ -275,6 +287,14 @@ def _limit(select: exp.Select, proposal: Proposal) -> None:
         proposal.page_size = max(1, min(int(value.name), 10_000))
     elif value is not None:
         proposal.decisions.append("LIMIT is a parameter: set page_size to the usual page")
+
+
+def _offset(select: exp.Select, proposal: Proposal) -> None:
+    """OFFSET has no DynamoDB counterpart: a Query pages on from the last key it read."""
+    if select.args.get("offset") is not None and proposal.kind is PatternKind.READ_MANY:
+        proposal.decisions.append("OFFSET is dropped: DynamoDB pages from the last key read (ExclusiveStartKey), so "
+                                  "the next page starts from a cursor, and jumping to page N reads the N - 1 pages "
+                                  "before it")
 
 
 def _insert(insert: exp.Insert, schema_tables: dict[str, Table], model: Model,

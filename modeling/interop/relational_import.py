@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from modeling.errors import ModelFileError, Problem
 from modeling.interop.query_import import MappedStatement, UnmappedStatement, import_queries
 from modeling.interop.query_log import read_query_log
+from modeling.interop.query_views import read_views
 from modeling.interop.sql_import import import_sql, read_row_counts
 from modeling.interop.sql_schema import MAX_SCHEMA_BYTES, SkippedStatement
 from modeling.model import Model
@@ -47,7 +48,8 @@ def import_relational(schema: bytes, schema_name: str = "schema.sql", query_log:
     if query_log is None:
         return RelationalImport(imported.model, imported.schema.dialect.value, imported.inferred, imported.decisions,
                                 schema_skipped=imported.schema.skipped)
-    result = import_queries(imported, read_query_log(query_log, log_name), window_hours, peak_to_average)
+    views = read_views(text, imported.schema.dialect.value)  # a query on a view reads its table
+    result = import_queries(imported, read_query_log(query_log, log_name), window_hours, peak_to_average, views)
     return RelationalImport(result.model, imported.schema.dialect.value, result.inferred, result.decisions,
                             result.mapped, result.unmapped, len(result.skipped), result.window_hours,
                             result.peak_to_average, imported.schema.skipped)

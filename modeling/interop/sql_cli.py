@@ -109,14 +109,17 @@ def _report(result: RelationalImport, output: Path | None, propose: Proposer | N
           + ("" if result.window_hours is not None else target), file=sys.stderr)
     if result.window_hours is not None:
         patterns = {m.pattern for m in result.mapped}
+        unmapped_share = sum(u.traffic_share for u in result.unmapped)
         print(f"{len(result.mapped)} statements mapped to {len(patterns)} access patterns, {len(result.unmapped)} "
-              f"unmapped, {result.skipped} skipped; traffic over {result.window_hours:g} hours, peak "
-              f"{result.peak_to_average:g} x average{target}", file=sys.stderr)
+              f"unmapped ({_percent(unmapped_share)} of the calls reading or writing data), {result.skipped} "
+              f"skipped; traffic over {result.window_hours:g} hours, peak {result.peak_to_average:g} x "
+              f"average{target}", file=sys.stderr)
     for mapped in result.mapped:
         print(f"mapped: {mapped.pattern} <- {_short(mapped.statement)} ({mapped.calls:,} calls)", file=sys.stderr)
     for unmapped in result.unmapped:
-        print(f"unmapped ({unmapped.reason}): {_short(unmapped.statement)} ({unmapped.calls:,} calls): "
-              f"{unmapped.detail}; instead: {unmapped.alternative}", file=sys.stderr)
+        print(f"unmapped ({unmapped.reason}): {_short(unmapped.statement)} ({unmapped.calls:,} calls, "
+              f"{_percent(unmapped.traffic_share)} of the calls reading or writing data): {unmapped.detail}; "
+              f"instead: {unmapped.alternative}", file=sys.stderr)
     for statement in result.schema_skipped:
         print(f"skipped: {statement}", file=sys.stderr)
     for note in result.inferred:
@@ -144,6 +147,11 @@ def _design_summary(model: Model, propose: Proposer) -> None:
           + (f"; only a Scan serves {', '.join(scans)}" if scans else "")
           + (f"; the inputs of {', '.join(unnamed)} cannot name the items they write" if unnamed else "")
           + " (dds design MODEL for the reasons)", file=sys.stderr)
+
+
+def _percent(share: float) -> str:
+    """0.1337 -> `13.4 %`; a share under 0.1 % is not shown as 0.0 %."""
+    return f"{share:.1%}".replace("%", " %") if share == 0 or share >= 0.001 else "under 0.1 %"
 
 
 def _short(statement: str) -> str:

@@ -10,6 +10,7 @@ limit, no duplicate keys, bounded nesting); a structural problem is a ModelFileE
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -37,7 +38,8 @@ DEFAULT_PROVISIONED_SETTINGS: Mapping[str, Any] = {
 _FILE_KEYS = {"ModelName", "ModelMetadata", "DataModel"}
 _METADATA_KEYS = {"Author", "DateCreated", "DateLastModified", "Description", "AWSService", "Version"}
 _TABLE_KEYS = {"TableName", "KeyAttributes", "NonKeyAttributes", "TableFacets", "GlobalSecondaryIndexes",
-               "TableData", "DataAccess", "BillingMode", "ProvisionedCapacitySettings", "SampleDataFormats"}
+               "TableData", "DataAccess", "BillingMode", "ProvisionedCapacitySettings", "SampleDataFormats",
+               "TimeToLiveAttribute"}
 _FACET_KEYS = {"FacetName", "KeyAttributeAlias", "TableData", "NonKeyAttributes", "DataAccess"}
 _INDEX_KEYS = {"IndexName", "KeyAttributes", "Projection"}
 
@@ -82,15 +84,12 @@ class Table:
     billing_mode: str | None = None
     provisioned: Mapping[str, Any] | None = None
     sample_data_formats: Mapping[str, Any] | None = None
+    ttl_attribute: str | None = None  # `TimeToLiveAttribute`: the attribute whose epoch seconds expire an item
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     def all_items(self) -> tuple[Item, ...]:
         """Table data and facet data together, each item once (landscape.md §4.3)."""
-        seen: list[Item] = []
-        for item in (*self.items, *(i for f in self.facets for i in f.items)):
-            if item not in seen:
-                seen.append(item)
-        return tuple(seen)
+        return tuple(_once([*self.items, *(i for f in self.facets for i in f.items)], lambda item: item))
 
     def attribute_type(self, name: str) -> str | None:
         for attribute in (self.partition_key, self.sort_key, *self.non_key_attributes):
@@ -219,7 +218,22 @@ class _Reader:
             facets=facets, items=self.items(self.list_of(raw, "TableData", path), f"{path}.TableData"),
             billing_mode=billing, provisioned=self.mapping_or_none(raw, "ProvisionedCapacitySettings", path),
             sample_data_formats=self.mapping_or_none(raw, "SampleDataFormats", path),
+            ttl_attribute=self.ttl_attribute(raw.get("TimeToLiveAttribute"), f"{path}.TimeToLiveAttribute"),
             extras={k: v for k, v in raw.items() if k not in _TABLE_KEYS})
+
+    def ttl_attribute(self, raw: Any, path: str) -> str | None:
+        """The attribute's name, written as text or as `{"AttributeName": ..., "Enabled": ...}` (the shape of
+        DynamoDB's TimeToLiveSpecification); a specification that is not enabled sets none."""
+        if isinstance(raw, dict) and raw.get("Enabled", True) is not False:
+            raw = raw.get("AttributeName")
+        elif isinstance(raw, dict):
+            return None
+        if raw is None or raw == "":
+            return None
+        if not isinstance(raw, str):
+            self.problem(path, "`TimeToLiveAttribute` must be an attribute's name", "write the name as text")
+            return None
+        return raw
 
     def list_of(self, raw: dict[str, Any], key: str, path: str) -> list[Any]:
         value = raw.get(key, [])
@@ -446,6 +460,8 @@ def _table_document(table: Table) -> dict[str, Any]:
             document["ProvisionedCapacitySettings"] = dict(table.provisioned or DEFAULT_PROVISIONED_SETTINGS)
     if table.sample_data_formats:
         document["SampleDataFormats"] = dict(table.sample_data_formats)
+    if table.ttl_attribute:
+        document["TimeToLiveAttribute"] = table.ttl_attribute
     return {**document, **table.extras}
 
 
@@ -487,13 +503,17 @@ def workbench_date(moment: datetime) -> str:
 
 def iter_items(table: Table) -> Iterator[tuple[str | None, Item]]:
     """Every item with the facet it came from (None for table-level data), each item once."""
-    seen: list[Item] = []
-    for facet in table.facets:
-        for item in facet.items:
-            if item not in seen:
-                seen.append(item)
-                yield facet.name, item
-    for item in table.items:
-        if item not in seen:
-            seen.append(item)
-            yield None, item
+    pairs: list[tuple[str | None, Item]] = [(f.name, i) for f in table.facets for i in f.items]
+    yield from _once([*pairs, *((None, i) for i in table.items)], lambda pair: pair[1])
+
+
+def _once(entries: list[Any], item_of: Any) -> Iterator[Any]:
+    """The entries whose item was not seen before, in order. Items are compared by their canonical JSON (the
+    same test as `==` for DynamoDB JSON), in a set: a list of the items seen made the import quadratic (a
+    3,287-item file took minutes, issue 31.6)."""
+    seen: set[str] = set()
+    for entry in entries:
+        key = json.dumps(item_of(entry), sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            yield entry

@@ -5,8 +5,8 @@ One table; one facet per entity, whose key aliases are the entity's key template
 back as templates); the items of every facet are the model's sample data with the keys rendered through
 the design the caller passes: `costs.design_ranking.propose`'s first, what every page shows (the model's
 own key design, else the proposal); without one, the model's own, else the rule-based generator's. What the
-format has no place for (LSIs, access patterns, traffic, TTL, streams, table class, sparse-index conditions) is
-listed in the export's notes.
+format has no place for (LSIs, access patterns, traffic, streams, table class, sparse-index conditions) is
+listed in the export's notes; the time-to-live attribute is written as the table's `TimeToLiveAttribute`.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def _table(model: Model, design: KeyDesign, items: dict[str, list[dict[str, Any]
                             i.projection.type.value, tuple(i.projection.non_key_attributes))
                       for i in design.global_secondary_indexes),
         facets=tuple(facets), billing_mode=model.table.billing_mode.value,
-        sample_data_formats=_sample_data_formats(model) or None), notes
+        sample_data_formats=_sample_data_formats(model) or None, ttl_attribute=model.table.ttl_attribute), notes
 
 
 def _declared_as_written(declared: dict[str, str], facets: list[Facet], notes: list[str]) -> dict[str, str]:
@@ -217,7 +217,7 @@ def _losses(model: Model, design: KeyDesign) -> list[str]:
                       "(NoSQL Workbench's JSON has no place for them).")
     settings = model.table
     dropped = [name for name, present in (
-        ("time to live", settings.ttl_attribute), ("streams", settings.stream_view_type),
+        ("streams", settings.stream_view_type),
         ("table class", settings.table_class.value != "STANDARD"), ("point-in-time recovery",
                                                                     settings.point_in_time_recovery),
         ("replicas", settings.replica_regions), ("deletion protection", settings.deletion_protection)) if present]

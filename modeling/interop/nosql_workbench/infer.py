@@ -13,8 +13,7 @@ they are. Generators are inferred from the values seen. Workbench files hold no 
 from __future__ import annotations
 
 import re
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -25,11 +24,9 @@ from modeling.design.keys import (
     VALUE,
     KeyTemplate,
     KeyTemplateError,
-    is_constant_word,
     is_label,
     key_shape,
     repeated_constants,
-    split_key_value,
 )
 from modeling.errors import ModelFileError, ModelingError, Problem, errors_only
 from modeling.interop.nosql_workbench.document import (
@@ -39,6 +36,17 @@ from modeling.interop.nosql_workbench.document import (
     iter_items,
     plain_value,
     read_workbench,
+)
+from modeling.interop.nosql_workbench.templates import (
+    GENERIC_KEY,
+    KeyGroup,
+    camel,
+    infer_template,
+    key_text,
+    renamed_template,
+    safe_name,
+    template_from_alias,
+    unique_name,
 )
 from modeling.limits import MAX_ITEM_BYTES
 from modeling.model import (
@@ -62,9 +70,6 @@ from modeling.model_file import document_problems, model_to_document
 TYPE_ATTRIBUTES = ("type", "entitytype", "entity_type", "_type", "__typename", "recordtype", "record_type", "_et")
 MAX_TYPE_VALUES = 30
 TTL_NAMES = ("ttl", "expiresat", "expires_at", "expire_at", "expiration_ttl", "expiry")
-_LETTERS = re.compile(r"^[A-Za-z_]+$")  # a letters-only key segment: a label or a value, decided by evidence
-_GENERIC_KEY = re.compile(r"^(pk|sk|hash|range|pk\d+|sk\d+|.*gsi.*|.*lsi.*)$", re.I)
-_INVALID_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.\-]")
 # what an attribute name cannot hold (modeling.design.keys.ATTRIBUTE_NAME_PATTERN); `#` and the rest are kept
 _INVALID_ATTRIBUTE_CHARS = re.compile(r"[{}:\s\x00-\x1f\x7f]")
 # NoSQL Workbench 3.8+ sample-data formats (`SampleDataFormats`: attribute -> [category, format]) that map
@@ -123,26 +128,10 @@ def import_workbench_file(workbench: WorkbenchFile, table_name: str | None = Non
 # --- names ---------------------------------------------------------------------------------------
 
 
-def safe_name(text: str, fallback: str = "attribute") -> str:
-    """A Design Studio name (letters, digits, `_ . -`, starting with a letter or `_`)."""
-    name = _INVALID_NAME_CHARS.sub("_", text.strip())[:255]
-    if not name or not re.match(r"^[A-Za-z_]", name):
-        name = f"_{name}" if name else fallback
-    return name[:255]
-
-
 def attribute_name(text: str) -> str:
     """The Workbench attribute name as the model holds it: exactly, unless it has a character the key grammar
     reserves (`{ } :`) or a space, which become `_`."""
     return _INVALID_ATTRIBUTE_CHARS.sub("_", text.strip())[:255] or "attribute"
-
-
-def _camel(text: str) -> str:
-    words = [w for w in re.split(r"[^A-Za-z0-9]+", text) if w]
-    if not words:
-        return "value"
-    first = words[0] if not words[0].isupper() else words[0].lower()
-    return first[:1].lower() + first[1:] + "".join(w[:1].upper() + w[1:].lower() for w in words[1:])
 
 
 def _index_name(text: str) -> str:
@@ -155,44 +144,7 @@ def _entity_name(text: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def _unique(name: str, taken: set[str]) -> str:
-    candidate, number = name, 2
-    while candidate in taken:
-        candidate, number = f"{name}{number}", number + 1
-    taken.add(candidate)
-    return candidate
-
-
-def _text(value: Any) -> str | None:
-    """A scalar value as key text (numbers without exponent), or None for maps, lists and sets."""
-    if isinstance(value, bool) or value is None or isinstance(value, dict | list):
-        return None
-    return format(value, "f") if isinstance(value, Decimal) else str(value)
-
-
 # --- entity groups -------------------------------------------------------------------------------
-
-
-@dataclass
-class _Group:
-    """The items of one inferred entity, as plain values."""
-
-    name: str
-    source: str  # why these items form an entity
-    items: list[dict[str, Any]] = field(default_factory=list)
-    facet_attributes: tuple[str, ...] = ()
-    partition_alias: str = ""
-    sort_alias: str | None = None
-    shapes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # key -> labels, "*" for values
-
-
-@dataclass
-class _Template:
-    source: str
-    new_attributes: dict[str, list[str]]  # attribute name -> values (one per item following the template)
-    followers: int
-    total: int
-    guesses: tuple[str, ...] = ()  # what was decided without evidence, said in the notes
 
 
 class _Builder:
@@ -200,17 +152,21 @@ class _Builder:
         self.workbench, self.table, self.notes = workbench, table, notes
         self.key_names = {table.partition_key.name, *(k.name for k in (table.sort_key,) if k)}
         self.index_key_names = {k.name for i in table.indexes for k in (i.partition_key, i.sort_key) if k}
-        self.generic = {n for n in self.key_names | self.index_key_names if _GENERIC_KEY.match(n) or "#" in n}
+        self.generic = {n for n in self.key_names | self.index_key_names if GENERIC_KEY.match(n) or "#" in n}
         self.names: dict[str, str] = {}  # Workbench attribute name -> model name
         self.mapped_formats: set[str] = set()
         self.fragments: list[str] = []  # what was inferred for the entity being built
         self.taken_names: set[str] = set()
         self.flagged: set[str] = set()  # attributes whose declared type disagrees with their values (said once)
+        self.values_of: dict[str, list[Any]] = {}  # attribute -> its typed values in the items, read once
+        for item in table.all_items():
+            for name, value in item.items():
+                self.values_of.setdefault(name, []).append(value)
 
     # names of attributes across the table: one Workbench name, one model name
     def name_of(self, original: str) -> str:
         if original not in self.names:
-            name = _unique(attribute_name(original), self.taken_names)
+            name = unique_name(attribute_name(original), self.taken_names)
             if name != original:
                 self.notes.append(f"Attribute `{original}` is named `{name}` in the model (attribute names hold no "
                                   "spaces, `{`, `}` or `:`, which key templates use).")
@@ -223,7 +179,7 @@ class _Builder:
         entities, entity_keys = [], []
         entity_names: set[str] = set()
         for group in groups:
-            group.name = _unique(_entity_name(group.name), entity_names)
+            group.name = unique_name(_entity_name(group.name), entity_names)
             entity, keys = self.entity(group)
             entities.append(entity)
             entity_keys.append(keys)
@@ -238,7 +194,7 @@ class _Builder:
         return Model(name=name[:200], description=f"{description}\n\n{origin}".strip(), table=self.settings(entities),
                      entities=tuple(entities), key_design=key_design)
 
-    def keep_declared_attributes(self, groups: list[_Group]) -> None:
+    def keep_declared_attributes(self, groups: list[KeyGroup]) -> None:
         """The table's declared non-key attributes that no item carries and no facet lists: on the one entity
         when there is one, else named in the notes (nothing says which entity has them)."""
         carried = self.key_names | self.index_key_names
@@ -258,7 +214,7 @@ class _Builder:
 
     def observed_type(self, name: str) -> str | None:
         """The one type of the attribute's values across the table's items (None: no values, or several)."""
-        kinds = {_type_of([plain_value(item[name])]) for item in self.table.all_items() if name in item}
+        kinds = {_type_of([plain_value(value)]) for value in self.values_of.get(name, [])}
         return kinds.pop() if len(kinds) == 1 else None
 
     def declared_type(self, name: str) -> str | None:
@@ -266,7 +222,7 @@ class _Builder:
         then the values' type, and the disagreement is said (once per attribute)."""
         declared = self.table.attribute_type(name)
         observed = self.observed_type(name)
-        values = [i[name] for i in self.table.all_items() if name in i]
+        values = self.values_of.get(name, [])
         # a value typed N whose text is no number (`{"N": "ff00aa"}`): DynamoDB refuses the item
         not_numbers = [v["N"] for v in values if "N" in v and not isinstance(plain_value(v), Decimal)]
         wrong = declared in ("N", "BOOL") and observed is not None and observed != declared
@@ -300,6 +256,8 @@ class _Builder:
         return TableSettings(name=name, billing_mode=billing, ttl_attribute=ttl)
 
     def ttl_attribute(self, entities: list[Entity]) -> str | None:
+        if self.table.ttl_attribute:
+            return self.declared_ttl(entities, self.table.ttl_attribute)
         found = {a.name: a.type for e in entities for a in e.attributes if a.name.lower() in TTL_NAMES}
         for name, kind in found.items():
             owners = [e.attribute(name) for e in entities if e.attribute(name)]
@@ -307,6 +265,25 @@ class _Builder:
                 self.notes.append(f"`{name}` (a Number) is taken as the table's time-to-live attribute.")
                 return name
         return None
+
+    def declared_ttl(self, entities: list[Entity], original: str) -> str | None:
+        """The file's `TimeToLiveAttribute`, when the model can hold it: an attribute of the entities, a Number
+        (DynamoDB deletes an item only when its TTL attribute is a Number of epoch seconds, docs/checks.md)."""
+        name = self.name_of(original)
+        owners = [a for e in entities for a in e.attributes if a.name == name]
+        if not owners:
+            self.notes.append(f"The file's time-to-live attribute `{original}` is on no item and in no facet, so the "
+                              "model has no TTL: add the attribute (a Number of epoch seconds) to the entities "
+                              "that expire, then set it as the table's TTL attribute.")
+            return None
+        if any(a.type is not AttributeType.N for a in owners):
+            kinds = ", ".join(sorted({a.type.value for a in owners}))
+            self.notes.append(f"The file's time-to-live attribute `{original}` is {kinds}, not a Number: DynamoDB "
+                              "deletes an item only when it holds epoch seconds as a Number, so the model has no "
+                              "TTL; make it N and set it as the table's TTL attribute.")
+            return None
+        self.notes.append(f"`{name}` is the table's time-to-live attribute (TimeToLiveAttribute in the file).")
+        return name
 
     def key_attribute(self, name: str, kind: str) -> KeyAttribute:
         kind = self.declared_type(name) or kind
@@ -329,12 +306,12 @@ class _Builder:
 
     # --- grouping items into entities
 
-    def groups(self) -> list[_Group]:
-        groups: list[_Group] = []
+    def groups(self) -> list[KeyGroup]:
+        groups: list[KeyGroup] = []
         loose: list[dict[str, Any]] = []
-        by_facet: dict[str, _Group] = {}
+        by_facet: dict[str, KeyGroup] = {}
         for facet in self.table.facets:
-            by_facet[facet.name] = _Group(facet.name, f"facet {facet.name}", [], facet.non_key_attributes,
+            by_facet[facet.name] = KeyGroup(facet.name, f"facet {facet.name}", [], facet.non_key_attributes,
                                           facet.partition_key_alias, facet.sort_key_alias)
             groups.append(by_facet[facet.name])
         everything = []
@@ -352,7 +329,7 @@ class _Builder:
         if loose:
             groups += self.loose_groups(loose)
         if not groups:
-            groups.append(_Group(self.table.name, "the table (it has no data)"))
+            groups.append(KeyGroup(self.table.name, "the table (it has no data)"))
             self.notes.append(f"The table has no data and no facets: one entity, {self.table.name}, with its keys.")
         for group in groups:
             shapes = {self.shape(item, self.constants) for item in group.items}
@@ -363,13 +340,13 @@ class _Builder:
                     group.shapes[self.table.sort_key.name] = sort
         return groups
 
-    def loose_groups(self, items: list[dict[str, Any]]) -> list[_Group]:
+    def loose_groups(self, items: list[dict[str, Any]]) -> list[KeyGroup]:
         discriminator = self.type_attribute(items)
         if discriminator is not None:
-            groups: dict[str, _Group] = {}
+            groups: dict[str, KeyGroup] = {}
             for item in items:
                 value = str(item[discriminator])
-                groups.setdefault(value, _Group(value, f"{discriminator} = {value}")).items.append(item)
+                groups.setdefault(value, KeyGroup(value, f"{discriminator} = {value}")).items.append(item)
             self.notes.append(f"Entities {', '.join(groups)} come from the values of the `{discriminator}` "
                               "attribute.")
             return list(groups.values())
@@ -383,7 +360,7 @@ class _Builder:
                 return name
         return None
 
-    def shape_groups(self, items: list[dict[str, Any]]) -> list[_Group]:
+    def shape_groups(self, items: list[dict[str, Any]]) -> list[KeyGroup]:
         """Group by the labels in the key values (`CUSTOMER#*`, `*#ORDER#*`), then merge same-shaped groups."""
         constants = self.constants
         for (key, _, _, label), words in self.varying_values(items).items():
@@ -409,7 +386,7 @@ class _Builder:
         for (shape, members), name in zip(merged, names, strict=True):
             if names.count(name) > 1 and shape[1] and shape[1][-1] != "*":
                 name = f"{name}_{shape[1][-1]}"
-            group = _Group(name, "the labels in its key values", members)
+            group = KeyGroup(name, "the labels in its key values", members)
             group.shapes = {self.table.partition_key.name: shape[0]}
             if self.table.sort_key is not None:
                 group.shapes[self.table.sort_key.name] = shape[1]
@@ -424,7 +401,7 @@ class _Builder:
         if self.table.sort_key is None:
             return set()
         sort, partition = self.table.sort_key.name, self.table.partition_key.name
-        return repeated_constants((str(item.get(partition)), _text(item.get(sort))) for item in items)
+        return repeated_constants((str(item.get(partition)), key_text(item.get(sort))) for item in items)
 
     def varying_values(self, items: list[dict[str, Any]]) -> dict[tuple[str, int, int, str], set[str]]:
         """Places where a word after a label varies between items (`USER#alice`, `USER#bob`): values, not labels.
@@ -435,7 +412,7 @@ class _Builder:
         seen: dict[tuple[str, int, int, str], set[str]] = {}
         for key in (k.name for k in (self.table.partition_key, self.table.sort_key) if k):
             for item in items:
-                value = _text(item.get(key))
+                value = key_text(item.get(key))
                 if value is None:
                     continue
                 shape = key_shape(value)
@@ -446,7 +423,7 @@ class _Builder:
 
     def shape(self, item: dict[str, Any], constants: set[str]) -> tuple[Any, ...]:
         def of(name: str | None, whole_constants: set[str]) -> tuple[str, ...]:
-            value = _text(item.get(name)) if name else None
+            value = key_text(item.get(name)) if name else None
             if value is None:
                 return ()
             shape = key_shape(value, whole_constants)
@@ -470,7 +447,7 @@ class _Builder:
 
     # --- one entity
 
-    def entity(self, group: _Group) -> tuple[Entity, EntityKeys]:
+    def entity(self, group: KeyGroup) -> tuple[Entity, EntityKeys]:
         values: dict[str, list[Any]] = {}
         for item in group.items:
             for name, value in item.items():
@@ -484,8 +461,9 @@ class _Builder:
         partition = self.template(group, table.partition_key.name, group.partition_alias, values)
         sort = self.template(group, table.sort_key.name, group.sort_alias, values) if table.sort_key else None
         indexes: dict[str, KeyTemplates] = {}
+        own = {table.partition_key.name: partition, **({table.sort_key.name: sort} if table.sort_key and sort else {})}
         for index in table.indexes:
-            templates = self.index_templates(group, index, values)
+            templates = self.index_templates(group, index, values, own)
             if templates is not None:
                 indexes[_index_name(index.name)] = templates
         identifiers = [n for t in (partition, sort) if t for n in KeyTemplate.parse(t).attribute_names]
@@ -498,38 +476,56 @@ class _Builder:
         self.notes.append(f"{group.name} ({len(group.items)} item(s)): " + "; ".join(self.fragments) + ".")
         return entity, keys
 
-    def index_templates(self, group: _Group, index: Index, values: dict[str, list[Any]]) -> KeyTemplates | None:
+    def index_templates(self, group: KeyGroup, index: Index, values: dict[str, list[Any]],
+                        own: dict[str, str]) -> KeyTemplates | None:
+        """The entity's templates on one index; `own` are its table key templates (an index keyed on a table key,
+        as an inverted index is, holds the same value, so the same template)."""
         keys = [k for k in (index.partition_key, index.sort_key) if k]
         having = [i for i in group.items if all(k.name in i for k in keys)]
-        if not having and not (not group.items and all(k.name in group.facet_attributes for k in keys)):
+        listed = set(group.facet_attributes) | set(own)  # every item has the table's keys
+        if not having and not (not group.items and all(k.name in listed for k in keys)):
             return None  # an empty facet that lists the index's keys is in the index: its items will have them
         if len(having) < len(group.items):
             self.notes.append(f"{group.name}: {len(having)} of {len(group.items)} items have {index.name}'s keys "
                               "(a sparse index); the condition is not inferred, so add only_when if it has one.")
-        subgroup = _Group(group.name, group.source, having)
-        partition = self.template(subgroup, index.partition_key.name, "", values)
-        sort = self.template(subgroup, index.sort_key.name, "", values) if index.sort_key else None
+        subgroup = KeyGroup(group.name, group.source, having)
+        partition = own.get(index.partition_key.name) or self.template(subgroup, index.partition_key.name, "", values)
+        sort = (own.get(index.sort_key.name) or self.template(subgroup, index.sort_key.name, "", values)) \
+            if index.sort_key else None
         return KeyTemplates(partition_key=partition, sort_key=sort)
 
-    def template(self, group: _Group, key: str, alias: str | None, values: dict[str, list[Any]]) -> str:
+    def template(self, group: KeyGroup, key: str, alias: str | None, values: dict[str, list[Any]]) -> str:
         """The key template of one key attribute for a group, adding new identifier attributes to `values`."""
         given = self.alias_template(alias, values)
         if given is not None:
             self.fragments.append(f"`{key}` = `{given}` (its facet alias)")
             return given
+        texts = {key_text(i.get(key)) for i in group.items}
+        if alias and "{" not in alias and key in self.generic and texts == {alias} and is_label(alias):
+            # the exporter writes a constant key as its alias (`ORDER`): with one item nothing else says so
+            self.fragments.append(f"`{key}` = `{alias}` (its facet alias, the value of every item)")
+            return alias
         if key not in self.generic:  # the key is an attribute of its own (customerId, CreatedAt)
             values.setdefault(key, [i[key] for i in group.items if key in i])
             self.fragments.append(f"`{key}` = `{{{self.name_of(key)}}}`")
             return f"{{{self.name_of(key)}}}"
-        found = _infer_template(group, key, alias or "", self.generic, set(values), self.key_names)
+        found = infer_template(group, key, alias or "", self.generic, set(values), self.key_names)
+        named = template_from_alias(alias, key) if found is None else None
+        if named is not None:  # no data, but the facet's alias names the parts (`USER#userId`)
+            template, attributes = named
+            for name in attributes:
+                values.setdefault(name, [])
+            template = renamed_template(template, self.name_of)
+            self.fragments.append(f"`{key}` = `{template}` (no data for it; from its facet alias `{alias}`)")
+            return template
         if found is None:  # no data: a table key is the entity's id, an index key an attribute named after it
-            name = _unique(_camel(group.name) + "Id" if key in self.key_names else _camel(key), set(values))
+            name = unique_name(camel(group.name) + "Id" if key in self.key_names else camel(key), set(values))
             values[name] = []
             self.fragments.append(f"`{key}` = `{{{name}}}` (no data for it)")
             return f"{{{self.name_of(name)}}}"
         for name, new_values in found.new_attributes.items():
             values[name] = list(new_values)
-        template = _renamed(found.source, self.name_of)
+        template = renamed_template(found.source, self.name_of)
         fits = f" (fits {found.followers} of {found.total} items)" if found.followers < found.total else ""
         guessed = f" (guessed: {'; '.join(found.guesses)})" if found.guesses else ""
         self.fragments.append(f"`{key}` = `{template}`{fits}{guessed}")
@@ -544,10 +540,10 @@ class _Builder:
         except KeyTemplateError:
             return None
         if names and all(n in values for n in names):
-            return _renamed(alias, self.name_of)
+            return renamed_template(alias, self.name_of)
         return None
 
-    def attribute(self, group: _Group, name: str, found: list[Any], identifier: bool) -> Attribute:
+    def attribute(self, group: KeyGroup, name: str, found: list[Any], identifier: bool) -> Attribute:
         kind = self.declared_type(name) or _type_of(found)
         present = sum(1 for i in group.items if name in i)
         text = [v for v in found if isinstance(v, str)]
@@ -572,145 +568,7 @@ class _Builder:
         return generator
 
 
-def _renamed(template: str, name_of: Any) -> str:
-    parsed = KeyTemplate.parse(template)
-    parts = []
-    for segment in parsed.segments:
-        if not segment.is_attribute:
-            parts.append(segment.text)
-            continue
-        suffix = f":{segment.width}" if segment.width is not None else ""
-        suffix += f".{segment.decimals}" if segment.decimals is not None else ""
-        parts.append(f"{{{name_of(segment.text)}{suffix}}}")
-    return "".join(parts)
-
-
 def _type_of(values: list[Any]) -> str:
     kinds = {("BOOL" if isinstance(v, bool) else "N" if isinstance(v, Decimal) else "M" if isinstance(v, dict)
               else "L" if isinstance(v, list) else "NULL" if v is None else "S") for v in values}
     return kinds.pop() if len(kinds) == 1 else "S"
-
-
-# --- key templates from values -------------------------------------------------------------------
-
-
-def _infer_template(group: _Group, key: str, alias: str, generic: set[str], taken: set[str],
-                    table_keys: set[str]) -> _Template | None:
-    """The template the items' values of `key` follow, decided per segment from every item, not from the first.
-
-    Items are aligned on the most common layout (separator and number of segments). At each segment: one
-    attribute's value in most items is a reference; the same text in every item is a constant (a label);
-    text that varies is a value, a new attribute. With one item there is no evidence, so the shape of the text
-    decides (a letters-only word is a label). A lower-case label right after another (`ROLE#admin`) is said
-    to be a guess. The new attributes are also set on the items that follow the template, so later keys (a
-    sort key repeating the partition key's value) can refer to them.
-    """
-    rows: list[tuple[str, list[str], dict[str, Any]]] = []
-    for item in group.items:
-        value = _text(item.get(key))
-        if value is not None:
-            rows.append((*split_key_value(value), item))
-    if not rows:
-        return None
-    layouts = Counter((separator, len(segments)) for separator, segments, _ in rows)
-    (separator, count), _ = max(layouts.items(), key=lambda layout: layout[1])  # a tie: the first seen
-    fitting = [(segments, item) for s, segments, item in rows if (s, len(segments)) == (separator, count)]
-    hint = group.shapes.get(key)
-    hint = hint if hint is not None and len(hint) == count else None
-    guesses: list[str] = []
-    parts = tuple(_column_part(i, fitting, key, generic, count, hint[i] if hint else None)
-                  for i in range(count))
-    for i, part in enumerate(parts):
-        # a lower-case word right after a label with no value after it (`USER#alice`) may be a value the
-        # sample items happen to share: say so
-        if (part[0] == "const" and _LETTERS.match(part[1]) and not part[1].isupper() and i > 0
-                and parts[i - 1][0] == "const" and (i + 1 == count or parts[i + 1][0] == "const")):
-            evidence = "one item" if len(fitting) == 1 else f"all {len(fitting)} items have it"
-            guesses.append(f"`{part[1]}` is taken as a label ({evidence}); if it is a value, make it "
-                           "`{attribute}` on the Model page")
-    followers = sum(1 for segments, item in fitting if all(
-        p[0] == "var" or (p[0] == "const" and segments[i] == p[1]) or (p[0] == "ref" and _text(item.get(p[1])) ==
-                                                                         segments[i]) for i, p in enumerate(parts)))
-    names = _variable_names(group, key, alias, separator, parts, taken, key in table_keys)
-    new_attributes: dict[str, list[str]] = {names[i]: [] for i, p in enumerate(parts) if p == ("var",)}
-    for segments, item in fitting:
-        for i, part in enumerate(parts):
-            if part == ("var",):
-                new_attributes[names[i]].append(segments[i])
-                item[names[i]] = segments[i]
-    source = separator.join(f"{{{p[1]}}}" if p[0] == "ref" else f"{{{names[i]}}}" if p[0] == "var" else p[1]
-                            for i, p in enumerate(parts))
-    return _Template(source, new_attributes, followers, len(rows), tuple(guesses))
-
-
-def _column_part(position: int, fitting: list[tuple[list[str], dict[str, Any]]], key: str, generic: set[str],
-                 count: int, hint: str | None) -> tuple[str, ...]:
-    """One segment of a key template, from that segment in every item that has the template's layout."""
-    texts = [segments[position] for segments, _ in fitting]
-    if len(fitting) == 1:
-        return _part(texts[0], fitting[0][1], key, generic, count, hint)
-    if any("{" in t or "}" in t for t in texts):
-        return ("var",)
-    # a reference: the attribute whose value the segment is in most items (sample data is not always consistent:
-    # one item's SK differs from its CreatedAt); the items it does not fit are counted in the notes
-    best, best_matches = None, 0
-    for name in dict.fromkeys(n for _, item in fitting for n in item):
-        if name == key or name in generic:
-            continue
-        matches = sum(1 for text, (_, item) in zip(texts, fitting, strict=True)
-                      if _text(item.get(name)) == text and (count == 1 or len(text) > 1))
-        if matches > best_matches:
-            best, best_matches = name, matches
-    if best is not None and 2 * best_matches > len(fitting):
-        return ("ref", best)
-    text = texts[0]
-    if len(set(texts)) == 1 and (text == "" or hint not in (None, "*") or _LETTERS.match(text.strip('"'))
-                                 or (text.startswith('"') and text.endswith('"'))):
-        return ("const", text)
-    return ("var",)
-
-
-def _part(segment: str, item: dict[str, Any], key: str, generic: set[str], count: int,
-          hint: str | None) -> tuple[str, ...]:
-    if "{" in segment or "}" in segment:
-        return ("var",)
-    for name, value in item.items():
-        if name != key and name not in generic and _text(value) == segment and (count == 1 or len(segment) > 1):
-            return ("ref", name)
-    if hint is not None:
-        return ("var",) if hint == "*" else ("const", segment)
-    if (count > 1 and (is_label(segment) or segment == "")) or (segment.startswith('"') and segment.endswith('"')):
-        return ("const", segment)
-    if count == 1 and is_constant_word(segment):
-        return ("const", segment)
-    return ("var",)
-
-
-def _variable_names(group: _Group, key: str, alias: str, separator: str, parts: tuple[Any, ...],
-                    existing: set[str], table_key: bool) -> list[str]:
-    """Names for the value segments: from the alias, the key's own name, or the label before them."""
-    hints = []
-    for source in (alias, key):
-        if source and source not in ("PK", "SK") and separator and len(source.split(separator)) == len(parts):
-            hints.append(source.split(separator))
-        elif source and len(parts) == 1 and not _GENERIC_KEY.match(source) and "#" not in source:
-            hints.append([source])
-    taken = {p[1] for p in parts if p[0] == "ref"} | existing
-    names = []
-    for i, part in enumerate(parts):
-        if part != ("var",):
-            names.append("")
-            continue
-        hinted = next((h[i] for h in hints if is_label(h[i].replace("-", "_")) and not h[i].isupper()), None)
-        previous = parts[i - 1] if i else None
-        if hinted is None and previous and previous[0] == "const" and previous[1].strip('"'):
-            label = previous[1].strip('"')
-            hinted = "id" if label.lower() == "id" else _camel(label) + ("" if label.lower().endswith("id") else "Id")
-        if hinted is None and not table_key:
-            hinted = _camel(key) + (str(i + 1) if len(parts) > 1 else "")  # an index key: GSI1PK -> gsi1pk
-        if hinted is None:
-            hinted = _camel(group.name) + ("Id" if i == 0 and key != "SK" else f"{_camel(key).title()}{i + 1}")
-        names.append(_unique(safe_name(hinted), taken))
-    return names
-
-
