@@ -58,7 +58,9 @@ class _Imported:
 def sql_import() -> None:
     st.markdown("**Import a relational schema** (CREATE TABLE statements, PostgreSQL or MySQL), optionally with "
                 "its query log (pg_stat_statements or MySQL's events_statements_summary_by_digest, as CSV)")
-    _show_result()
+    last_import = st.empty()  # the last import's result: gone when a new import of the tab fails
+    with last_import.container():
+        _show_result()
     schema = st.file_uploader("Schema (.sql)", type=["sql", "ddl", "txt"], key="model.sql_upload")
     log = st.file_uploader("Query log (.csv, optional)", type=["csv"], key="model.sql_log_upload")
     rows = st.file_uploader("Row counts (.csv: table,rows; optional)", type=["csv"], key="model.sql_rows_upload")
@@ -80,6 +82,10 @@ def sql_import() -> None:
                            float(ratio))
         result = request.run()
     except ModelFileError as exc:
+        # the earlier import's success, notes and offers are about other files: shown above this error they read
+        # as this file's (the model it opened stays open, unchanged)
+        last_import.empty()
+        st.session_state.pop(session.model_key(_RESULT), None)
         st.error(f"{plain(schema.name)} could not be imported; the model you had open is unchanged.", icon="🗄")
         show_problems(exc.problems)
         return

@@ -219,7 +219,9 @@ def _parse(piece: SqlPiece, dialect: str, lines: _LineIndex, source: str) -> exp
         piece.offset + _code_start(piece.text)), source, _TABLE_SUGGESTION)
 
 
-_TABLE_SUGGESTION = ("check the dialect (--dialect mysql or --dialect postgres), or rewrite or remove the clause "
+# both places a user chooses the dialect: the File tab's Dialect choice, and dds import sql's --dialect
+_TABLE_SUGGESTION = ("check the dialect (choose MySQL or PostgreSQL as the Dialect, or --dialect mysql|postgres on "
+                     "the command line), or rewrite or remove the clause "
                      "there; the model needs every table, so the file is not imported without it")
 
 
