@@ -7,6 +7,7 @@ mode, shared stack-notes §6.1), so each page sets the page configuration itself
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from modeling.errors import WorkspaceError
 from ui.save_status import render_save_status
@@ -16,6 +17,7 @@ from ui.text import plain
 
 
 def page_frame(title: str) -> None:
+    _route_through_app()
     st.set_page_config(page_title=f"{title} · DynamoDB Design Studio", page_icon="🗂️", layout="wide")
     try:
         open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
@@ -26,3 +28,15 @@ def page_frame(title: str) -> None:
     except WorkspaceError as exc:  # a table workspace whose endpoint does not answer (a folder never raises here)
         st.error(f"The workspace cannot be reached: {plain(str(exc))}. Reload the page to try again.", icon="💾")
         st.stop()
+
+
+def _route_through_app() -> None:
+    """A deep link that is a fresh server's first request runs in Streamlit's legacy `pages/` mode: the page
+    works (it is self-sufficient) but the sidebar lists file names ("capacity and cost", "app") instead of
+    app.py's titled, grouped navigation, for every session until one loads `/`. Leaving the mode (the flag
+    `st.navigation` itself clears) and rerunning runs app.py, which routes the same URL to this page.
+    `PagesManager.uses_pages_directory` is Streamlit's (1.67, pinned); tests/e2e/test_browser.py's deep-link
+    test sees the sidebar's titles, so a Streamlit that renames it fails there, not silently."""
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()

@@ -38,6 +38,12 @@ def test_deep_link_on_a_fresh_server(page: Page, server: Server, external_reques
     expect(page.get_by_role("heading", level=1)).to_have_text(PAGES[path], timeout=30_000)
     wait_until_idle(page)
     expect(page.get_by_text("answers", exact=False).first).to_be_visible(timeout=30_000)  # endpoint status
+    # app.py's titled, grouped navigation, not the legacy `pages/` mode's file names ("capacity and cost", "app"),
+    # which a fresh server's first deep link used to get for every session until one loaded `/`
+    navigation = page.get_by_test_id("stSidebarNav")
+    expect(navigation).to_contain_text("Capacity & cost", timeout=30_000)
+    expect(navigation).to_contain_text("Analyse")
+    assert "capacity and cost" not in navigation.inner_text()
     assert_no_exception(page)
     assert external_requests == []
 
