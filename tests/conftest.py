@@ -1,7 +1,7 @@
 """Shared fixtures: dummy AWS settings, a workspace per test, golden-file updates, browser launch; test tiers.
 
-Tiers (README "Tests"): `e2e` drives a real browser; `slow` starts processes, runs pages under AppTest or
-took over about a second when measured. Both are marked here at collection, from where a test lives and
+Tiers (CONTRIBUTING.md "Test tiers"): `e2e` drives a real browser; `slow` starts processes, runs pages under
+AppTest or took over about a second when measured. Both are marked here at collection, from where a test lives and
 what it uses, so a new page, browser or subprocess test lands in the right tier without anyone marking it;
 `SLOW_TESTS` lists the other measured ones. `pytest -m "not slow and not e2e"` is the developer's loop.
 """

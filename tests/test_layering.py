@@ -132,10 +132,10 @@ def test_modeling_subpackages_keep_their_direction(path: Path) -> None:
     assert not forbidden & _imported_modeling_subpackages(path)
 
 
-def test_the_layout_has_the_subpackages_the_readme_describes() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_layout_has_the_subpackages_the_architecture_page_describes() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     packages = sorted(p.parent.name for p in (ROOT / "modeling").glob("*/__init__.py"))
     assert packages == ["data", "design", "endpoint", "hot_partitions", "interop", "migration", "preview",
                         "workspace"]
     for package in packages:
-        assert f"`modeling/{package}/`" in readme, package
+        assert f"`modeling/{package}/`" in page, package

@@ -53,6 +53,7 @@ from modeling.model import (
 )
 
 Item = dict[str, Any]
+SET_TYPES = frozenset({AttributeType.SS})  # sample values are Python sets of text (NS and BS keep their scalars)
 ENTITY_ATTRIBUTE = "_entity"  # not stored: tells which entity an item belongs to in mixed tables
 
 
@@ -150,9 +151,28 @@ def _entity_items(model: Model, entity: Entity, count: int, seed: int,
             values = _made_unique(values)
         columns[attribute.name] = values
     _identities_made_distinct(entity, columns, count)
+    for attribute in entity.attributes:
+        if attribute.type in SET_TYPES:  # after the identities: a set is not hashable
+            rng = np.random.default_rng(_seed_for(seed, entity.name, attribute.name, "set"))
+            columns[attribute.name] = _as_sets(attribute, columns[attribute.name], rng)
     _present_as_the_model_says(entity, rules, columns, count, seed)
     _ttl_after_deletion(entity, rules, columns, count, seed)
     return [{name: values[i] for name, values in columns.items() if values[i] is not None} for i in range(count)]
+
+
+def _as_sets(attribute: Attribute, values: list[Any], rng: np.random.Generator) -> list[Any]:
+    """A string set's values as Python sets of text, which boto3 sends as an SS (a plain string in an SS attribute
+    was the bug of issue 31, item 5). An enum generator's values are the set's possible members (a
+    MySQL `SET('a','b')`): each item gets 1 to all of them. Any other value is the set's one member. Never an
+    empty set: DynamoDB refuses one (dynamodb-rules §6)."""
+    members = attribute.generator.values if isinstance(attribute.generator, EnumGenerator) else ()
+    if members:
+        distinct = list(dict.fromkeys(members))
+        sizes = rng.integers(1, len(distinct), size=len(values), endpoint=True)
+        return [None if value is None else {str(distinct[i]) for i in rng.choice(len(distinct), size=int(size),
+                                                                                replace=False)}
+                for value, size in zip(values, sizes, strict=True)]
+    return [None if value is None else {str(value)} for value in values]
 
 
 def _spec_of(attribute: Attribute, rules: EntityRules) -> Any:

@@ -85,9 +85,11 @@ def _all_key_names(design: KeyDesign) -> list[str]:
 
 
 def _shown(value: Any) -> Any:
-    """Decimals as plain numbers for display tables."""
+    """Decimals as plain numbers, and a string set as its members in order, for display tables."""
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=str)
     return value
 
 

@@ -122,7 +122,7 @@ def _read(text: str, dialect: SqlDialect, source: str) -> SqlSchema:
         elif (attached := attached_partition(statement)) is not None:
             partitions[attached[1].lower()] = attached[0]
         else:
-            skipped.append(SkippedStatement(item.line, summary(item.text), _reason(item)))
+            skipped.append(SkippedStatement(item.line, summary(item.text), _reason(item), statement_kind(item.text)))
     _local_references(drafts, dialect)
     tables, merged = merge_partitions([d.freeze() for d in drafts.values()], partitions)
     if not tables:
@@ -171,8 +171,7 @@ def _reason(item: ReadStatement) -> str:
 def _notes(skipped: list[SkippedStatement]) -> tuple[str, ...]:
     kinds: dict[str, int] = {}
     for statement in skipped:
-        kind = statement_kind(statement.summary)
-        kinds[kind] = kinds.get(kind, 0) + 1
+        kinds[statement.kind] = kinds.get(statement.kind, 0) + 1
     return tuple(f"{count} {kind} statement{'s' if count != 1 else ''} not used (only tables, keys, unique and "
                  "foreign-key constraints make a model)" for kind, count in sorted(kinds.items()))
 

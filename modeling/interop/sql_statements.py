@@ -84,6 +84,7 @@ class SkippedStatement:
     line: int
     summary: str  # its first words: `CREATE FUNCTION public.last_day(timestamp with time zone)`
     reason: str  # why the model does not need it, in plain words
+    kind: str  # what it is (`CREATE FUNCTION`, `psql command`, `SET`): `statement_kind`, or the piece's kind
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.summary}: {self.reason}"
@@ -99,20 +100,23 @@ def read_statements(text: str, dialect: str, source: str = "") -> tuple[list[Rea
         if versioned is not None:  # mysqldump's `/*!40101 SET ... */;`: MySQL runs it, so it is listed
             inner = versioned.group(1)
             skipped.append(SkippedStatement(lines.line(piece.offset + versioned.start()), summary(inner),
-                                            "a MySQL versioned comment: " + statement_reason(inner)))
+                                            "a MySQL versioned comment: " + statement_reason(inner),
+                                            statement_kind(inner)))
         if piece.kind in (PieceKind.BLANK, PieceKind.DELIMITER):
             continue  # a DELIMITER line is used: it says where the next statements end
         start = piece.offset + _code_start(piece.text)
         line = lines.line(start)
         if piece.kind is not PieceKind.STATEMENT:
-            skipped.append(SkippedStatement(line, summary(piece.text), _command_reason(piece.kind)))
+            skipped.append(SkippedStatement(line, summary(piece.text), _command_reason(piece.kind),
+                                            _command_kind(piece.kind)))
             continue
         if piece.unclosed:
             raise SqlSchemaError(f"{piece.unclosed} opened here is never closed, so the rest of the file cannot be "
                                  "read", *lines.position(start), source, "close it (or remove the statement)")
         expression = _parse(piece, dialect, lines, source) if _may_be_used(piece.text) else None
         if expression is None:
-            skipped.append(SkippedStatement(line, summary(piece.text), statement_reason(piece.text)))
+            skipped.append(SkippedStatement(line, summary(piece.text), statement_reason(piece.text),
+                                            statement_kind(piece.text)))
         else:
             read.append(ReadStatement(expression, line, piece.text, piece.trailing))
     return read, skipped
@@ -186,6 +190,10 @@ def _command_reason(kind: PieceKind) -> str:
             PieceKind.COPY_DATA: "rows of data for the COPY before it, not schema"}.get(kind, "not SQL")
 
 
+def _command_kind(kind: PieceKind) -> str:
+    return {PieceKind.PSQL_COMMAND: "psql command", PieceKind.COPY_DATA: "COPY data"}.get(kind, "not SQL")
+
+
 def _code_start(text: str) -> int:
     match = _LEADING_COMMENTS.match(text)
     return match.end() if match is not None else 0
@@ -211,7 +219,9 @@ def _parse(piece: SqlPiece, dialect: str, lines: _LineIndex, source: str) -> exp
         piece.offset + _code_start(piece.text)), source, _TABLE_SUGGESTION)
 
 
-_TABLE_SUGGESTION = ("check the dialect (--dialect mysql or --dialect postgres), or rewrite or remove the clause "
+# both places a user chooses the dialect: the File tab's Dialect choice, and dds import sql's --dialect
+_TABLE_SUGGESTION = ("check the dialect (choose MySQL or PostgreSQL as the Dialect, or --dialect mysql|postgres on "
+                     "the command line), or rewrite or remove the clause "
                      "there; the model needs every table, so the file is not imported without it")
 
 

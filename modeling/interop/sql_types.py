@@ -52,7 +52,7 @@ def column_generator(table: Table, column: Column) -> dict[str, Any] | None:
     name = column.name
     kind = dynamodb_type(column.sql_type, column.type_parameters)
     lower = column.name.lower()
-    if column.enum_values and kind != "SS":
+    if column.enum_values:  # on an SS (a MySQL SET), the set's members: each sample item holds some of them
         return {"kind": "enum", "values": list(dict.fromkeys(column.enum_values))}
     if column.sql_type == "UUID" or (name in table.primary_key and kind == "S"
                                      and column.sql_type not in TIMESTAMP_TYPES | DATE_TYPES):
@@ -65,7 +65,7 @@ def column_generator(table: Table, column: Column) -> dict[str, Any] | None:
         return {"kind": "timestamp_range", "start": TIMESTAMP_START, "end": TIMESTAMP_END,
                 **({"format": "date"} if column.sql_type in DATE_TYPES else {})}
     if kind != "S":
-        return None  # SS (a MySQL SET), B, M, L: the sample data's own defaults
+        return None  # SS without members, B, M, L: the sample data's own defaults
     provider = _provider(table, lower)
     if provider is not None:
         return {"kind": "faker", "provider": provider}

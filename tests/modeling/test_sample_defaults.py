@@ -221,3 +221,16 @@ def test_a_shuffled_model_file_gives_the_same_items(order_seed: int) -> None:
     for entity in document["entities"]:
         rng.shuffle(entity["attributes"])
     assert _bytes(generate_items(model_from_document(document), 300, seed=42)) == _bytes(ITEMS)
+
+
+def test_a_string_set_holds_a_set_of_text_never_one_string() -> None:
+    """An SS (a MySQL SET, issue 31.5): an enum's values are its members, 1 to all of them per item; without a
+    generator, its one member is the placeholder text. Never empty: DynamoDB refuses an empty set (facts §6)."""
+    model = _with_ticket([{"name": "labels", "type": "SS", "generator": {"kind": "enum", "values": ["bug", "ux"]}},
+                          {"name": "watchers", "type": "SS"}])
+    tickets = generate_items(model, 100)["Ticket"]
+    labels = [t["labels"] for t in tickets]
+    assert all(isinstance(s, set) and s and s <= {"bug", "ux"} for s in labels)
+    assert {frozenset(s) for s in labels} == {frozenset({"bug"}), frozenset({"ux"}), frozenset({"bug", "ux"})}
+    assert all(isinstance(t["watchers"], set) and len(t["watchers"]) == 1 for t in tickets)
+    assert all(isinstance(m, str) for t in tickets for m in t["watchers"])

@@ -217,7 +217,8 @@ def test_mysql_flag_year_set_and_generated_columns_get_their_dynamodb_types() ->
         ("user_id", "N"), ("user_allow_pm", "BOOL"), ("born", "N"), ("roles", "SS"), ("name_length", "N")]
     born = user.attribute("born").generator  # MySQL's YEAR: 1901 to 2155
     assert (born.kind, born.min, born.max) == ("int_range", 1901, 2155)
-    assert user.attribute("roles").generator is None  # a set is not one enum value per item
+    roles = user.attribute("roles").generator  # the members a sample item's set is drawn from
+    assert (roles.kind, roles.values) == ("enum", ("admin", "moderator", "member"))
     assert user.attribute("name_length").generator.kind == "int_range"  # computed: not a sequence
     assert user.attribute("user_allow_pm").generator.kind == "boolean"
 

@@ -38,3 +38,23 @@ def test_bad_sql_is_shown_with_its_line_and_column_and_nothing_opens(workspace_d
     shown = " ".join(m.value for m in at.markdown) + " ".join(e.value for e in at.error)
     assert "line 2, column" in shown
     assert saved(workspace_dir) == before
+
+
+def test_a_failed_import_after_a_good_one_shows_only_its_own_error(workspace_dir: Path) -> None:
+    # seen in a browser: the earlier file's "Imported crm.sql ..." and its notes stayed above the new error, and
+    # the advice named the command line's --dialect on a page that has a Dialect choice
+    at = model_page()
+    at.file_uploader(key="model.sql_upload").set_value(
+        ("crm.sql", (FIXTURES / "crm.sql").read_bytes(), "application/sql")).run()
+    at.button(key="model.sql_import").click().run()
+    assert any("crm.sql" in s.value for s in at.success)
+    opened = saved(workspace_dir)
+    bad = b"CREATE TABLE t (\n  id int NOT NUL\n);\n"
+    at.file_uploader(key="model.sql_upload").set_value(("broken.sql", bad, "application/sql")).run()
+    at.button(key="model.sql_import").click().run()
+    assert not at.exception, at.exception
+    assert [e.value for e in at.error if "could not be imported" in e.value]
+    assert not [s.value for s in at.success if "crm.sql" in s.value]
+    shown = " ".join(m.value for m in at.markdown) + " ".join(e.value for e in at.error)
+    assert "Dialect" in shown
+    assert saved(workspace_dir) == opened  # the model the first import opened is unchanged
