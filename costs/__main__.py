@@ -484,7 +484,8 @@ def _units(args: argparse.Namespace) -> str:
 def _monthly(args: argparse.Namespace) -> str:
     for size, field in ((args.read_item_bytes, "read_item_bytes"), (args.write_item_bytes, "write_item_bytes")):
         if size > ITEM_SIZE_LIMIT_BYTES:
-            raise UsageError("item is larger than DynamoDB's 400 KB limit", field, size, "dynamodb-facts §6")
+            raise UsageError("item is larger than DynamoDB's 400 KB limit", field, size,
+                             "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html")
     read_units = get_item_units(args.read_item_bytes, args.read_consistency).read_units
     reads = Decimal(repr(args.reads_per_second)) * read_units
     writes = Decimal(repr(args.writes_per_second)) * put_item_units(args.write_item_bytes).write_units

@@ -1,6 +1,6 @@
 """Provisioned capacity under DynamoDB auto scaling, simulated minute by minute from consumption.
 
-The rules are those of AWS Labs' capacity-mode evaluator (dynamodb-facts §12.3), which reproduces
+The rules are those of AWS Labs' capacity-mode evaluator (dynamodb-rules §12.3), which reproduces
 the documented behaviour of §11.1 and the decrease quota of §8, with four deliberate differences:
 scale-out needs consumption above the target, as AWS documents it (the evaluator's ">=" also scales out
 at the target, rule 2); scale-in follows AWS's documented rule, not the evaluator's (see rule 3), and (because real
@@ -23,7 +23,7 @@ need(x) = x / target, capacity est[i]):
    max(u[i-15..i-1]) < (target - 0.20) x est[i-1] (below 50 % for a 70 % target). AWS: "scale down
    when consumed capacity is 20% or more below the target for 15 consecutive minutes" (AWS
    re:Post knowledge center, https://repost.aws/knowledge-center/dynamodb-auto-scaling, example:
-   minimum 100 RCU, target 70 % -> scale in below 50 RCU; dynamodb-facts §11.1; and the DynamoDB
+   minimum 100 RCU, target 70 % -> scale in below 50 RCU; dynamodb-rules §11.1; and the DynamoDB
    developer guide's AutoScaling.html: the low CloudWatch alarm of target tracking). The evaluator
    instead scales in when est[i-1] > 1.2 x candidate (below 58.3 % for a 70 % target, §12.3);
    `scale_in_points_below_target=None` selects that rule (used for the §12.6 traces).
@@ -51,17 +51,17 @@ from costs.errors import ScalingPolicyError
 from costs.pricing import HOURS_PER_MONTH, CapacityDimension
 from costs.throttling import ThrottlingRisk, cached_throttling_risk
 
-# dynamodb-facts §11.1 https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html
+# dynamodb-rules §11.1 https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html
 MIN_TARGET_UTILIZATION, MAX_TARGET_UTILIZATION = 0.2, 0.9  # target tracking accepts 20 %-90 %
 DEFAULT_TARGET_UTILIZATION = 0.7  # console default (§11.1)
-# dynamodb-facts §11.1, §12.3 https://repost.aws/knowledge-center/dynamodb-auto-scaling
+# dynamodb-rules §11.1, §12.3 https://repost.aws/knowledge-center/dynamodb-auto-scaling
 SCALE_OUT_MINUTES = 2  # consumption above target for 2 consecutive minutes
 SCALE_IN_MINUTES = 15  # scale-in looks at the previous 15 minutes
 SCALE_IN_HEADROOM = 1.2  # §12.3 (evaluator only): scale in when provisioned > 1.2 x required
-# dynamodb-facts §11.1 https://repost.aws/knowledge-center/dynamodb-auto-scaling: scale in when consumption
+# dynamodb-rules §11.1 https://repost.aws/knowledge-center/dynamodb-auto-scaling: scale in when consumption
 # stays 20 percentage points or more below the target for 15 consecutive minutes (70 % target -> below 50 %)
 SCALE_IN_POINTS_BELOW_TARGET = 0.20
-# dynamodb-facts §8 (decreases per day) https://docs.aws.amazon.com/general/latest/gr/ddb.html
+# dynamodb-rules §8 (decreases per day) https://docs.aws.amazon.com/general/latest/gr/ddb.html
 FREE_DECREASES_PER_DAY = 4
 DECREASE_INTERVAL_MINUTES = 60  # then 1 per hour without a decrease in the preceding hour
 MINUTES_PER_HOUR, MINUTES_PER_DAY, HOURS_PER_DAY = 60, 1440, 24
@@ -89,14 +89,16 @@ class ScalingPolicy:
     def __post_init__(self) -> None:
         if not MIN_TARGET_UTILIZATION <= self.target_utilization <= MAX_TARGET_UTILIZATION:
             raise ScalingPolicyError("target utilisation is outside AWS's 20-90 % range", "target_utilization",
-                                     self.target_utilization, "give a fraction such as 0.7, not a percent (§11.1)")
+                                     self.target_utilization, "give a fraction such as 0.7, not a percent (AWS: "
+                                     "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html)")
         if not MIN_CAPACITY_UNITS <= self.min_capacity_units <= self.max_capacity_units:
             raise ScalingPolicyError("need 1 <= min_capacity_units <= max_capacity_units", "min_capacity_units",
-                                     self.min_capacity_units, f"max_capacity_units is {self.max_capacity_units} (§8)")
+                                     self.min_capacity_units, f"max_capacity_units is {self.max_capacity_units} (AWS: "
+                                     "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html)")
         points = self.scale_in_points_below_target
         if points is not None and not 0 < points < 1:
             raise ScalingPolicyError("scale-in threshold must be a fraction between 0 and 1",
-                                     "scale_in_points_below_target", points, "AWS's rule is 0.20 (§11.1)")
+                                     "scale_in_points_below_target", points, "AWS's rule is 0.20 (https://repost.aws/knowledge-center/dynamodb-auto-scaling)")
         if self.whole_units and not all(float(v).is_integer() for v in (self.min_capacity_units,
                                                                          self.max_capacity_units)):
             raise ScalingPolicyError("whole-unit capacity needs whole min and max", "min_capacity_units",

@@ -5,7 +5,7 @@ model's size hints, with seeded sample items for what the hints leave out, and t
 design adds), each index's entry size per projection, then each pattern's units per request by the
 rules in `costs.units`, times its peak and average request rates. Reads are charged where they run
 (the table or the GSI; an LSI uses the table's capacity), writes to the table plus the index writes
-they cause (dynamodb-facts §4.1). The result feeds `costs.usage.TableUsage`. Sizes and units come from
+they cause (dynamodb-rules §4.1). The result feeds `costs.usage.TableUsage`. Sizes and units come from
 `modeling.design.sizing` and `modeling.design.plan_units`, the one estimator the checks and hot partitions also use.
 """
 
@@ -90,7 +90,7 @@ class PatternCapacity:
 class UsageExtras:
     """What the model does not say but the bill counts: backups kept and billable stream reads.
 
-    Stream reads by Lambda triggers and global-table replication are free (dynamodb-facts §9.2), so
+    Stream reads by Lambda triggers and global-table replication are free (dynamodb-rules §9.2), so
     count only other consumers' GetRecords calls.
     """
 
@@ -182,7 +182,7 @@ def _index_writes(model: Model, design: Design, plan: PatternPlan, sizes: Sizes)
 
 def _member_index_writes(model: Model, design: Design, plan: PatternPlan,
                          sizes: Sizes) -> tuple[tuple[str, Decimal], ...]:
-    """Index writes of a write's members, each on its own entity's indexes (dynamodb-facts §4.1): a put enters
+    """Index writes of a write's members, each on its own entity's indexes (dynamodb-rules §4.1): a put enters
     them, a delete leaves them, an update writes them by what it changes (`_writes_per_item`). Uniqueness,
     aggregate and edge-copy items carry only their own keys: they are in no index. An archived copy is a put of
     the archive entity. Index writes are 1x inside a transaction (§2)."""
@@ -212,7 +212,7 @@ def _update_index_writes(model: Model, design: Design, plan: PatternPlan,
                          sizes: Sizes) -> tuple[tuple[str, Decimal], ...] | None:
     """Index writes of updates (UpdateItem, and the updated items of a TransactWriteItems), per entity.
 
-    dynamodb-facts §4.1: a write reaches an index only for an item that has the index keys before or
+    dynamodb-rules §4.1: a write reaches an index only for an item that has the index keys before or
     after it. With s = the entity's share of items in a sparse index (`only_when`), an update that
     writes a gating attribute rewrites the entry of an item that stays in, or deletes it when the item
     leaves: one write for the s in the index (two when another index key attribute changes), nothing
@@ -257,7 +257,7 @@ def _writes_per_item(changed: set[str], templates: Any, index: SecondaryIndex, s
     # a gating attribute in the key (`STATUS#{status}` only when status = OFFLINE) keeps its value while the
     # item stays in the index: not a key change then
     key_change = bool((changed & key_attributes) - gates)
-    if changed & gates:  # dynamodb-facts §4.1: the item in the index (share s) is rewritten once, or deleted once
+    if changed & gates:  # dynamodb-rules §4.1: the item in the index (share s) is rewritten once, or deleted once
         # when the update moves it out; outside, it costs nothing. The model does not say how often the value
         # really flips, so an update is not read as drawing a new value independent of the old one (that charged
         # 2s(1 - s) + s^2, 0.0591 for the IoT heartbeat's s = 0.03): the items in the index are the ones it
@@ -300,7 +300,7 @@ def ttl_delete_units_per_second(model: Model, design: Design,
                                 profile: CapacityProfile) -> tuple[tuple[str, float], ...]:
     """Write units/s of a global table's TTL deletes, on the table and on each GSI, on average.
 
-    dynamodb-facts §5 (TTL): DynamoDB deletes an expired item without consuming write units in the Region
+    dynamodb-rules §5 (TTL): DynamoDB deletes an expired item without consuming write units in the Region
     that deletes it, but every replica receives the delete as a replicated write. In a steady state each item
     given an expiry is deleted once, so items expire at the rate they are given one: the puts of an entity that
     holds the table's TTL attribute, and the soft deletes that set it. A delete costs the item's size in write
@@ -444,7 +444,8 @@ def usage_assumptions(model: Model, design: Design) -> tuple[str, ...]:
         "patterns peak together in the profile's busiest hour (conservative). Consumption is billed on the "
         "averages; fixed capacity is sized on the busiest minute and auto scaling sees every minute.",
         "Item sizes come from the model's size hints, with seeded sample values for attributes without a hint "
-        "and the key attributes the design adds (dynamodb-facts §6).",
+        "and the key attributes the design adds (AWS: "
+        "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html).",
         "A Query's items are added before rounding to 4 KB; pages of 1 MB are not split out (at most one "
         "extra 4 KB block per page).",
         *_sampling_assumption(model),

@@ -31,7 +31,7 @@ JSON (so the same model always gives the same bytes). It lives in `costs` becaus
 imports `costs`.
 
 Rules the search enforces, not just prefers: a layout that serves a read with a Scan loses to any that
-serves it with a key (strong reads never come from a GSI: the planner refuses it, dynamodb-facts §4.1),
+serves it with a key (strong reads never come from a GSI: the planner refuses it, dynamodb-rules §4.1),
 and a layout whose LSI would hold an item collection over 10 GB is refused (§4.2). When no layout
 serves a pattern by key, `DesignSearch.unservable` says which and why. A model without entities has no
 layout at all: the search answers `NoDesign`, saying what to add, instead of a design of nothing.
@@ -438,7 +438,8 @@ def _unservable(model: Model, best: PricedCandidate) -> tuple[str, ...]:
     reasons = []
     for name in best.scans:
         pattern = model.access_pattern(name)
-        why = ("it is strongly consistent, a GSI cannot serve it (dynamodb-facts §4.1) and no table or LSI "
+        why = ("it is strongly consistent, a GSI cannot serve it (AWS: "
+               "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html) and no table or LSI "
                "key is built from its inputs" if pattern is not None and pattern.consistency == "strong"
                else "no table or index key can be built from its inputs")
         reasons.append(f"{name}: every layout priced serves it with a Scan: {why}.")
@@ -447,7 +448,7 @@ def _unservable(model: Model, best: PricedCandidate) -> tuple[str, ...]:
     return tuple(reasons)
 
 
-# dynamodb-facts §4.2: with an LSI, an item collection (table items + LSI entries) may not exceed 10 GB
+# dynamodb-rules §4.2: with an LSI, an item collection (table items + LSI entries) may not exceed 10 GB
 def _lsi_collection_problem(model: Model, design: Design) -> str:
     key_design = design.key_design
     if not key_design.local_secondary_indexes:
@@ -460,7 +461,8 @@ def _lsi_collection_problem(model: Model, design: Design) -> str:
                       for k in key_design.entities if k.table.partition_key == partition)
         if largest > MAX_ITEM_COLLECTION_BYTES:
             return (f"the item collection {partition} can reach {largest / 1024**3:.1f} GB with its LSI entries; "
-                    "an LSI caps a collection at 10 GB (dynamodb-facts §4.2).")
+                    "an LSI caps a collection at 10 GB (AWS: "
+                    "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html).")
     return ""
 
 

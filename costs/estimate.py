@@ -37,7 +37,7 @@ from modeling.design.plans import Design
 from modeling.model import Model, TableClass
 
 REGION_NAME = re.compile(r"^[a-z]{2}(-gov)?-[a-z]+-\d$")
-SECONDS_PER_MONTH = HOURS_PER_MONTH * SECONDS_PER_HOUR  # 730 h x 3,600 s (dynamodb-facts §0.2)
+SECONDS_PER_MONTH = HOURS_PER_MONTH * SECONDS_PER_HOUR  # 730 h x 3,600 s (dynamodb-rules §0.2)
 
 
 class UnknownRegionError(CostError):
@@ -272,7 +272,7 @@ def break_even_curve(usage: TableUsage, sheet: PriceSheet, table_class: TableCla
     """Monthly throughput cost of on-demand vs provisioned at 10-100 % average utilisation (same consumption).
 
     Provisioned capacity-hours = units consumed / (3,600 x utilisation); on-demand pays per unit. The
-    lines cross at the break-even utilisation (dynamodb-facts §10). A line whose read or write price is not
+    lines cross at the break-even utilisation (dynamodb-rules §10). A line whose read or write price is not
     available is None in every row (never $0): the chart leaves it out and says so.
     """
     units = {d: sum(monthly_units(r) for r in _rates(usage, d)) for d in CapacityDimension}

@@ -5,7 +5,7 @@ from here: the same capacity profile and per-minute curves the Capacity & cost p
 (`costs.capacity`, `costs.usage.CapacityCurves`), so the exported numbers and the estimate agree.
 
 - Fixed capacity: ceil(peak hourly units/s / target), at least 1, for the table and each GSI (LSIs
-  use the table's, dynamodb-facts §4.2).
+  use the table's, dynamodb-rules §4.2).
 - Auto scaling: the initial capacity is the fixed figure (the table serves its peak from the first
   minute), the minimum is the lowest capacity of the simulated day, the maximum is the fixed figure
   times `max_capacity_headroom` (room for growth beyond the modelled peak); target tracking at the
@@ -118,7 +118,7 @@ def provisioned_capacity(model: Model, design: Design, auto_scaling: bool = True
 
 
 def _quota_findings(table_name: str, resources: dict[str, ResourceCapacity], auto_scaling: bool) -> tuple[str, ...]:
-    """The default quotas (dynamodb-facts §8, adjustable) the exported capacities of the table and its GSIs exceed."""
+    """The default quotas (dynamodb-rules §8, adjustable) the exported capacities of the table and its GSIs exceed."""
     what = "the auto scaling maximum" if auto_scaling else "the provisioned capacity"
     findings = []
     for word, unit in (("read", "RCU"), ("write", "WCU")):
@@ -130,7 +130,8 @@ def _quota_findings(table_name: str, resources: dict[str, ResourceCapacity], aut
             if units > quota:
                 findings.append(
                     f"{what.capitalize()} of table {table_name} and its GSIs adds up to {units:,} {unit}, above "
-                    f"the default {scope} {word} quota of {quota:,} (adjustable, dynamodb-facts §8): request an "
+                    f"the default {scope} {word} quota of {quota:,} (adjustable, AWS: "
+                    "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html): request an "
                     f"increase to at least {units:,} {unit} in Service Quotas before deploying, or the capacity "
                     "above the quota cannot be set.")
     return tuple(findings)

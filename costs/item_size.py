@@ -1,4 +1,4 @@
-"""Item sizes for the cost engine: `modeling.item_size` (dynamodb-facts §6), its errors as `ItemFormatError`.
+"""Item sizes for the cost engine: `modeling.item_size` (dynamodb-rules §6), its errors as `ItemFormatError`.
 
 The rules live in `modeling.item_size` (one home for DynamoDB's rules; `costs` may import `modeling`,
 never the reverse). This module keeps the cost engine's names and turns `ItemSizeError` into the cost

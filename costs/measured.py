@@ -2,7 +2,7 @@
 
 The endpoint's own ConsumedCapacity is kept beside it but labelled by its source: moto's figure is
 hard-coded rather than computed from the data (stack-notes §4.2), so it is never shown as DynamoDB's.
-Measured units follow the same rules as the estimate (costs.units, dynamodb-facts §1.2, §2, §4.1)
+Measured units follow the same rules as the estimate (costs.units, dynamodb-rules §1.2, §2, §4.1)
 applied to the real item sizes and counts, so the difference between the two is the difference
 between the model's assumptions (item sizes, items read) and the data.
 """
@@ -85,7 +85,7 @@ def _write_units(operation: Operation, writes: Sequence[WrittenItem]) -> Request
         table = batch_write_item_units([_size(w.after or w.before) for w in writes])
     elif operation is Operation.TRANSACT_WRITE_ITEMS:
         table = transact_write_items_units([_size(w.after or w.before) for w in writes])
-    # dynamodb-facts §4.1: a put, a delete, or both when the entry's key changed; sized on the entry
+    # dynamodb-rules §4.1: a put, a delete, or both when the entry's key changed; sized on the entry
     index_units = sum((index_write_units(e.change, _size(e.after), _size(e.before))
                        for w in writes for e in w.index_entries), Decimal(0))
     return table + RequestUnits(write_units=index_units)

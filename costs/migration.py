@@ -2,7 +2,7 @@
 model's Region (on-demand and provisioned), how long it takes at a chosen write rate, and the extra monthly cost
 while it runs (dual writes, a second table); as Markdown for the review and as JSON.
 
-Units follow dynamodb-facts: a Scan reads the items' sizes added and rounded up to 4 KB, eventually consistent
+Units follow dynamodb-rules: a Scan reads the items' sizes added and rounded up to 4 KB, eventually consistent
 at half a unit (§1.1, §1.2 Scan); a write is its size rounded up to 1 KB (§1.2); an UpdateItem the larger of
 before and after (§1.2); a TransactWriteItems write counts twice on the base table, its index writes once (§2);
 each index entry a write puts or deletes is one more write sized on the entry (§4.1); the read-back of every
@@ -41,7 +41,7 @@ from modeling.migration.evolution import Classification
 from modeling.migration.plan import Action, Plan, PlanOptions, Step, plan_migration
 from modeling.model import KeyDesign, Model
 
-TRANSACTION_WRITE_FACTOR = 2  # dynamodb-facts §2: a transactional write is written twice (base table only)
+TRANSACTION_WRITE_FACTOR = 2  # dynamodb-rules §2: a transactional write is written twice (base table only)
 EVENTUAL_READ_FACTOR = Decimal("0.5")  # §1.1: an eventually consistent read is half a unit per 4 KB
 NOT_AVAILABLE = "not available"
 

@@ -14,7 +14,7 @@ alarms follow CloudWatch's recommended alarms for DynamoDB
   and read with Sum, so the threshold in units per minute is target x provisioned units/s x 60 s (AWS's own
   example: 80 % of 5 RCU = 0.8 x 5 x 60 = 240). With auto scaling the provisioned figure is the scaling
   maximum: above target at the maximum, auto scaling has no room left. Five minutes in a row, because
-  burst capacity absorbs up to 300 s of unused capacity (dynamodb-facts §7.1).
+  burst capacity absorbs up to 300 s of unused capacity (dynamodb-rules §7.1).
 - `SuccessfulRequestLatency` p99 per operation, `SystemErrors` per operation, `UserErrors` for the
   account (it has no `TableName`; HTTP 400s from bugs, not throttling or failed conditions), with a
   threshold of 1 % of the model's peak requests per minute.
@@ -44,7 +44,7 @@ from modeling.interop.iac_request import ProvisionedCapacity, scaled_resources
 from modeling.model import Model
 
 MINUTE_SECONDS = 60
-CAPACITY_SUSTAINED_MINUTES = 5  # burst capacity covers up to 300 s of unused capacity (dynamodb-facts §7.1)
+CAPACITY_SUSTAINED_MINUTES = 5  # burst capacity covers up to 300 s of unused capacity (dynamodb-rules §7.1)
 ERROR_SUSTAINED_MINUTES = 3  # of 5: the SDKs retry a lone HTTP 500; three bad minutes in five are not transient
 USER_ERROR_SHARE = 0.01  # UserErrors above 1 % of the peak requests: a deploy sending malformed requests
 # AWS's recommended account alarms: Maximum above 80 % over two 5-minute periods

@@ -5,7 +5,7 @@ fixed capacity, provisioned with auto scaling, and with 1- or 3-year reserved ca
 Standard and Standard-IA classes. Every figure is a `CostLineItem` (name, unit, quantity, unit price,
 monthly cost in Decimal USD, source, confidence, assumption flag); totals are sums of line items,
 each rounded to the cent as a bill does. A price that is not available makes its line "not available"
-and the option incomplete, never $0. A month is 730 hours (dynamodb-facts §0.2).
+and the option incomplete, never $0. A month is 730 hours (dynamodb-rules §0.2).
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ class CostEstimate:
     recommendation: Recommendation | None
     storage_projections: tuple[StorageProjection, ...]
     assumptions: tuple[str, ...]
-    quota_findings: tuple[str, ...] = ()  # quota increases the load needs (dynamodb-facts §8), never ceilings
+    quota_findings: tuple[str, ...] = ()  # quota increases the load needs (dynamodb-rules §8), never ceilings
 
     def option(self, option: CapacityOption, table_class: TableClass = TableClass.STANDARD) -> OptionEstimate:
         return next(o for o in self.options if o.option is option and o.table_class is table_class)
@@ -190,7 +190,7 @@ def _assumptions(usage: TableUsage, options: EstimateOptions) -> tuple[str, ...]
         extra = ("Global table: reserved capacity covers reads and non-replicated writes (GSI writes) in the home "
                  "Region; the table's replicated writes (rWCU) and every replica Region stay at provisioned rates. "
                  "AWS's text says reservations are not for rWCU; whether a global table's RCU can be reserved is "
-                 "our reading (dynamodb-facts §9.2), an assumption.",
+                 "our reading (https://aws.amazon.com/dynamodb/pricing/provisioned/), an assumption.",
                  "Each replica Region's writes and storage are priced at that Region's own sheet; a Region without "
                  "a price is not available, never the home Region's price.")
     return (*describe_assumptions(usage, options), *extra)
@@ -234,10 +234,11 @@ def _option_estimate(usage: TableUsage, sheet: PriceSheet, options: EstimateOpti
 
 def _reserved_unavailable(ctx: _Pricing, years: int) -> tuple[str, bool] | None:
     """(why the reserved term has no estimate, whether AWS offers it), or None when it can be priced."""
-    # dynamodb-facts §9.2 (Reserved-capacity rules): Standard class, single-Region tables only
+    # dynamodb-rules §9.2 (Reserved-capacity rules): Standard class, single-Region tables only
     # https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/HowItWorks.ReadWriteCapacityMode.md
     if ctx.table_class is not TableClass.STANDARD:
-        return "reserved capacity is not offered for Standard-IA tables (dynamodb-facts §9.2)", False
+        return ("reserved capacity is not offered for Standard-IA tables "
+                "(https://aws.amazon.com/dynamodb/pricing/provisioned/)"), False
     # a missing price is unknown to us, not a sign that AWS does not sell the term: say so
     missing = [item.value for dim in CapacityDimension for item in (*reserved_items(years, dim), provisioned_item(dim))
                if ctx.price(item).value is None]
@@ -334,7 +335,7 @@ def storage_lines(ctx: _Pricing, where: str = "") -> list[CostLineItem]:
 def _extra_lines(ctx: _Pricing) -> list[CostLineItem]:
     """PITR, on-demand backups and Streams reads, only when the usage has them."""
     usage, lines = ctx.usage, []
-    # dynamodb-facts §9.2: PITR is billed on table + LSI size, any retention
+    # dynamodb-rules §9.2: PITR is billed on table + LSI size, any retention
     # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DynamodbDisasterRecoveryStrategy.html
     if usage.point_in_time_recovery:
         pitr_bytes = usage.table.storage_bytes + sum(lsi.storage_bytes for lsi in usage.lsis)
@@ -344,7 +345,7 @@ def _extra_lines(ctx: _Pricing) -> list[CostLineItem]:
     if usage.on_demand_backup_gb:
         lines.append(line_item("On-demand backups (GB-month)", ctx.price(PriceItem.ON_DEMAND_BACKUP_GB_MONTH),
                                Decimal(usage.on_demand_backup_gb)))
-    # dynamodb-facts §9.2 (Streams): 2.5 M free GetRecords a month per account and Region (free tier)
+    # dynamodb-rules §9.2 (Streams): 2.5 M free GetRecords a month per account and Region (free tier)
     # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CostOptimization_StreamsUsage.html
     if usage.stream_read_requests_per_month:
         reads = Decimal(usage.stream_read_requests_per_month)
@@ -375,7 +376,7 @@ def _replica_lines(ctx: _Pricing, curve: dict[tuple[str, CapacityDimension], Dim
 
 def _ttl_delete_lines(replica: _Pricing, curve: dict[tuple[str, CapacityDimension], DimensionScaling] | None,
                       region: str) -> list[CostLineItem]:
-    """TTL deletes replicated into one replica Region (dynamodb-facts §5): the table's at the replicated write price,
+    """TTL deletes replicated into one replica Region (dynamodb-rules §5): the table's at the replicated write price,
     a GSI's at the ordinary one. Provisioned: the capacity that serves their average rate at the scaling target
     (DynamoDB deletes expired items in the background, spread over time, not at the traffic's peak)."""
     lines = []
@@ -396,7 +397,7 @@ def _ttl_delete_lines(replica: _Pricing, curve: dict[tuple[str, CapacityDimensio
     return lines
 
 
-# dynamodb-facts §5: table writes are replicated write units in every Region; GSI writes are ordinary units
+# dynamodb-rules §5: table writes are replicated write units in every Region; GSI writes are ordinary units
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-understanding-billing.html
 _REPLICA_WRITES = {  # (on-demand, base table) -> (line name, price item)
     (True, True): ("Replicated writes, {what}, {region} (rWRU)", PriceItem.REPLICATED_WRITE_REQUEST_UNITS),

@@ -1,6 +1,6 @@
 """Price sheets: dated, sourced DynamoDB list prices for one Region, loaded from `costs/price_sheets/`.
 
-Prices are data, never constants in code (dynamodb-facts §0): each price carries its source and a
+Prices are data, never constants in code (dynamodb-rules §0): each price carries its source and a
 confidence tag (§0.1). A price AWS does not publish, or that no trusted source confirms, is either an
 *assumption* (shown as such) or *not available* (`value=None`); the engine never turns it into $0.
 A user's negotiated rate replaces a price through `with_override`, marked "user override".
@@ -34,7 +34,7 @@ from modeling.workspace.folder import default_workspace_dir
 
 PRICE_SHEET_DIR = Path(__file__).resolve().parent / "price_sheets"
 REFRESHED_SHEETS_FOLDER = "price-sheets"  # inside the workspace folder (refreshed_sheet_dir)
-# dynamodb-facts §0.2: the AWS Pricing Calculator convention, 8,760 h / 12. Used for every monthly figure.
+# dynamodb-rules §0.2: the AWS Pricing Calculator convention, 8,760 h / 12. Used for every monthly figure.
 HOURS_PER_MONTH = Decimal(730)
 HOURS_PER_YEAR = Decimal(8760)
 SECONDS_PER_HOUR = Decimal(3600)  # §0.2: one provisioned unit-hour serves 3,600 unit-seconds
@@ -43,7 +43,7 @@ RESERVED_BLOCK_UNITS = 100  # §9.2 (Reserved-capacity rules): bought in blocks 
 
 
 class Confidence(StrEnum):
-    """How far a price can be trusted (dynamodb-facts §0.1), plus the user's own override."""
+    """How far a price can be trusted (dynamodb-rules §0.1), plus the user's own override."""
 
     AWS_DOC = "AWS-DOC"
     AWS_DOC_2023 = "AWS-DOC-2023"

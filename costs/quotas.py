@@ -1,6 +1,6 @@
 """Quota findings: the default quotas a load exceeds, and the increase to request (never a ceiling).
 
-DynamoDB's throughput quotas are defaults that can be raised (dynamodb-facts §8, General Reference
+DynamoDB's throughput quotas are defaults that can be raised (dynamodb-rules §8, General Reference
 https://docs.aws.amazon.com/general/latest/gr/ddb.html): per table (the table plus its GSIs) 40,000
 read and 40,000 write units per second, in provisioned and in on-demand mode (§7.2); per account and
 Region 80,000 provisioned read and write units. The engine prices what the load needs and names the
@@ -14,7 +14,7 @@ import math
 from costs.pricing import CapacityDimension
 from costs.usage import CapacityCurves, CapacityOption, TableUsage, capacity_demands
 
-# dynamodb-facts §8: default quotas, adjustable
+# dynamodb-rules §8: default quotas, adjustable
 TABLE_THROUGHPUT_QUOTA_UNITS = 40_000  # table + GSIs, per dimension, provisioned and on-demand
 ACCOUNT_PROVISIONED_QUOTA_UNITS = 80_000  # all tables of the account in the Region, per dimension
 _UNITS = {CapacityDimension.READ: ("read", "RCU", "RRU"), CapacityDimension.WRITE: ("write", "WCU", "WRU")}
@@ -32,17 +32,20 @@ def quota_findings(usage: TableUsage, curves: CapacityCurves) -> tuple[str, ...]
                 f"On-demand: the busiest minute needs {math.ceil(on_demand_peak):,} {request_unit}/s on table "
                 f"{usage.table.name} and its GSIs, above the default table-level {word} throughput quota of "
                 f"{TABLE_THROUGHPUT_QUOTA_UNITS:,}: request an increase to at least {math.ceil(on_demand_peak):,} "
-                "(Service Quotas, dynamodb-facts §7.2, §8) or requests above it are throttled.")
+                "in Service Quotas or requests above it are throttled (AWS: "
+                "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html).")
         provisioned = sum(float(fixed[(d.name, dim)].capacity_units.max(initial=0.0)) for d in demands)
         if provisioned > TABLE_THROUGHPUT_QUOTA_UNITS:
             findings.append(
                 f"Provisioned: serving the busiest minute at the target utilisation needs {provisioned:,.0f} "
                 f"{capacity_unit} on table {usage.table.name} and its GSIs, above the default table-level {word} "
                 f"quota of {TABLE_THROUGHPUT_QUOTA_UNITS:,}: request an increase to at least {provisioned:,.0f} "
-                "before provisioning it (dynamodb-facts §8).")
+                "before provisioning it (AWS: "
+                "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html).")
         if provisioned > ACCOUNT_PROVISIONED_QUOTA_UNITS:
             findings.append(
                 f"Provisioned: {provisioned:,.0f} {capacity_unit} is above the default account-level {word} quota "
                 f"of {ACCOUNT_PROVISIONED_QUOTA_UNITS:,} for the Region (shared by every table): request an "
-                f"increase to at least {provisioned:,.0f} plus the other tables' capacity (dynamodb-facts §8).")
+                f"increase to at least {provisioned:,.0f} plus the other tables' capacity (AWS: "
+                "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html).")
     return tuple(findings)

@@ -1,6 +1,6 @@
 """Throttling risk of a provisioned capacity curve: minutes over capacity, and what burst capacity absorbs.
 
-dynamodb-facts §7.1 (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html):
+dynamodb-rules §7.1 (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html):
 DynamoDB keeps up to 300 seconds of unused read and write capacity and may spend it above the provisioned
 rate (best effort, and background maintenance may use it). The simulation fills that bucket in quiet
 minutes and spends it in minutes over capacity.
@@ -45,7 +45,7 @@ def cached_throttling_risk(scaling: DimensionScaling) -> ThrottlingRisk:
 def throttling_risk(scaling: DimensionScaling, burst_seconds: int = BURST_SECONDS) -> ThrottlingRisk:
     """Demand above capacity per minute, and what up to `burst_seconds` of unused capacity absorbs.
 
-    dynamodb-facts §7.1 (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html):
+    dynamodb-rules §7.1 (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html):
     DynamoDB keeps up to 300 seconds of unused capacity and may spend it above the provisioned rate
     (best effort). The bucket starts the day where the previous identical day left it (two passes).
     """

@@ -3,7 +3,7 @@
 The numbers are the same whether the table is provisioned (RCU/WCU per second) or on-demand
 (RRU/WRU per request), so functions return `RequestUnits(read_units, write_units)` as exact Decimals
 (eventual reads are halves). Sizes are item sizes in bytes from `costs.item_size`.
-Rules: dynamodb-facts §1.1, §1.2, §2, §4
+Rules: dynamodb-rules §1.1, §1.2, §2, §4
 https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html
 
 >>> get_item_units(8 * 1024, Consistency.STRONG).read_units
@@ -27,7 +27,7 @@ from modeling.dynamodb_rules import (  # noqa: F401  (the rules live in modeling
 )
 from modeling.model import Consistency
 
-# dynamodb-facts §8 and §2: request-size limits (modeling.dynamodb_rules)
+# dynamodb-rules §8 and §2: request-size limits (modeling.dynamodb_rules)
 BATCH_GET_MAX_ITEMS = rules.MAX_BATCH_GET_ITEMS
 BATCH_WRITE_MAX_ITEMS = rules.MAX_BATCH_WRITE_ITEMS
 TRANSACTION_MAX_ITEMS = rules.MAX_TRANSACTION_ITEMS
@@ -98,18 +98,19 @@ def scan_units(item_sizes_evaluated_bytes: Sequence[int],
     return query_units(item_sizes_evaluated_bytes, consistency)
 
 
-# dynamodb-facts §4.1 (GSI reads and writes)
+# dynamodb-rules §4.1 (GSI reads and writes)
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html
 def gsi_query_units(entry_sizes_bytes: Sequence[int],
                     consistency: Consistency = Consistency.EVENTUAL) -> RequestUnits:
     """Query on a GSI: index entries added and rounded once; GSIs are eventually consistent only (§4.1; W17)."""
     if consistency is Consistency.STRONG:
         raise RequestShapeError("a GSI cannot serve strongly consistent reads", "consistency", consistency.value,
-                                "use eventual, or query the table or an LSI (dynamodb-facts §4.1)")
+                                "use eventual, or query the table or an LSI (AWS: "
+                                "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html)")
     return query_units(entry_sizes_bytes, Consistency.EVENTUAL)
 
 
-# dynamodb-facts §4.2 (LSI fetches) https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/
+# dynamodb-rules §4.2 (LSI fetches) https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/
 # 822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/LSI.md
 def lsi_query_units(entry_sizes_bytes: Sequence[int], fetched_item_sizes_bytes: Sequence[int],
                     consistency: Consistency = Consistency.EVENTUAL) -> RequestUnits:
@@ -121,7 +122,7 @@ def lsi_query_units(entry_sizes_bytes: Sequence[int], fetched_item_sizes_bytes: 
     return RequestUnits(read_units=(index_blocks + fetch_blocks) * read_factor(consistency))
 
 
-# dynamodb-facts §2 (Transactions) https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/
+# dynamodb-rules §2 (Transactions) https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/
 # 822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/transaction-apis.md
 def transact_get_items_units(item_sizes_bytes: Sequence[int]) -> RequestUnits:
     """TransactGetItems: 2 units per 4 KB block of each item (§1.1, §2; W16: three 500 B items -> 6)."""
@@ -163,7 +164,7 @@ def transact_write_items_units(item_sizes_bytes: Sequence[int]) -> RequestUnits:
     return RequestUnits(write_units=Decimal(TRANSACTION_FACTOR * sum(write_unit_blocks(s) for s in item_sizes_bytes)))
 
 
-# dynamodb-facts §1.2 (failed conditional write)
+# dynamodb-rules §1.2 (failed conditional write)
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html
 def failed_conditional_write_units(existing_item_bytes: int, attempted_item_bytes: int) -> RequestUnits:
     """A conditional write whose condition fails: max(1, ceil(max(existing, attempted) / 1 KB)) (§1.2; W11).
@@ -174,7 +175,7 @@ def failed_conditional_write_units(existing_item_bytes: int, attempted_item_byte
     return RequestUnits(write_units=Decimal(write_unit_blocks(max(existing_item_bytes, attempted_item_bytes))))
 
 
-# dynamodb-facts §4.1 (index writes), §2 (not doubled in transactions, [AWS-CODE] calculate_costs.py)
+# dynamodb-rules §4.1 (index writes), §2 (not doubled in transactions, [AWS-CODE] calculate_costs.py)
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html
 def index_write_units(change: IndexChange, entry_bytes: int, old_entry_bytes: int | None = None) -> Decimal:
     """Write units one base-table write costs ONE index, sized on the index entry (§4.1, §4.2).
@@ -259,4 +260,5 @@ def _check_count(sizes: Sequence[int], limit: int, operation: Operation) -> None
     _check_sizes(sizes)
     if not 1 <= len(sizes) <= limit:
         raise RequestShapeError(f"{operation} takes 1 to {limit} items", "items", len(sizes),
-                                "split the request into several (dynamodb-facts §8)")
+                                "split the request into several (AWS: "
+                                "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html)")

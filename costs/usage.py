@@ -39,12 +39,12 @@ from costs.pricing import HOURS_PER_MONTH, SECONDS_PER_HOUR, CapacityDimension, 
 from modeling.model import TableClass, TrafficProfile
 from modeling.traffic import HOURS_PER_DAY, hourly_shares
 
-# dynamodb-facts §6 (Limits and overheads) and §4.1: storage bills 100 bytes per item and per index
+# dynamodb-rules §6 (Limits and overheads) and §4.1: storage bills 100 bytes per item and per index
 # entry on top of the item size https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html
 STORAGE_OVERHEAD_BYTES_PER_ITEM = 100
-# dynamodb-facts §5: global tables add 48 bytes per item (same page)
+# dynamodb-rules §5: global tables add 48 bytes per item (same page)
 GLOBAL_TABLE_OVERHEAD_BYTES_PER_ITEM = 48
-# dynamodb-facts §0.2 and §15 item 8: whether the bill's GB is 10^9 or 2^30 bytes is UNCONFIRMED.
+# dynamodb-rules §0.2 and §15 item 8: whether the bill's GB is 10^9 or 2^30 bytes is UNCONFIRMED.
 # We follow the facts file's binary convention (1 GB = 1,024 MB) and state it as an assumption.
 BYTES_PER_GB = 1024**3
 READ, WRITE = CapacityDimension.READ, CapacityDimension.WRITE
@@ -58,7 +58,7 @@ class ResourceUsage:
     """Consumption of the base table or one index: 24 hourly averages of units per second, and storage.
 
     `is_gsi=False` with a name other than the table's is an LSI, whose reads and writes use the base
-    table's capacity (dynamodb-facts §4.2) and whose size counts towards PITR like the table's.
+    table's capacity (dynamodb-rules §4.2) and whose size counts towards PITR like the table's.
     """
 
     name: str
@@ -117,7 +117,7 @@ class TableUsage:
     """Everything the engine needs about one table: consumption, storage and billing-relevant settings.
 
     `stream_read_requests_per_month` counts billable GetRecords calls only: those made by Lambda
-    triggers and by global-table replication are free (dynamodb-facts §9.2, Streams row).
+    triggers and by global-table replication are free (dynamodb-rules §9.2, Streams row).
     `on_demand_backup_gb` is the average size of the on-demand backups kept during the month.
     `free_tier` applies the account's always-free allowances to this table; off by default because
     the allowances are per account and Region, shared by every table.
@@ -135,7 +135,7 @@ class TableUsage:
     free_tier: bool = False
     assumptions: tuple[str, ...] = ()  # how the usage was derived, shown with the estimate
     # a global table's TTL deletes: (table or GSI name, write units/s on average). Free where DynamoDB deletes the
-    # item, a replicated write in every replica Region (dynamodb-facts §5), so priced only in the replica lines
+    # item, a replicated write in every replica Region (dynamodb-rules §5), so priced only in the replica lines
     ttl_delete_units_per_second: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
@@ -284,7 +284,8 @@ class FixedCapacity:
                             (self.write_capacity_units, "write_capacity_units")):
             if isinstance(value, bool) or not isinstance(value, int) or value < MIN_CAPACITY_UNITS:
                 raise UsageError("provisioned capacity must be a whole number of units, at least 1", name, value,
-                                 "DynamoDB's minimum is 1 RCU and 1 WCU (dynamodb-facts §8)")
+                                 "DynamoDB's minimum is 1 RCU and 1 WCU (AWS: "
+                                 "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html)")
 
 
 @dataclass(frozen=True)
@@ -368,28 +369,34 @@ def describe_assumptions(usage: TableUsage, options: EstimateOptions) -> tuple[s
     policy = options.scaling_policy
     gb = "2^30" if options.bytes_per_gb == BYTES_PER_GB else f"{options.bytes_per_gb:,}"
     return (
-        "A month is 730 hours (AWS Pricing Calculator convention, dynamodb-facts §0.2).",
-        f"1 GB of storage = {gb} bytes; whether AWS bills 10^9 or 2^30 bytes is UNCONFIRMED (§15 item 8).",
+        "A month is 730 hours (the AWS Pricing Calculator's convention, https://calculator.aws/).",
+        f"1 GB of storage = {gb} bytes; whether AWS bills 10^9 or 2^30 bytes is UNCONFIRMED.",
         "Every day repeats the same 24 hourly rates (UTC); on-demand bills the units consumed.",
         f"Auto scaling: target {policy.target_utilization:.0%}, at least {policy.min_capacity_units:g} units, "
         + ("no maximum (the 40,000-unit table quota can be raised, so it is a finding, not a ceiling)"
            if policy.max_capacity_units >= UNCAPPED_MAX_CAPACITY_UNITS else
            f"at most {policy.max_capacity_units:g} units")
         + f", simulated per minute for {options.simulated_days} days: scale out after 2 minutes above target, "
-        "scale in when consumption stays 20 points or more below target for 15 minutes (AWS re:Post, "
-        "dynamodb-facts §11.1), decreases limited to 4 a day then 1 an hour (§8); the last day is costed.",
+        "scale in when consumption stays 20 points or more below target for 15 minutes "
+        "(https://repost.aws/knowledge-center/dynamodb-auto-scaling), decreases limited to 4 a day then 1 an hour "
+        "(https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html); "
+        "the last day is costed.",
         f"Fixed provisioned capacity: ceil(busiest minute's units/s / {policy.target_utilization:g}) unless given.",
         "Throttling risk: minutes a day demand exceeds provisioned capacity, and what burst capacity (up to "
-        "300 seconds of unused capacity, best effort, dynamodb-facts §7.1) cannot absorb.",
+        "300 seconds of unused capacity, best effort, "
+        "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html) "
+        "cannot absorb.",
         "Reserved capacity: 100-unit blocks sized to the cheapest count for the "
-        f"{label(options.reserved_basis).lower()} curve; upfront spread over 12 or 36 months (§9.2).",
-        "LSI reads and writes use the base table's capacity (§4.2).",
+        f"{label(options.reserved_basis).lower()} curve; upfront spread over 12 or 36 months.",
+        "LSI reads and writes use the base table's capacity "
+        "(https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html).",
         "Free tier applied (per account and Region: 25 GB, 25 RCU, 25 WCU, 2.5 M stream reads): 25 units x 730 "
         "hours = 18,250 free unit-hours per dimension a month (the 730-hour month used everywhere; AWS's Price "
         "List counts 25 x 744 = 18,600 for a 31-day month), deducted from capacity billed at the provisioned "
         "rate, never from reserved blocks; reserved blocks are only bought where they beat that." if usage.free_tier
         else "Free tier not applied (it is shared by every table of the account in the Region).",
         *(["Global table: reads in replica Regions, cross-Region data transfer and the first replica "
-           "restore are not included (§5)."] if usage.replica_regions else []),
+           "restore are not included (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+           "bp-understanding-billing.html)."] if usage.replica_regions else []),
         *usage.assumptions,
     )

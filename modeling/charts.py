@@ -2,7 +2,7 @@
 
 Nothing in `modeling` imports this module (the layering test checks it); pages call the builders and
 `st.plotly_chart(fig, key=...)`. Every figure shows APPROXIMATE loads against DynamoDB's per-partition
-limits of 3,000 RCU and 1,000 WCU per second (dynamodb-facts §7.1).
+limits of 3,000 RCU and 1,000 WCU per second (dynamodb-rules §7.1).
 
 Each figure is built in one `go.Figure(data, layout)` call: plotly's `add_hline`/`add_vline` and
 `update_layout` re-validate the whole layout each time (about 25 ms a chart), and the pages draw every

@@ -1,6 +1,6 @@
 """DynamoDB's rules, in one place: capacity units per operation, item sizes, pages, index writes and limits.
 
-Every number here is AWS's and cites ../shared/reference/dynamodb-facts.md (`§n`). The checks
+Every number here is AWS's and cites docs/dynamodb-rules.md (`§n`). The checks
 (`modeling.design.checks.estimates`), the planner, the hot-partition analysis and the cost engine
 (`costs.units`, `costs.capacity`) all call these functions, so they cannot disagree on a rule; they
 may still feed different sizes in, which is why the sizes come from here too (`attribute_value_bytes`).
@@ -20,7 +20,7 @@ from modeling import limits  # the lowest module: the model's own bounds need th
 from modeling.design.plans import IndexChange, Operation
 from modeling.model import Attribute, AttributeType, Entity, TextGenerator
 
-# --- sizes and blocks: dynamodb-facts §0.2 (1 KB = 1,024 B), §1.1 ----------------------------------------
+# --- sizes and blocks: dynamodb-rules §0.2 (1 KB = 1,024 B), §1.1 ----------------------------------------
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html
 READ_UNIT_BYTES = 4 * 1024  # §1.1: reads round each item (or each Query/Scan page total) up to 4 KB
 WRITE_UNIT_BYTES = 1024  # §1.1: writes round up to 1 KB
@@ -34,7 +34,7 @@ PAGE_BYTES = 1024 * 1024
 HOURS_PER_MONTH = 730
 SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600
 
-# --- limits: dynamodb-facts §6, §8, §2, §4.2, §7.1 ---------------------------------------------------------
+# --- limits: dynamodb-rules §6, §8, §2, §4.2, §7.1 ---------------------------------------------------------
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
 MAX_ITEM_BYTES = limits.MAX_ITEM_BYTES  # §6: item plus attribute names (and its LSI entries, §4.2)
 MAX_PARTITION_KEY_BYTES = 2048  # §6

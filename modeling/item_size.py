@@ -2,7 +2,7 @@
 cost engine's `costs.item_size` delegates here).
 
 Input is DynamoDB JSON, the wire shape of an item: `{"title": {"S": "Book"}, "price": {"N": "2"}}`.
-Rules: dynamodb-facts §6 (Item size rules)
+Rules: dynamodb-rules §6 (Item size rules)
 https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html
 
 >>> item_size_bytes({"shirt-color": {"S": "R"}, "shirt-size": {"S": "M"}})
@@ -22,17 +22,17 @@ from modeling.dynamodb_rules import MAX_ITEM_BYTES, MAX_PARTITION_KEY_BYTES, MAX
 from modeling.errors import ItemSizeError as ItemFormatError
 from modeling.errors import Problem
 
-# dynamodb-facts §6 (Limits), kept with the other limits in `modeling.dynamodb_rules`: 400 KB with AWS's
+# dynamodb-rules §6 (Limits), kept with the other limits in `modeling.dynamodb_rules`: 400 KB with AWS's
 # binary KB (§0.2; AWS Labs' calculator uses 400,000 B, a quirk we do not copy), keys 2,048 and 1,024 bytes.
 ITEM_SIZE_LIMIT_BYTES = MAX_ITEM_BYTES
 PARTITION_KEY_LIMIT_BYTES = MAX_PARTITION_KEY_BYTES
 SORT_KEY_LIMIT_BYTES = MAX_SORT_KEY_BYTES
 MAX_NESTING_LEVELS = 32  # §6: nesting up to 32 levels
-# dynamodb-facts §6 (Number size, exact algorithm) [AWS-CODE]
+# dynamodb-rules §6 (Number size, exact algorithm) [AWS-CODE]
 # https://github.com/awslabs/amazon-dynamodb-tools/blob/b3ef85a5d7746a0716b23dd659562bbc2fee7453/snippets/item_size_calculator/index.min.js
 NUMBER_SIZE_CAP_BYTES = 21
 MAX_NUMBER_SIGNIFICANT_DIGITS = 38
-# dynamodb-facts §6 (List, Map): 3 bytes per container plus 1 byte per element
+# dynamodb-rules §6 (List, Map): 3 bytes per container plus 1 byte per element
 CONTAINER_OVERHEAD_BYTES = 3
 ELEMENT_OVERHEAD_BYTES = 1
 
@@ -64,7 +64,7 @@ def value_size_bytes(value: Any, path: str = "value", depth: int = 0) -> int:
     if kind in ("L", "M"):
         if depth + 1 > MAX_NESTING_LEVELS:
             raise ItemFormatError("nesting is deeper than DynamoDB allows", path, depth + 1,
-                                  f"DynamoDB supports up to {MAX_NESTING_LEVELS} levels (§6)")
+                                  f"DynamoDB supports up to {MAX_NESTING_LEVELS} levels (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html)")
         return _container_size_bytes(kind, payload, path, depth + 1)
     if kind in ("SS", "NS", "BS"):
         return _set_size_bytes(kind, payload, path)
@@ -107,7 +107,7 @@ def parse_number(number: str | int | Decimal, path: str = "N") -> Decimal:
     # count digits without leading/trailing zeros; `normalize()` would round to the context's 28 digits
     if len("".join(map(str, value.as_tuple().digits)).strip("0")) > MAX_NUMBER_SIGNIFICANT_DIGITS:
         raise ItemFormatError("too many significant digits", path, number,
-                              f"DynamoDB keeps at most {MAX_NUMBER_SIGNIFICANT_DIGITS} (§6)")
+                              f"DynamoDB keeps at most {MAX_NUMBER_SIGNIFICANT_DIGITS} (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html)")
     return value
 
 
@@ -140,7 +140,7 @@ def item_problems(item: Mapping[str, Any], partition_key: str | None = None,
     size = item_size_bytes(item)
     if size > ITEM_SIZE_LIMIT_BYTES:
         problems.append(Problem("item", f"item is {size:,} bytes, over the 400 KB ({ITEM_SIZE_LIMIT_BYTES:,}-byte) "
-                                "limit (dynamodb-facts §6)",
+                                "limit (AWS: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html)",
                                 "move large attributes to S3 and keep a pointer, or compress them"))
     for name, limit in ((partition_key, PARTITION_KEY_LIMIT_BYTES), (sort_key, SORT_KEY_LIMIT_BYTES)):
         if name is not None:
@@ -154,10 +154,11 @@ def _key_problems(item: Mapping[str, Any], name: str, limit_bytes: int) -> list[
         return [Problem(path, f"key attribute {name} is missing", "every item needs its key attributes")]
     kind, payload = _type_and_payload(item[name], path)
     if kind not in KEY_TYPES:
-        return [Problem(path, f"key attribute {name} has type {kind}", "key attributes must be S, N or B (§4.1)")]
+        return [Problem(path, f"key attribute {name} has type {kind}", "key attributes must be S, N or B (https://docs.aws.amazon.com/amazondynamodb/latest/"
+                        "developerguide/HowItWorks.CoreComponents.html)")]
     size = _scalar_size_bytes(kind, payload, path)
     if kind != "N" and not 1 <= size <= limit_bytes:
-        return [Problem(path, f"key value is {size:,} bytes; it must be 1 to {limit_bytes:,} bytes (§6)",
+        return [Problem(path, f"key value is {size:,} bytes; it must be 1 to {limit_bytes:,} bytes (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html)",
                         "shorten the key, e.g. hash long values")]
     return []
 
@@ -206,5 +207,5 @@ def _set_size_bytes(kind: str, payload: Any, path: str) -> int:
     if not isinstance(payload, Sequence) or isinstance(payload, str | bytes):
         raise ItemFormatError("a set must be a JSON array", path, payload, f'write {{"{kind}": ["a", "b"]}}')
     if not payload:
-        raise ItemFormatError("empty sets are not allowed", path, payload, "omit the attribute instead (§6)")
+        raise ItemFormatError("empty sets are not allowed", path, payload, "omit the attribute instead (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html)")
     return sum(_scalar_size_bytes(kind[0], element, f"{path}[{i}]") for i, element in enumerate(payload))

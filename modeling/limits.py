@@ -7,7 +7,7 @@ The simulations never allocate per item: counts can stay as large as real tables
 because the hot-partition analysis and the cost engine work on sampled or grouped populations (see
 `MAX_SIMULATED_PARTITIONS` and `modeling.hot_partitions.frames.MAX_KEY_VALUES`).
 
-DynamoDB figures cite ../shared/reference/dynamodb-facts.md; the others are product choices, each sized to
+DynamoDB figures cite docs/dynamodb-rules.md; the others are product choices, each sized to
 leave real designs far inside it.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 # real table (the largest public ones hold ~10^13 items), and still exact as a float64 (below 2^53).
 MAX_ITEM_COUNT = 10**15
 # Requests per second of one access pattern (peak or average). 10^9/s is 25,000x the default table quota of
-# 40,000 units/s (dynamodb-facts §8), room for any quota increase.
+# 40,000 units/s (dynamodb-rules §8), room for any quota increase.
 MAX_REQUESTS_PER_SECOND = 1e9
 # Items one request reads or writes (expected_items) and a relationship's children per parent: bounded by the
 # item count, since a request cannot touch more items than exist.
@@ -31,7 +31,7 @@ MAX_CARDINALITY = MAX_ITEM_COUNT
 # Key values simulated per partition-key template (hot partitions); beyond it the coldest ranks are grouped into
 # rows that each stand for many key values. 10 million rows is ~1 GB of working columns at most.
 MAX_KEY_VALUES = 10_000_000
-# Physical partitions simulated per index. An index needs one partition per 10 GB (dynamodb-facts §7.1), so
+# Physical partitions simulated per index. An index needs one partition per 10 GB (dynamodb-rules §7.1), so
 # 10^15 items of 200 B ask for ~20 million; beyond this many, the per-partition figures are a uniform sample of
 # partitions that always holds the busiest key value's partition (each sampled partition exact, the index
 # totals unchanged). 100,000 matches the largest partition count the Hot partitions page accepts.
@@ -63,11 +63,11 @@ MAX_CACHED_SAMPLE_BYTES = 2 * MAX_SAMPLE_BYTES_PER_MODEL
 
 # --- how big: sizes DynamoDB itself caps ---------------------------------------------------------------------
 
-# dynamodb-facts §6 (Limits and overheads): an item is at most 400 KB (1 KB = 1,024 B, §0.2), so neither one
+# dynamodb-rules §6 (Limits and overheads): an item is at most 400 KB (1 KB = 1,024 B, §0.2), so neither one
 # attribute nor the filler text of a generator can be larger.
 MAX_ITEM_BYTES = 400 * 1024
 MAX_ATTRIBUTE_BYTES = MAX_ITEM_BYTES
-# dynamodb-facts §6: Numbers have at most 38 significant digits; an integer range beyond +-10^38 cannot be
+# dynamodb-rules §6: Numbers have at most 38 significant digits; an integer range beyond +-10^38 cannot be
 # stored as a DynamoDB Number (and would overflow the float arithmetic of the simulations).
 MAX_NUMBER_MAGNITUDE = 10**38
 
@@ -103,17 +103,23 @@ FIXES = {
     "access_patterns": "keep the distinct access patterns; merge ones that read the same keys the same way",
     "values": "an enum is a small closed set; use a text or int_range generator for open-ended values",
     "weights": "give one weight per enum value",
-    "avg_size_bytes": "DynamoDB items are at most 400 KB (dynamodb-facts §6); store larger values in S3 and keep "
-                      "a pointer",
-    "max_size_bytes": "DynamoDB items are at most 400 KB (dynamodb-facts §6); store larger values in S3 and keep "
-                      "a pointer",
-    "length_bytes": "DynamoDB items are at most 400 KB (dynamodb-facts §6)",
+    "avg_size_bytes": "DynamoDB items are at most 400 KB "
+                      "(https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html); "
+                      "store larger values in S3 and keep a pointer",
+    "max_size_bytes": "DynamoDB items are at most 400 KB "
+                      "(https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html); "
+                      "store larger values in S3 and keep a pointer",
+    "length_bytes": "DynamoDB items are at most 400 KB "
+                    "(https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html)",
     "peak_requests_per_second": "enter the real rate in requests per second",
     "average_requests_per_second": "enter the real rate in requests per second",
     "expected_items": "enter how many items one request really reads or writes",
     "cardinality.mean": "enter how many children one parent really has",
     "cardinality.max": "enter the largest number of children one parent really has",
-    "int_range.min": "DynamoDB Numbers have at most 38 significant digits (dynamodb-facts §6)",
-    "int_range.max": "DynamoDB Numbers have at most 38 significant digits (dynamodb-facts §6)",
-    "sequence.start": "DynamoDB Numbers have at most 38 significant digits (dynamodb-facts §6)",
+    "int_range.min": "DynamoDB Numbers have at most 38 significant digits (https://docs.aws.amazon.com/"
+                      "amazondynamodb/latest/developerguide/CapacityUnitCalculations.html)",
+    "int_range.max": "DynamoDB Numbers have at most 38 significant digits (https://docs.aws.amazon.com/"
+                      "amazondynamodb/latest/developerguide/CapacityUnitCalculations.html)",
+    "sequence.start": "DynamoDB Numbers have at most 38 significant digits (https://docs.aws.amazon.com/"
+                      "amazondynamodb/latest/developerguide/CapacityUnitCalculations.html)",
 }

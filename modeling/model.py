@@ -39,7 +39,7 @@ Name = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[A-Za-z_][A
 # Attribute names keep what DynamoDB allows (`State#Date`); the key grammar owns the rule (modeling/design/keys.py).
 AttributeName = Annotated[str, Field(min_length=1, max_length=255, pattern=ATTRIBUTE_NAME_PATTERN)]
 PatternName = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[a-z][a-z0-9_]*$")]
-# dynamodb-facts §8; table names per the CreateTable API: 3-255 of [a-zA-Z0-9_.-]
+# dynamodb-rules §8; table names per the CreateTable API: 3-255 of [a-zA-Z0-9_.-]
 TableName = Annotated[str, Field(min_length=3, max_length=255, pattern=r"^[A-Za-z0-9_.\-]+$")]
 RegionName = Annotated[str, Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$")]
 Share = Annotated[float, Field(ge=0.0, le=1.0)]

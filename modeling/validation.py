@@ -32,7 +32,7 @@ from modeling.model import (
 )
 from modeling.write_validation import write_problems
 
-# dynamodb-facts §8 (Default quotas) https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
+# dynamodb-rules §8 (Default quotas) https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
 MAX_GSIS_PER_TABLE = 20
 MAX_LSIS_PER_TABLE = 5
 MAX_PROJECTED_NON_KEY_ATTRIBUTES = 100
@@ -104,7 +104,7 @@ def _entity_problems(model: Model, entity: Entity) -> Iterator[Problem]:
 
 def _number_text_problems(base: str, attribute: Attribute) -> Iterator[Problem]:
     """A Number attribute whose generator makes text that is no number (`ff00aa`, issue 31.6): DynamoDB refuses
-    the item (dynamodb-facts §6: a Number is digits, sign, point and exponent, at most 38 significant digits)."""
+    the item (dynamodb-rules §6: a Number is digits, sign, point and exponent, at most 38 significant digits)."""
     if attribute.type not in (AttributeType.N, AttributeType.NS):
         return
     generator = attribute.generator

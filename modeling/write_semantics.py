@@ -39,7 +39,7 @@ from modeling.model import (
 
 ITEM = "item"  # the member that writes the pattern's own item (not an auxiliary one)
 ARCHIVE = "archive"  # the archived copy a soft delete puts
-# Bytes of an aggregate or uniqueness item besides its keys: the owner's key and a number (dynamodb-facts §6).
+# Bytes of an aggregate or uniqueness item besides its keys: the owner's key and a number (dynamodb-rules §6).
 AUXILIARY_BODY_BYTES = 64
 
 
@@ -48,7 +48,7 @@ AUXILIARY_BODY_BYTES = 64
 
 def auxiliary_items(model: Model, entity: Entity) -> tuple[AuxiliaryItem, ...]:
     """The entity's declared auxiliary items, then one uniqueness item per `unique: true` attribute that is
-    not part of its identity (a key enforces only its own uniqueness; a GSI none, dynamodb-facts §4.1)."""
+    not part of its identity (a key enforces only its own uniqueness; a GSI none, dynamodb-rules §4.1)."""
     declared = {a.name for a in entity.auxiliary_items}
     covered = {a.attributes for a in entity.auxiliary_items if a.kind is AuxiliaryKind.UNIQUENESS}
     implied = tuple(
@@ -284,7 +284,7 @@ def update_expression(updates: tuple[AttributeUpdate, ...], version: str | None 
         one = e.value("one", ValueSource(ValueKind.CONSTANT, constant=1))
         adds.append(f"{e.name(version)} {one}")
         e.ops.append((UpdateAction.ADD, version, one))
-    for attribute, template in index_keys:  # the index keys built from what changed (dynamodb-facts §4.1)
+    for attribute, template in index_keys:  # the index keys built from what changed (dynamodb-rules §4.1)
         value = e.value(f"key_{attribute}", ValueSource(ValueKind.KEY, template))
         sets.append(f"{e.name(attribute)} = {value}")
         e.ops.append((UpdateAction.SET, attribute, value))
@@ -324,7 +324,7 @@ def _own_members(model: Model, pattern_name: str) -> list[tuple[TransactionMembe
     updates = pattern.updates
     if action is TransactAction.UPDATE and not updates:  # a version-1 update: SET what it says it changes
         updates = tuple(AttributeUpdate(attribute=name) for name in pattern.changed_attributes)
-    if pattern.soft_delete is not None:  # a soft delete is an update that marks the item (dynamodb-facts §1.2)
+    if pattern.soft_delete is not None:  # a soft delete is an update that marks the item (dynamodb-rules §1.2)
         action = TransactAction.UPDATE
         soft = pattern.soft_delete
         updates = (AttributeUpdate(attribute=soft.status_attribute, input="deleted_status"),
@@ -339,7 +339,7 @@ def _own_members(model: Model, pattern_name: str) -> list[tuple[TransactionMembe
 
 
 def _unlisted_transaction_members(model: Model, pattern_name: str) -> list[TransactionMember]:
-    """A transact_write without `members` writes every one of its entities (dynamodb-facts §2): an update of
+    """A transact_write without `members` writes every one of its entities (dynamodb-rules §2): an update of
     each entity that holds a changed attribute (SET those), a put of each other one (a new item)."""
     pattern = model.access_pattern(pattern_name)
     assert pattern is not None

@@ -34,7 +34,8 @@ partitions = middle.number_input("Physical partitions (0: estimate)", 0, 100_000
 entity = right.selectbox("Alternative partition keys for", ["(none)", *(e.name for e in model.entities)],
                          key=session.model_key("hot.alternative_entity"))
 st.caption("Loads are approximate: each pattern's peak traffic spread over key values by its inputs' "
-           "distributions, hashed onto partitions of 3,000 RCU / 1,000 WCU / 10 GB (dynamodb-facts §7). "
+           "distributions, hashed onto partitions of 3,000 RCU / 1,000 WCU / 10 GB ([AWS: partitions]("
+           "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html)). "
            "Seeded: the same inputs always draw the same picture.")
 try:
     report = hot_views.cached_report(model_json, design, index, hot_views.SCALES[scale], int(seed), scenario,

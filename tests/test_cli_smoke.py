@@ -36,7 +36,7 @@ def test_modeling_rejects_a_bad_file_with_exit_1_and_no_traceback(tmp_path: Path
 
 
 def test_costs_prints_json_and_a_usage_error_is_one_line() -> None:
-    # "id" (2) + "A1" (2) + "n" (1) + 101 (3) = 8 bytes (dynamodb-facts §1)
+    # "id" (2) + "A1" (2) + "n" (1) + 101 (3) = 8 bytes (dynamodb-rules §6)
     result = run("-m", "costs", "item-size", '{"id": {"S": "A1"}, "n": {"N": "101"}}')
     assert result.returncode == 0 and json.loads(result.stdout) == {"bytes": 8}
     usage = run("-m", "costs", "units", "--operation", "GetItems", "--item-bytes", "1")

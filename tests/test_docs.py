@@ -106,3 +106,69 @@ def test_a_broken_anchor_fails_the_strict_build(tmp_path: Path) -> None:
     result = subprocess.run(**_mkdocs_build(tmp_path / "mkdocs.yml", tmp_path / "site"))
     assert result.returncode == 1
     assert "does not contain an anchor '#no-such-section'" in result.stderr
+
+
+# --- the rules live in the repository (issue 29 item 5) ---------------------------------------------------------
+
+RULES_DOC = ROOT / "docs" / "dynamodb-rules.md"
+# Spelled in pieces so this file does not match itself.
+FORBIDDEN = ("dynamodb-" + "facts", "../" + "shared")
+SKIPPED_DIRS = {".git", ".venv", "__pycache__", "node_modules", "site", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+                ".hypothesis"}
+CITATION = re.compile(r"dynamodb-rules(?:\.md)?((?:[^\n§]{0,12}§\s?\d+(?:\.\d+)?(?:\s?-\s?§?\d+(?:\.\d+)?)?)+)")
+SECTION = re.compile(r"§\s?(\d+(?:\.\d+)?)(?:\s?-\s?§?(\d+(?:\.\d+)?))?")
+
+
+def _repository_texts() -> dict[str, str]:
+    texts = {}
+    for directory, subdirectories, files in os.walk(ROOT):
+        subdirectories[:] = [d for d in subdirectories if d not in SKIPPED_DIRS]
+        for name in files:
+            path = Path(directory) / name
+            data = path.read_bytes()
+            if b"\0" not in data:
+                texts[path.relative_to(ROOT).as_posix()] = data.decode("utf-8", errors="replace")
+    return texts
+
+
+def _rules_headings() -> set[str]:
+    text = RULES_DOC.read_text(encoding="utf-8")
+    return {m.group(1) for m in re.finditer(r"^#{2,3} (\d+(?:\.\d+)?)\.? ", text, re.M)}
+
+
+def _cited_sections(text: str) -> set[str]:
+    """Every section a `dynamodb-rules §N` citation names, a range (`§9.2-9.4`) by both ends."""
+    cited = set()
+    for citation in CITATION.finditer(text):
+        for section in SECTION.finditer(citation.group(1)):
+            cited.update(s for s in section.groups() if s)
+    return cited
+
+
+def test_no_file_points_outside_the_repository() -> None:
+    found = sorted(f"{path}: {word}" for path, text in _repository_texts().items() for word in FORBIDDEN
+                   if word in text)
+    assert not found, f"cite docs/dynamodb-rules.md (or AWS's page) instead: {found}"
+
+
+def test_the_citation_reader_finds_sections_and_ranges() -> None:
+    # a citation can name several sections, a range, and the `.md` form; other files' sections are not read
+    text = "x (dynamodb-rules §1.2, §2, §4.1) y `docs/dynamodb-rules.md` §9.2-9.4; landscape.md §4.3"
+    assert _cited_sections(text) == {"1.2", "2", "4.1", "9.2", "9.4"}
+
+
+def test_every_cited_rules_section_is_a_heading() -> None:
+    headings = _rules_headings()
+    # the sections the code leans on most must be there, numbered as they are cited
+    assert {"0.2", "1.1", "1.2", "2", "4.1", "4.2", "5", "6", "7.1", "8", "9.2", "13", "15"} <= headings
+    missing = sorted(f"{path}: §{section}" for path, text in _repository_texts().items()
+                     for section in _cited_sections(text) if section not in headings)
+    assert not missing, f"these sections are cited but docs/dynamodb-rules.md has no such heading: {missing}"
+    assert sum(len(_cited_sections(text)) > 0 for text in _repository_texts().values()) > 50
+
+
+def test_the_rules_page_cites_aws_for_every_numbered_section() -> None:
+    text = RULES_DOC.read_text(encoding="utf-8")
+    parts = re.split(r"^## ", text, flags=re.M)[1:]
+    unsourced = [p.split("\n", 1)[0] for p in parts if "https://" not in p and not p.startswith("0. ")]
+    assert not unsourced, f"name AWS's page for these sections: {unsourced}"

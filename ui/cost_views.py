@@ -241,7 +241,8 @@ def assumptions_tab(result: ModelEstimate) -> None:
         st.markdown(f"- {plain(assumption)}")
     sheet = result.price_sheet
     st.markdown(f"**Prices for {sheet.region}**, effective {sheet.effective_date}, retrieved {sheet.retrieved_date}. "
-                "Rows marked as assumptions are unconfirmed or third-party figures (dynamodb-facts §9, §15).")
+                "Rows marked as assumptions are unconfirmed or third-party figures; AWS's current prices: "
+                "[DynamoDB pricing](https://aws.amazon.com/dynamodb/pricing/).")
     st.dataframe(pd.DataFrame(price_rows(sheet)), hide_index=True, width="stretch", key="cost.prices")
 
 

@@ -289,7 +289,7 @@ _L6 = Lesson("capacity-mode", 6, "Choosing the capacity mode",
 )))
 
 _L7 = Lesson("myth-busting", 7, "Myth busting",
-             "Claims from the myths table (dynamodb-facts §14), each shown wrong with a live calculation.", (
+             "Common misreadings of DynamoDB's rules, each shown wrong with a live calculation.", (
     Step("\"BatchGetItem of 10 small items costs 1 RCU\"", StudioPage.CAPACITY_AND_COST, State.CRM,
          "The quick calculator: BatchGetItem vs Query of ten 1 KB items.", "What do they cost?",
          reveals.myth_batch_get),

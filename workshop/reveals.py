@@ -243,7 +243,7 @@ def capacity_options(model: Model) -> Reveal:
                   + (best.reason if best else ""), (*(usd for _, usd in totals), best_text))
 
 
-# --- lesson 7: myth busting (dynamodb-facts §14, with the rules of §1 and prices of §9) ----------------------
+# --- lesson 7: myth busting (dynamodb-rules §14, with the rules of §1 and prices of §9) ----------------------
 
 
 def myth_batch_get(_: Model) -> Reveal:
@@ -324,7 +324,9 @@ def version_condition(model: Model) -> Reveal:
     return Reveal(f"With `ConditionExpression {condition}` the write fails with ConditionalCheckFailedException when "
                   f"another client changed the item since it was read; the client reads again and retries. Every "
                   f"increment now also costs the read first (**{reads} RCU**), and a failed attempt still "
-                  "consumes its write units (dynamodb-facts §1.2).", (condition, reads))
+                  "consumes its write units (AWS: "
+                  "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html).",
+                  (condition, reads))
 
 
 def atomic_add(model: Model) -> Reveal:

@@ -66,7 +66,7 @@ def _shop_scan() -> Document:
 
 
 def _shop_sparse() -> Document:
-    """The scanning shop plus a sparse GSI: an order has its keys only while it is UNPAID (dynamodb-facts §4.1).
+    """The scanning shop plus a sparse GSI: an order has its keys only while it is UNPAID (dynamodb-rules §4.1).
 
     The index takes the first `GSI<n>` name the design leaves free; lessons find it by its role (the index
     serving list_unpaid_orders_by_date), never by this name.

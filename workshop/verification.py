@@ -127,7 +127,7 @@ class HotKeyBelowLimit:
 
     name: str
     pattern: str
-    limit: float = 1.0  # 1.0 = a whole partition's 3,000 RCU / 1,000 WCU (dynamodb-facts §7.1)
+    limit: float = 1.0  # 1.0 = a whole partition's 3,000 RCU / 1,000 WCU (dynamodb-rules §7.1)
 
     def run(self, subject: Subject) -> StepResult:
         plan = subject.design.plan(self.pattern)

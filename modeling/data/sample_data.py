@@ -164,7 +164,7 @@ def _as_sets(attribute: Attribute, values: list[Any], rng: np.random.Generator) 
     """A string set's values as Python sets of text, which boto3 sends as an SS (a plain string in an SS attribute
     was the bug of issue 31, item 5). An enum generator's values are the set's possible members (a
     MySQL `SET('a','b')`): each item gets 1 to all of them. Any other value is the set's one member. Never an
-    empty set: DynamoDB refuses one (dynamodb-facts §6)."""
+    empty set: DynamoDB refuses one (dynamodb-rules §6)."""
     members = attribute.generator.values if isinstance(attribute.generator, EnumGenerator) else ()
     if members:
         distinct = list(dict.fromkeys(members))

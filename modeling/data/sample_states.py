@@ -90,7 +90,7 @@ class StateRule:
 
 @dataclass(frozen=True)
 class SoftDeleteTtl:
-    """A soft delete that sets the TTL: it expires `days` after `deleted_at` (dynamodb-facts §10: epoch seconds)."""
+    """A soft delete that sets the TTL: it expires `days` after `deleted_at` (dynamodb-rules §6: epoch seconds)."""
 
     ttl_attribute: str
     deleted_at: str

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from modeling.limits import MAX_ITEM_BYTES  # dynamodb-facts §6: an item is at most 400 KB
+from modeling.limits import MAX_ITEM_BYTES  # dynamodb-rules §6: an item is at most 400 KB
 
 MAX_EXACT_INTEGER = 2**53  # beyond this, integer ranges are not sampled exactly
 MAX_ENUM_VALUES = 10
@@ -79,7 +79,7 @@ def _number_generator(numbers: list[Decimal], is_ttl: bool) -> dict[str, Any] | 
     if max(abs(n) for n in numbers) >= MAX_EXACT_INTEGER:
         return None  # ids and the like beyond exact sampling: the values are shown, not generated
     if all(n == n.to_integral_value() for n in numbers):
-        if is_ttl:  # the TTL attribute holds epoch seconds (dynamodb-facts §10)
+        if is_ttl:  # the TTL attribute holds epoch seconds (dynamodb-rules §6)
             return {"kind": "timestamp_range", "start": _epoch_text(min(numbers)), "end": _epoch_text(max(numbers)),
                     "format": "epoch_seconds"}
         return {"kind": "int_range", "min": int(min(numbers)), "max": int(max(numbers))}

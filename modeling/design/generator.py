@@ -12,7 +12,7 @@ Rules, in order (each choice records one sentence saying why):
    GSI has room, sparse (`only_when`) when the pattern keeps only items in one state.
 3. Projections from what every pattern reading an index returns (not only the one that created it):
    KEYS_ONLY, INCLUDE or ALL.
-A strongly consistent read never gets a GSI (GSIs are eventually consistent, dynamodb-facts §4.1): it gets
+A strongly consistent read never gets a GSI (GSIs are eventually consistent, dynamodb-rules §4.1): it gets
 an LSI when it knows the table's partition key, else it is left for a layout that keys the table for it.
 `generate_design(model, strategy, choice)` builds the layout a `modeling.design.design_space.LayoutChoice` names;
 `costs.design_search` prices the choices (seeded with `rule_based_designs`) and keeps the cheapest;
@@ -357,7 +357,7 @@ def _add_index_for(draft: _Draft, pattern: AccessPattern) -> None:
     table_partition = _partition_of(draft.entity_keys[entities[0].name].table.partition_key)
     partition_inputs = _equal_inputs(pattern)
     if pattern.consistency is Consistency.STRONG:
-        # dynamodb-facts §4.1/§4.2: a GSI is eventually consistent only; an LSI shares the table's
+        # dynamodb-rules §4.1/§4.2: a GSI is eventually consistent only; an LSI shares the table's
         # partition key, so it serves the read when the pattern knows that key
         if (len(entities) == 1 and set(table_partition) <= set(partition_inputs)
                 and len(draft.lsis) < MAX_LSIS_PER_TABLE):
@@ -503,7 +503,7 @@ def _terse_single_entity_gsis(draft: _Draft) -> None:
     """Key a GSI that holds one entity on its attributes, without labels: `{operatorId}` / `{logTime}`.
 
     Labels and the identity suffix keep overloaded keys apart and table keys unique; a GSI holding one
-    entity needs neither (GSI keys need not be unique, dynamodb-facts §4.1). When such a key is one plain
+    entity needs neither (GSI keys need not be unique, dynamodb-rules §4.1). When such a key is one plain
     string attribute and the index is not sparse, the index is keyed on that attribute itself, as published
     designs do (`customerId`), so no key attribute is added to the item: every item and index entry is
     smaller, which is storage and sometimes units on every read and write. Kept only when no read plans

@@ -1,6 +1,6 @@
 """Items read per request, from the data's shape: mean, 99th percentile and pages, with a derivation.
 
-What a Query reads is what its key condition matches (dynamodb-facts §1.2: filters and projections do
+What a Query reads is what its key condition matches (dynamodb-rules §1.2: filters and projections do
 not reduce it), cut short by `Limit` pages and the 1 MB page (§8, applied before the filter). How many
 items share one partition-key value follows from the model:
 

@@ -20,12 +20,12 @@ from typing import Any
 
 from modeling.errors import ModelingError
 
-# dynamodb-facts §6 (Limits and overheads) https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
+# dynamodb-rules §6 (Limits and overheads) https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
 MAX_PARTITION_KEY_BYTES = 2048
 MAX_SORT_KEY_BYTES = 1024
 MAX_NUMBER_TEXT_BYTES = 40  # 38 significant digits, a sign and a decimal point
 
-# Attribute names as the model accepts them (modeling.model.AttributeName): DynamoDB takes any UTF-8 (dynamodb-facts
+# Attribute names as the model accepts them (modeling.model.AttributeName): DynamoDB takes any UTF-8 (dynamodb-rules
 # §6: key and projected names up to 255 bytes), so `State#Date` is a name; inside braces `#` belongs to the name.
 # Refused: `{ }` (they delimit references), `:` (it starts a reference's width), spaces and control characters
 # (`{a b}` is a typo far more often than a name).

@@ -2,7 +2,7 @@
 
 A plan (`modeling.design.plans.PatternPlan`) says which operation runs, on which index, how many items it reads
 or writes and which index writes it causes; `modeling.design.sizing.Sizes` says how big each item and index entry
-is. The rules are `modeling.dynamodb_rules` (dynamodb-facts §1.1, §1.2, §2, §4.1, §4.2). The cost engine
+is. The rules are `modeling.dynamodb_rules` (dynamodb-rules §1.1, §1.2, §2, §4.1, §4.2). The cost engine
 prices these units; the checks and the hot-partition analysis turn them into loads.
 """
 

@@ -7,7 +7,7 @@ no path can answer becomes a Scan, flagged as not served.
 
 How many items a read reads (mean, 99th percentile, pages) comes from the data's shape
 (`modeling.design.items_read`), with a derivation that says which figures are assumptions.
-A strongly consistent read is never planned on a GSI (dynamodb-facts §4.1); when only a GSI could
+A strongly consistent read is never planned on a GSI (dynamodb-rules §4.1); when only a GSI could
 serve it, the plan is a Scan and its reason says so.
 """
 
@@ -389,7 +389,7 @@ def _match(model: Model, path: AccessPath, pattern: AccessPattern) -> _Match | N
     if pattern.kind in (PatternKind.BATCH_READ, PatternKind.TRANSACT_READ) and path.name != TABLE:
         return None  # BatchGetItem and TransactGetItems take table keys only
     if pattern.consistency is Consistency.STRONG and path.is_global:
-        return None  # dynamodb-facts §4.1: GSIs are eventually consistent only
+        return None  # dynamodb-rules §4.1: GSIs are eventually consistent only
     templates = [path.templates[e] for e in pattern.entities]
     if len({t.partition_key for t in templates}) > 1:
         return None  # the entities do not share an item collection on this path
@@ -425,7 +425,7 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
         used |= set(sort.attribute_names[:known])
         known_sort = sort.attribute_names[:known]
         exact = known == len(sort.attribute_names)
-        # an index key need not be unique (dynamodb-facts §4.1): the whole key names one item only when
+        # an index key need not be unique (dynamodb-rules §4.1): the whole key names one item only when
         # it holds the entity's identity (`{commDate}` on an index matches every item of that date)
         unique = path.name == TABLE or set(identity) <= used
         if exact and not unique:
@@ -512,7 +512,7 @@ _RETURNED_TOLERANCE = 1.02
 def _items_returned(pattern: AccessPattern, operation: Operation, read: ItemsRead) -> tuple[float, str]:
     """Items one request returns, and the items-read derivation saying so when it is fewer than expected_items.
 
-    A Query returns at most what it reads, less what its filter discards (dynamodb-facts §1.2). The pattern's
+    A Query returns at most what it reads, less what its filter discards (dynamodb-rules §1.2). The pattern's
     expected_items is the typical answer the user expects; the items read come from the data's shape, where
     requests spread evenly over keys, most of a skewed relationship's parents hold few children and a Limit
     stops the large ones: 0.667 items read beside 3 returned was shown before (issue 28.5). The returned figure
@@ -589,13 +589,14 @@ def _read_reason(pattern: AccessPattern, match: _Match, operation: Operation) ->
 
 def _plan_scan(model: Model, design: KeyDesign, pattern: AccessPattern) -> PatternPlan:
     table_items, table_bytes = _table_totals(model)
-    pages = float(max(1, math.ceil(table_bytes / PAGE_BYTES)))  # 1 MB pages (dynamodb-facts §8)
+    pages = float(max(1, math.ceil(table_bytes / PAGE_BYTES)))  # 1 MB pages (dynamodb-rules §8)
     filters = [*(n for n in pattern.inputs), *(f.attribute for f in pattern.filters)]
     reason = ("No key or index is built from this pattern's inputs, so only a Scan can answer it: "
               "it reads every item in the table. Add an index keyed on its inputs.")
     if _only_a_gsi_fits(model, design, pattern):
         reason = ("This read is strongly consistent and only a GSI is keyed on its inputs, but GSIs are eventually "
-                  "consistent only (dynamodb-facts §4.1): no table key or LSI can serve it, so only a Scan can, "
+                  "consistent only (AWS: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html): "
+                  "no table key or LSI can serve it, so only a Scan can, "
                   "reading every item in the table. Key the table or an LSI on its inputs, or accept eventual "
                   "consistency for it.")
     return PatternPlan(
@@ -699,14 +700,15 @@ def _semantic_write(pattern: AccessPattern, write: WritePlan, operation: Operati
             reason += f" UpdateExpression {own.update_expression}."
         if own.condition_expression:
             reason += (f" ConditionExpression {own.condition_expression}: a failed condition still consumes "
-                       "write units (dynamodb-facts §1.2).")
+                       "write units (AWS: "
+                       "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html).")
     extras = [m for m in write.members if m.item != ITEM]
     if extras:
         reason += (" The same request writes " + "; ".join(f"{m.item} ({m.action.value}, {m.why})" for m in extras)
                    + ": each is an extra write, and in a transaction every member costs 2x, rounded on its own "
-                     "(dynamodb-facts §2).")
+                     "(AWS: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html).")
     if pattern.members:
-        reason += f" {len(write.members)} transaction member(s), each rounded on its own and costing 2x (§2)."
+        reason += f" {len(write.members)} transaction member(s), each rounded on its own and costing 2x."
     for note in write.notes:
         reason += f" Note: {note}."
     return operation, items, reason
@@ -714,7 +716,7 @@ def _semantic_write(pattern: AccessPattern, write: WritePlan, operation: Operati
 
 def _index_writes(model: Model, design: KeyDesign, pattern: AccessPattern,
                   entities: list[Entity]) -> tuple[IndexWrite, ...]:
-    """Index writes per written item, averaged over the pattern's entities (dynamodb-facts §4.1)."""
+    """Index writes per written item, averaged over the pattern's entities (dynamodb-rules §4.1)."""
     per_index: dict[str, list[IndexWrite]] = {}
     for entity in entities:
         for write in _entity_index_writes(model, design, pattern, entity):

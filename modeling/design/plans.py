@@ -41,7 +41,7 @@ TABLE = "table"  # the access path name of the base table
 
 
 class IndexChange(StrEnum):
-    """What a base-table write does to one index's entry (dynamodb-facts §4.1)."""
+    """What a base-table write does to one index's entry (dynamodb-rules §4.1)."""
 
     ENTERS = "enters"  # new item, or an update that adds the index keys: 1 put
     KEY_CHANGES = "key_changes"  # index key value A -> B: delete the old entry + put the new = 2 writes

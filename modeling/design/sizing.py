@@ -1,6 +1,6 @@
 """Item and index-entry sizes of a model's entities under one key design: the one sizing every estimate uses.
 
-Each attribute counts its name plus its value (dynamodb-facts §6): the model's `avg_size_bytes` hint when
+Each attribute counts its name plus its value (dynamodb-rules §6): the model's `avg_size_bytes` hint when
 given (a user's stated expectation), else the mean size of seeded sample values from its generator, both
 weighted by how often the attribute is present. The key attributes a design adds are measured on the
 sample items rendered with the design's templates. An index entry is the whole item for an ALL projection
@@ -46,7 +46,7 @@ _SERIALIZER = TypeSerializer()
 
 @dataclass(frozen=True)
 class EntitySize:
-    """Item sizes of one entity in bytes, as DynamoDB counts them (dynamodb-facts §6)."""
+    """Item sizes of one entity in bytes, as DynamoDB counts them (dynamodb-rules §6)."""
 
     entity: str
     hint_average_bytes: int  # size hints, sample values where an attribute has none, plus key attributes

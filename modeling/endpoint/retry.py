@@ -2,7 +2,7 @@
 
 DynamoDB's batch operations may answer "done" for part of a request and hand the rest back
 (UnprocessedItems for BatchWriteItem, UnprocessedKeys for BatchGetItem); the caller must send the rest
-again with exponential backoff (dynamodb-facts §8, BatchWriteItem/BatchGetItem). Throttling and
+again with exponential backoff (dynamodb-rules §8, BatchWriteItem/BatchGetItem). Throttling and
 transient HTTP errors are retried by botocore's standard retry mode (modeling.endpoint.adapter), not here.
 
 The sleep is injectable (tests pass a list's `append`), and running out of attempts raises

@@ -3,7 +3,7 @@
 From a model and one of its designs, this package builds the partition-key population of the table and
 every GSI (up to 10 million key values per template, vectorised, seeded), spreads each access pattern's
 peak traffic over the key values, hashes key values onto physical partitions and compares the load with
-DynamoDB's per-partition limits (3,000 RCU, 1,000 WCU, 10 GB: dynamodb-facts §7.1). Every figure is
+DynamoDB's per-partition limits (3,000 RCU, 1,000 WCU, 10 GB: dynamodb-rules §7.1). Every figure is
 APPROXIMATE. The page calls `analyse_hot_partitions(HotPartitionRequest(...))`; charts live in
 `modeling.charts`, which nothing here imports.
 """

@@ -35,7 +35,7 @@ def percent(share: Any) -> str:
 
 
 def size(byte_count: Any) -> str:
-    """Bytes in the unit that reads best (1 KB = 1,024 bytes, as DynamoDB counts sizes: dynamodb-facts §6).
+    """Bytes in the unit that reads best (1 KB = 1,024 bytes, as DynamoDB counts sizes: dynamodb-rules §6).
 
     >>> [size(b) for b in (0, 512, 2048, 3.5 * 2**20, 12 * 2**30)]
     ['0 B', '512 B', '2.0 KB', '3.5 MB', '12.0 GB']

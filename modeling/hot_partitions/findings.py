@@ -1,7 +1,7 @@
 """Findings of the hot-partition analysis: each names the index, the access pattern responsible and the fix.
 
 Severity: ERROR when one key value needs more than one partition (a hard limit: adaptive capacity can at
-most isolate a key at the per-partition maximum, dynamodb-facts §7.1) or an item collection outgrows
+most isolate a key at the per-partition maximum, dynamodb-rules §7.1) or an item collection outgrows
 10 GB with an LSI (§4.2); WARNING when a key is hot, or a partition is overloaded although every key on
 it fits (adaptive capacity can split it, best-effort, §7.1; pre-warm with warm throughput, §7.3).
 All figures are APPROXIMATE.

@@ -1,6 +1,6 @@
 """Constants and the documented columns of every frame the hot-partition analysis returns.
 
-The per-partition limits are AWS's (dynamodb-facts §7.1), reused from the checks' estimates so the
+The per-partition limits are AWS's (dynamodb-rules §7.1), reused from the checks' estimates so the
 DDS103 check and this analysis agree; everything computed with them is APPROXIMATE (see `load`).
 Every frame is tidy: one row per observation, the columns listed here in this order.
 """
@@ -22,14 +22,14 @@ __all__ = [
     "READ_BLOCK_BYTES", "SHARDING_COLUMNS", "SKEW_COLUMNS", "TIMELINE_COLUMNS", "WRITE_BLOCK_BYTES",
 ]
 
-# dynamodb-facts §7.1: a partition holds at most 10 GB (the same figure as the LSI item-collection cap, §4.2)
+# dynamodb-rules §7.1: a partition holds at most 10 GB (the same figure as the LSI item-collection cap, §4.2)
 PARTITION_BYTES = MAX_ITEM_COLLECTION_BYTES
 # Share of one partition at which a key or partition counts as hot (product choice, as in checks DDS103).
 HOT_UTILISATION = 0.5
 
 # One row per partition-key value shown (the top-N per physical index, Contributor Insights style).
 KEY_COLUMNS = (
-    "index",  # TABLE ("table") or a GSI name; LSIs share the table's partitions (dynamodb-facts §4.2)
+    "index",  # TABLE ("table") or a GSI name; LSIs share the table's partitions (dynamodb-rules §4.2)
     "key_rank",  # 1 = busiest key value at peak on this index
     "key_value",  # rendered label, e.g. STATUS#ACTIVE or STUDENT#<rank 1>
     "template",  # the partition-key template it comes from
@@ -37,7 +37,7 @@ KEY_COLUMNS = (
     "collection_bytes",  # item-collection size, LSI entries included on the table
     "read_units_per_second",  # approximate RCU/s at peak
     "write_units_per_second",  # approximate WCU/s at peak
-    "utilisation",  # share of one partition: RCU/3,000 + WCU/1,000 (dynamodb-facts §7.1)
+    "utilisation",  # share of one partition: RCU/3,000 + WCU/1,000 (dynamodb-rules §7.1)
     "traffic_share",  # share of the index's utilisation
     "partition",  # physical partition the key hashes to
     "top_pattern",  # the access pattern that loads it most

@@ -1,7 +1,7 @@
 """Peak traffic per key value: each access pattern's units spread over the key values of the index it uses.
 
 APPROXIMATE, like the checks' estimates whose unit functions it reuses: read units per request from
-`read_units_per_request` (dynamodb-facts §1.1, §1.2), table writes ceil(item / 1 KB) per item (x2 in a
+`read_units_per_request` (dynamodb-rules §1.1, §1.2), table writes ceil(item / 1 KB) per item (x2 in a
 transaction, §2), index writes from the plan's `index_writes` at ceil(entry / 1 KB) each (§4.1). An LSI
 lives on the table's partitions (§4.2), so its reads and writes load the table's key values.
 """
@@ -50,12 +50,12 @@ class Contribution:
 
     @property
     def utilisation(self) -> float:
-        """Share of one partition the whole contribution needs (dynamodb-facts §7.1)."""
+        """Share of one partition the whole contribution needs (dynamodb-rules §7.1)."""
         return self.read_units_per_second / PARTITION_READ_UNITS + self.write_units_per_second / PARTITION_WRITE_UNITS
 
 
 def physical_index(path: AccessPath) -> str:
-    """The partitions a path uses: a GSI its own, the table and its LSIs the table's (dynamodb-facts §4.2)."""
+    """The partitions a path uses: a GSI its own, the table and its LSIs the table's (dynamodb-rules §4.2)."""
     return path.name if path.is_global else TABLE
 
 
@@ -94,7 +94,7 @@ def _read_parts(ctx: Context, pattern: AccessPattern, plan: PatternPlan) -> Iter
 
 
 def _write_parts(ctx: Context, pattern: AccessPattern, plan: PatternPlan) -> Iterator[Contribution]:
-    """Table writes per entity, then index writes (dynamodb-facts §1.2, §2, §4.1)."""
+    """Table writes per entity, then index writes (dynamodb-rules §1.2, §2, §4.1)."""
     rate = pattern.traffic.peak_requests_per_second
     entities = [e for e in plan.entities if ctx.entity(e) is not None and e in ctx.keys]
     new_items = pattern.kind in _NEW_ITEM_KINDS
@@ -241,7 +241,7 @@ def _weight(name: str, read: float, write: float) -> float:
         return read
     if name == "write_units":
         return write
-    return read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS  # dynamodb-facts §7.1
+    return read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS  # dynamodb-rules §7.1
 
 
 @dataclass(frozen=True, eq=False)
@@ -328,7 +328,7 @@ class IndexLoad:
 
     @cached_property
     def utilisation(self) -> np.ndarray:
-        """Share of one partition per row: RCU/3,000 + WCU/1,000, a linear mix (dynamodb-facts §7.1)."""
+        """Share of one partition per row: RCU/3,000 + WCU/1,000, a linear mix (dynamodb-rules §7.1)."""
         if "utilisation" in self.columns:
             return self.columns.column("utilisation")  # summed with the units, one pass
         read, write = constant_value(self.read_units), constant_value(self.write_units)
@@ -467,7 +467,7 @@ def _spread(parts: tuple[Contribution, ...], segments: list[Segment], arrays: La
         rows = segment.layout_of(key[1])
         vector = shares.get(key, rows)
         window = slice(start, start + rows.rows)
-        utilisation = read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS  # dynamodb-facts §7.1
+        utilisation = read / PARTITION_READ_UNITS + write / PARTITION_WRITE_UNITS  # dynamodb-rules §7.1
         for name, units in (("read_units", read), ("write_units", write), ("utilisation", utilisation)):
             if units:
                 arrays.add_scaled(name, window, vector, units)

@@ -1,7 +1,7 @@
 """Physical partitions: how many, which key value lands where, and the load per partition over time.
 
 A partition serves 3,000 RCU and 1,000 WCU per second (or a linear mix) and holds 10 GB
-(dynamodb-facts §7.1). Key values are spread by a seeded uniform hash. One key value never spans
+(dynamodb-rules §7.1). Key values are spread by a seeded uniform hash. One key value never spans
 partitions for throughput: adaptive capacity can at best isolate it on its own partition at the
 per-partition maximum (§7.1), and burst capacity cannot lift that ceiling (§7.1) - so load above 1.0
 of one partition on one key value is a hard limit, while an overloaded partition whose keys all fit

@@ -61,7 +61,7 @@ def dimension(model: Model, entity: Entity, name: str) -> Dimension:
     attribute = entity.attribute(name)
     generator = attribute.generator if attribute is not None else None
     bucket = time_bucket_seconds(entity, name)
-    if bucket is not None and bucket >= 1:  # dynamodb-facts §7.1: the "now" bucket takes every write
+    if bucket is not None and bucket >= 1:  # dynamodb-rules §7.1: the "now" bucket takes every write
         return Dimension(name, _time_values(generator, bucket, items), is_time=True)
     if isinstance(generator, ConstantGenerator):
         return Dimension(name, 1.0, labels=(str(generator.value),))

@@ -112,7 +112,7 @@ def _cfn_autoscaling(key_design: KeyDesign, capacity: ProvisionedCapacity) -> di
 
 def _cfn_global_table(model: Model, key_design: KeyDesign, capacity: ProvisionedCapacity | None,
                       properties: dict[str, Any]) -> dict[str, Any]:
-    """`AWS::DynamoDB::GlobalTable`: the table in its own Region and every replica Region (dynamodb-facts §5).
+    """`AWS::DynamoDB::GlobalTable`: the table in its own Region and every replica Region (dynamodb-rules §5).
 
     Per-Region settings move into `Replicas`; a provisioned global table scales writes with auto scaling
     only, so fixed write capacity becomes a range of one value.

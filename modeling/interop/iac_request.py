@@ -16,12 +16,12 @@ from modeling.design.plans import TABLE
 from modeling.errors import ModelingError
 from modeling.model import BillingMode, KeyAttribute, KeyDesign, Model, ProjectionType, SecondaryIndex
 
-# Tagging rules for DynamoDB resources (not in dynamodb-facts.md; from AWS's tagging page)
+# Tagging rules for DynamoDB resources (not in dynamodb-rules.md; from AWS's tagging page)
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html#TaggingRestrictions
 MAX_TAGS = 50
 MAX_TAG_KEY_CHARS, MAX_TAG_VALUE_CHARS = 128, 256
 _TAG_TEXT = re.compile(r"^[\w\s.:/=+\-@]*$")
-# Application Auto Scaling names for DynamoDB (dynamodb-facts §11.1: target tracking)
+# Application Auto Scaling names for DynamoDB (dynamodb-rules §11.1: target tracking)
 # https://docs.aws.amazon.com/autoscaling/application/userguide/services-that-can-integrate-dynamodb.html
 AUTOSCALED_DIMENSIONS = ("Read", "Write")
 
@@ -51,7 +51,7 @@ class ProvisionedCapacity:
 
     `target_utilization_percent` is None for fixed capacity, else the auto scaling target (20-90).
     `source` says where the numbers come from, in words; `quota_findings` name each default quota the
-    capacities exceed and the increase to request (a quota is never a ceiling, dynamodb-facts §8).
+    capacities exceed and the increase to request (a quota is never a ceiling, dynamodb-rules §8).
     """
 
     resources: Mapping[str, ResourceCapacity]
@@ -123,7 +123,7 @@ def table_request(table_name: str, billing_mode: BillingMode, key_design: KeyDes
                   capacity: ProvisionedCapacity | None = None) -> dict[str, Any]:
     """The part of CreateTable that says what the table is: key attributes, key schema, every index with
     its projection, billing mode and capacity (with `capacity`, the table's and each GSI's; LSIs use the
-    table's, dynamodb-facts §4.2). The one builder: the IaC export and the preview table both start here.
+    table's, dynamodb-rules §4.2). The one builder: the IaC export and the preview table both start here.
 
     >>> from modeling.model import KeyAttribute, KeyDesign
     >>> design = KeyDesign(partition_key=KeyAttribute(name="PK", type="S"), sort_key=None)

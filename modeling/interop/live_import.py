@@ -3,7 +3,7 @@
 Strictly read-only: the only requests are ListTables, DescribeTable, DescribeTimeToLive,
 DescribeContinuousBackups and Scan. The Scan is bounded twice, by items (`Limit` on every page, never
 more than asked for in total) and by pages, so a large table costs at most `sample_items` items'
-worth of read units (a Scan is charged on the items it reads, dynamodb-facts §1.2) and never reads the
+worth of read units (a Scan is charged on the items it reads, dynamodb-rules §1.2) and never reads the
 whole table. The inference itself is pure and lives in `modeling.interop.live_inference`.
 
 Failures are `EndpointError`s saying what happened and what to do: the endpoint does not answer,
@@ -26,7 +26,7 @@ from modeling.model import KeyAttribute, Projection, SecondaryIndex
 
 DEFAULT_SAMPLE_ITEMS = 500
 MAX_SAMPLE_ITEMS = 5_000
-DEFAULT_MAX_PAGES = 10  # a Scan page stops at 1 MB (dynamodb-facts §8), so 10 pages read at most ~10 MB
+DEFAULT_MAX_PAGES = 10  # a Scan page stops at 1 MB (dynamodb-rules §8), so 10 pages read at most ~10 MB
 READ_ONLY_OPERATIONS = frozenset({"ListTables", "DescribeTable", "DescribeTimeToLive", "DescribeContinuousBackups",
                                   "Scan"})
 # Few retries and short timeouts: a user is waiting, and a dead endpoint should say so in seconds

@@ -51,7 +51,7 @@ _ANY_SEPARATOR = "[" + re.escape(KEY_SEPARATOR + "".join(LABEL_SEPARATORS)) + "]
 _NAME = re.compile(ATTRIBUTE_NAME_PATTERN)  # modeling.model.AttributeName: `State#Date` is kept
 _PADDED = re.compile(r"^\d+(\.\d+)?$")
 _deserializer = TypeDeserializer()
-# Value bytes of the types whose size varies with the value (dynamodb-facts §6: UTF-8 bytes of a string, the raw
+# Value bytes of the types whose size varies with the value (dynamodb-rules §6: UTF-8 bytes of a string, the raw
 # bytes of a binary, the sum of a binary set's members)
 _SIZED_KINDS: dict[str, Callable[[Any], int]] = {
     "S": lambda text: len(text.encode("utf-8")),

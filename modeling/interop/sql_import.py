@@ -272,7 +272,7 @@ class _Builder:
         if unique:
             attribute["unique"] = True
         if column.sql_type in ("VARCHAR", "CHAR", "NVARCHAR", "NCHAR") and column.type_parameters:
-            # n characters, at most 4 UTF-8 bytes each (dynamodb-facts §6 counts UTF-8 bytes)
+            # n characters, at most 4 UTF-8 bytes each (dynamodb-rules §6 counts UTF-8 bytes)
             attribute["max_size_bytes"] = min(MAX_ATTRIBUTE_BYTES, 4 * column.type_parameters[0])
         if column.sql_type == "ARRAY":
             self.inferred.append(f"{table.name}.{column.name} is an array: a list (L); use a set (SS/NS) "

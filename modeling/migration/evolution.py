@@ -12,10 +12,10 @@ Each change is classified by what DynamoDB allows on a live table:
 - `backfill`: the items stay under their keys but existing items lack an attribute a new index or
   template reads, so every affected item is updated once (UpdateItem).
 - `rewrite`: the item's table key changes; a key cannot be updated, so each affected item is deleted and
-  put again under its new key (dynamodb-facts §1.2 PutItem/DeleteItem; AWS, WorkingWithItems.html: the
+  put again under its new key (dynamodb-rules §1.2 PutItem/DeleteItem; AWS, WorkingWithItems.html: the
   key attributes of an item cannot be changed by UpdateItem).
 - `new_table`: the table's key schema (attribute names or types) changes, or an LSI is added, changed or
-  removed: DynamoDB sets both only at CreateTable (dynamodb-facts §4.2 does not say so; AWS,
+  removed: DynamoDB sets both only at CreateTable (dynamodb-rules §4.2 does not say so; AWS,
   LSI.html and the CloudFormation LocalSecondaryIndex reference: "A local secondary index can only be
   created when its parent table is created"; API_UpdateTable has no KeySchema parameter).
 
@@ -88,16 +88,23 @@ class Classification(StrEnum):
 
 # Where the rules come from (cited in the plan next to each change).
 SOURCE_GSI_ONLINE = ("AWS GSI.OnlineOps.html (adding a GSI to an existing table: built online, "
-                     "DynamoDB backfills it); dynamodb-facts §4.1 (index writes)")
+                     "DynamoDB backfills it); "
+                     "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html (index writes)")
 SOURCE_LSI_AT_CREATION = ("AWS LSI.html / CloudFormation LocalSecondaryIndex: an LSI can only be created with its "
-                          "table (not in dynamodb-facts); dynamodb-facts §4.2")
-SOURCE_KEY_SCHEMA = ("AWS API_UpdateTable: no KeySchema parameter, the table key is fixed at CreateTable "
-                     "(not in dynamodb-facts)")
+                          "table; https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html")
+SOURCE_KEY_SCHEMA = "AWS API_UpdateTable: no KeySchema parameter, the table key is fixed at CreateTable"
 SOURCE_ITEM_KEY = ("AWS WorkingWithItems.html: UpdateItem cannot change key attributes, so a new key is a "
-                   "delete and a put; dynamodb-facts §1.2 (PutItem, DeleteItem), §2 (transactions)")
-SOURCE_SCHEMALESS = "dynamodb-facts §6 (items carry their own attributes; no table change for a new attribute)"
-SOURCE_UPDATE_TABLE = "AWS API_UpdateTable / API_UpdateTimeToLive / API_UpdateContinuousBackups (not in dynamodb-facts)"
-SOURCE_BACKFILL = "dynamodb-facts §4.1 (an item lacking the index keys is absent from the index: sparse)"
+                   "delete and a put; "
+                   "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html "
+                   "(PutItem, DeleteItem), "
+                   "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html "
+                   "(transactions)")
+SOURCE_SCHEMALESS = ("https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html "
+                     "(items carry their own attributes; no table change for a new attribute)")
+SOURCE_UPDATE_TABLE = "AWS API_UpdateTable / API_UpdateTimeToLive / API_UpdateContinuousBackups"
+SOURCE_BACKFILL = ("https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+                   "bp-indexes-general-sparse-indexes.html (an item lacking the index keys is absent from the "
+                   "index: sparse)")
 SOURCE_MODEL_ONLY = "the model only (no data on the table changes)"
 
 
@@ -261,7 +268,7 @@ _SETTING_RULES: dict[str, tuple[Classification, str, str]] = {
                                                   "change while enabled: disable, then enable)", SOURCE_UPDATE_TABLE),
     "ttl_attribute": (Classification.IN_PLACE, "UpdateTimeToLive (items without the attribute never expire, so "
                                                "existing items need it backfilled to expire)", SOURCE_UPDATE_TABLE),
-    "replica_regions": (Classification.IN_PLACE, "UpdateTable ReplicaUpdates (global tables, dynamodb-facts §5)",
+    "replica_regions": (Classification.IN_PLACE, "UpdateTable ReplicaUpdates (global tables)",
                         SOURCE_UPDATE_TABLE),
     "deletion_protection": (Classification.IN_PLACE, "UpdateTable DeletionProtectionEnabled", SOURCE_UPDATE_TABLE),
 }

@@ -5,7 +5,7 @@ The mode follows the change that needs the most work (`modeling.migration.evolut
 - backfill: every item of the affected entities is updated once in place (UpdateItem SET/REMOVE of the index
   key attributes and of the attributes given a value), a conditional write so a rerun changes nothing more;
 - rewrite: the items of an entity whose table key changes are each put under the new key and deleted under the
-  old one in one TransactWriteItems (dynamodb-facts §2), so an interruption never leaves an item twice or lost;
+  old one in one TransactWriteItems (dynamodb-rules §2), so an interruption never leaves an item twice or lost;
 - new table: every item is copied into a new table under the NEW design, with a conditional put that never
   overwrites what dual writes already put there, in three phases (shadow table and backfill; dual writes with
   consistency checks over a grey period; cut-over with the old table read-only).

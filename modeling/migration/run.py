@@ -4,7 +4,7 @@ The generated script (`migration_script`) and the rehearsal call the same `run_m
 - the source table is read with a parallel Scan (`Segment`/`TotalSegments`), one thread per segment;
 - every write is conditional, so a rerun (after an interruption, or twice by mistake) never loses or doubles
   an item: a backfill updates only an item that still exists (`attribute_exists`); a rewrite puts the new
-  key only if absent and deletes the old only if present, in one TransactWriteItems (dynamodb-facts §2); a
+  key only if absent and deletes the old only if present, in one TransactWriteItems (dynamodb-rules §2); a
   copy into a new table puts only if absent, so it never overwrites a newer dual write;
 - after each page, every item the page migrated is read back with a strongly consistent read, and one not
   found in its NEW form is migrated again; only then does the segment's LastEvaluatedKey go to the checkpoint

@@ -2,7 +2,7 @@
 
 Throttling and transient errors are retried by botocore's standard retry mode (the client's
 configuration, modeling.endpoint.adapter); items DynamoDB returns as UnprocessedItems are re-sent by the one
-retry helper (modeling.endpoint.retry, dynamodb-facts §8, BatchWriteItem). A load that cannot finish (the
+retry helper (modeling.endpoint.retry, dynamodb-rules §8, BatchWriteItem). A load that cannot finish (the
 endpoint goes away, throttling outlasts the retries) raises `LoadInterrupted` carrying a `LoadState`:
 loading again with that state sends only the batches that did not complete, into the very table the
 load began with (a `TableGuard` checks it before the first write, before every re-send after a
@@ -26,7 +26,7 @@ from modeling.errors import EndpointError, ModelingError
 from modeling.preview.dataset import PreviewData, to_dynamodb_json
 from modeling.preview.ownership import TableGuard, TableIdentity, TableReplacedError
 
-# dynamodb-facts §8 (request limits): BatchWriteItem takes at most 25 put or delete requests.
+# dynamodb-rules §8 (request limits): BatchWriteItem takes at most 25 put or delete requests.
 BATCH_WRITE_MAX_ITEMS = 25
 DEFAULT_WORKERS = 4
 # How often, in completed batches, a load checks that its table is still the one it began with.

@@ -3,7 +3,7 @@
 Reads follow the planner's choice of operation and access path (modeling.design.planner); the key condition
 is rebuilt from the path's templates so that range conditions stay correct when more key text
 follows the range attribute (`ORDER#{orderDate}#{orderId}`: `<= :d` becomes `< 'ORDER#d#' + HIGH`).
-Every attribute name goes through ExpressionAttributeNames, so reserved words (dynamodb-facts §6,
+Every attribute name goes through ExpressionAttributeNames, so reserved words (dynamodb-rules §6,
 reserved words) never break a request. Values are plain Python here; `typed_params` turns them into
 DynamoDB JSON with boto3's TypeSerializer.
 """
@@ -24,7 +24,7 @@ from modeling.errors import ModelingError
 from modeling.model import AccessPattern, AttributeType, KeyDesign, Model, PatternKind, RangeOperator
 from modeling.preview.dataset import PreviewDataError, key_value, number_key_names
 
-MAX_BATCH_GET_KEYS = 100  # dynamodb-facts §8
+MAX_BATCH_GET_KEYS = 100  # dynamodb-rules §8
 _SERIALIZER = TypeSerializer()
 
 

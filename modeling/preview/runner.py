@@ -3,7 +3,7 @@
 Reads are executed page by page and compared with the oracle (modeling.preview.oracle). The same
 request without its filter and projection is sent once more to see what the request *read*: the
 items (or index entries) the key condition matched, page by page, which is what DynamoDB charges
-for (dynamodb-facts §1.2). Writes put, update or delete real items, are checked by reading them
+for (dynamodb-rules §1.2). Writes put, update or delete real items, are checked by reading them
 back (and through each index they belong to), and are then undone, so the table always holds the
 generated data the oracle knows.
 """
@@ -61,7 +61,7 @@ MAX_WRITE_ITEMS = 25
 
 @dataclass(frozen=True)
 class IndexEntryChange:
-    """What a write did to one index entry (dynamodb-facts §4.1), with the entry before and after."""
+    """What a write did to one index entry (dynamodb-rules §4.1), with the entry before and after."""
 
     index: str
     change: IndexChange
@@ -568,7 +568,7 @@ def _found_in_index(client: Any, table: str, key_design: KeyDesign, index: Secon
         names["#s"], values[":s"] = index.sort_key.name, item[index.sort_key.name]
         condition += " AND #s = :s"
     wanted = {n: item[n] for n in primary_key_names(key_design)}
-    for attempt in range(5):  # GSIs are eventually consistent (dynamodb-facts §4.1): retry briefly
+    for attempt in range(5):  # GSIs are eventually consistent (dynamodb-rules §4.1): retry briefly
         response = client.query(TableName=table, IndexName=index.name, KeyConditionExpression=condition,
                                 ExpressionAttributeNames=names, ExpressionAttributeValues=to_dynamodb_json(values))
         if any(all(from_dynamodb_json(found).get(n) == v for n, v in wanted.items()) for found in response["Items"]):

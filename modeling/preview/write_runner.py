@@ -833,7 +833,7 @@ def _new_values(ctx: WriteContext, plan: WritePlan, owners: list[Item]) -> dict[
 def concurrent_adds(ctx: WriteContext, name: str, plan: WritePlan, clients: int = CONCURRENT_CLIENTS,
                     times: int = ADDS_PER_CLIENT, client_factory: Callable[[], Any] | None = None) -> CaseResult:
     """`clients` threads each send the pattern's ADD `times` times: the total must rise by exactly
-    clients x times x the amount (ADD is applied atomically on the item, dynamodb-facts §1.2 writes)."""
+    clients x times x the amount (ADD is applied atomically on the item, dynamodb-rules §1.2 writes)."""
     rng = random.Random(f"{ctx.seed}/{name}/concurrent")  # noqa: S311 - sample choice, not security
     table = _Table(ctx)
     try:

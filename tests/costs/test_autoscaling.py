@@ -1,4 +1,4 @@
-"""Auto scaling simulation (dynamodb-facts §8, §11, §12): the §12.6 traces, W25, the quota, and the
+"""Auto scaling simulation (dynamodb-rules §8, §11, §12): the §12.6 traces, W25, the quota, and the
 vectorised walk giving exactly the per-minute reference loop's result on random inputs."""
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ def test_backups_and_billable_stream_reads_appear_as_line_items() -> None:
     result = estimate_model(EstimateRequest(_model(), region="us-east-1", compare_designs=False, extras=extras))
     lines = {i.name: i for i in result.cost.option(CapacityOption.ON_DEMAND).line_items}
     backup = next(i for n, i in lines.items() if "backup" in n.lower())
-    assert backup.monthly_cost_usd == Decimal("10.00")  # 100 GB x $0.10 per GB-month (dynamodb-facts §9.2)
+    assert backup.monthly_cost_usd == Decimal("10.00")  # 100 GB x $0.10 per GB-month (dynamodb-rules §9.2)
     # 12.5 M reads / 100,000 x $0.02 = $2.50; the 2.5 M free reads count only with the free tier on (§9.2)
     assert lines["DynamoDB Streams reads"].monthly_cost_usd == Decimal("2.50")
 

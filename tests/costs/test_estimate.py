@@ -58,7 +58,7 @@ def test_the_recommendation_is_the_cheapest_complete_option() -> None:
 
 
 def test_a_price_missing_from_every_option_is_named_not_counted_as_zero() -> None:
-    # eu-west-1 has no confirmed PITR price (dynamodb-facts §9.3) and the CRM table has PITR on
+    # eu-west-1 has no confirmed PITR price (dynamodb-rules §9.3) and the CRM table has PITR on
     cost = estimate_model(EstimateRequest(load_example("crm_single_table"), compare_designs=False)).cost
     assert all(o.monthly_total_usd is None for o in cost.options)
     best = cost.recommendation
@@ -94,7 +94,7 @@ def test_break_even_curve_crosses_near_the_documented_utilisation() -> None:
                                             compare_designs=False))
     rows = break_even_curve(result.usage, result.price_sheet, TableClass.STANDARD)
     cheaper = [r["utilisation %"] for r in rows if r["provisioned USD/month"] < r["on-demand USD/month"]]
-    assert min(cheaper) == 30  # dynamodb-facts §10: 28.9 % in us-east-1; the grid steps by 5 %
+    assert min(cheaper) == 30  # dynamodb-rules §10: 28.9 % in us-east-1; the grid steps by 5 %
 
 
 def _estimate_cli(*args: str) -> CliResult:

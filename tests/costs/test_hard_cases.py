@@ -1,5 +1,5 @@
 """Issue 13's hard cases, table-driven: every expected figure is worked out by hand from AWS's rule and the
-price (dynamodb-facts section cited), in the comment beside it; the code under test only produces the
+price (dynamodb-rules section cited), in the comment beside it; the code under test only produces the
 figure that is compared.
 
 Items: 1 stated peaks and throttling risk, 2 quotas, 3 missing prices, 4 Regions, 5 sparse indexes,
@@ -275,7 +275,7 @@ def test_not_offered_options_say_why_and_charts_draw_only_known_lines() -> None:
 
 # --- 4. every Region is priced at its own sheet, or refused -----------------------------------------------
 
-# Provisioned Standard list prices, AWS Labs' reco config (dynamodb-facts §9.2-9.4 for the first three):
+# Provisioned Standard list prices, AWS Labs' reco config (dynamodb-rules §9.2-9.4 for the first three):
 # flat 70 reads/s and 7 writes/s -> ceil(70 / 0.7) = 100 RCU and ceil(7 / 0.7) = 10 WCU; 730 h a month:
 # 73,000 RCU-hours and 7,300 WCU-hours, each line rounded to the cent (half up)
 REGION_PRICES = [
@@ -360,7 +360,7 @@ def test_eu_central_1_prices_pitr_and_replicated_writes_from_its_own_sheet() -> 
 
 
 def test_us_east_2_prices_a_replica_s_replicated_writes_at_its_own_wru_price() -> None:
-    # AWS (Nov 2024, dynamodb-facts §5, §9.1): a replicated write costs the same as a single-Region write, so
+    # AWS (Nov 2024, dynamodb-rules §5, §9.1): a replicated write costs the same as a single-Region write, so
     # us-east-2 rWRU = its own WRU, $0.625 per million (never another Region's price). Home us-east-1 with a
     # replica in us-east-2, 10 writes/s of 1 unit for 730 h: 10 x 2,628,000 = 26.28 M rWRU x $0.625 = $16.425
     # -> $16.43 in us-east-2 (was "not available": the sheet had no rWRU)

@@ -1,4 +1,4 @@
-"""Item size rules (dynamodb-facts §6): names + values, the Number algorithm, containers, sets, limits."""
+"""Item size rules (dynamodb-rules §6): names + values, the Number algorithm, containers, sets, limits."""
 
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ def test_a_short_link_with_400_kb_texts_prices_quickly_and_right() -> None:
     seconds = time.perf_counter() - started
     _, peak_bytes = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    # item: id 2+10 ("d000000001"), body 4+409,600, PK 2+14 ("DOC#d000000001") = 409,632 B (dynamodb-facts §6)
+    # item: id 2+10 ("d000000001"), body 4+409,600, PK 2+14 ("DOC#d000000001") = 409,632 B (dynamodb-rules §6)
     assert result.profile.entity_size("Doc").average_bytes == 409_632
     # GetItem: ceil(409,632 / 4,096) = 101 blocks of 4 KB, eventually consistent: 50.5 RCU (§1.1)
     capacity = next(c for c in result.profile.patterns if c.pattern == "get_doc_by_id")

@@ -53,7 +53,7 @@ def test_a_gsi_backfill_is_priced_in_the_models_region() -> None:
     assert backfill.units.read_units == math.ceil(scanned / 4096) * Decimal("0.5")
     # the read-back before each checkpoint: each backfilled Loan (under 4 KB) read strongly consistent = 1 RRU
     assert loan_bytes < 4096 and backfill.units.readback_units == 50_000
-    # eu-west-1 (dynamodb-facts §9.3): $0.705 per million WRU -> 0.1 M x 0.705 = $0.0705 -> $0.07;
+    # eu-west-1 (dynamodb-rules §9.3): $0.705 per million WRU -> 0.1 M x 0.705 = $0.0705 -> $0.07;
     # provisioned $0.000735 per WCU-hour: 100,000 / 3,600 = 27.78 WCU-hours x 0.000735 = $0.0204 -> $0.02
     writes_od = next(x for x in backfill.lines_on_demand if x.name.startswith("Writes"))
     writes_prov = next(x for x in backfill.lines_provisioned if x.name.startswith("Writes"))
@@ -73,7 +73,7 @@ def test_a_chosen_write_rate_sets_the_duration() -> None:
     assert rewrite.units.write_units == 200_000
     # the read-back reads each Loan's OLD key, gone once it moved: a read of nothing is still 1 RRU -> 50,000
     assert rewrite.units.readback_units == 50_000
-    # eu-west-1 on-demand reads (dynamodb-facts §9.3) $0.1415 per million RRU: 0.05 M x 0.1415 = $0.0071 -> $0.01
+    # eu-west-1 on-demand reads (dynamodb-rules §9.3) $0.1415 per million RRU: 0.05 M x 0.1415 = $0.0071 -> $0.01
     readback = next(x for x in rewrite.lines_on_demand if x.name.startswith("Read-back"))
     assert readback.quantity == Decimal("0.05") and readback.monthly_cost_usd == Decimal("0.01")
 

@@ -1,4 +1,4 @@
-"""Monthly cost as line items (dynamodb-facts §9, §10, §13): hand-computed cases, W27/W29/W31, options,
+"""Monthly cost as line items (dynamodb-rules §9, §10, §13): hand-computed cases, W27/W29/W31, options,
 classes, free tier, global tables, projections and the recommendation. A month is 730 hours."""
 
 from __future__ import annotations

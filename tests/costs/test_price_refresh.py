@@ -1,7 +1,7 @@
 """`dds prices refresh`: GetProducts (botocore's Stubber) and an offer file (a small file in AWS's documented
 shape, tests/fixtures/price_list/) become a dated, sourced sheet in the workspace that the engine prefers.
 
-The fixture's us-east-1 prices are dynamodb-facts §9.2's, per unit of the usage type, so every oracle below
+The fixture's us-east-1 prices are dynamodb-rules §9.2's, per unit of the usage type, so every oracle below
 is that price times the sheet's `per` (e.g. 0.000000625 USD per WRU x 1,000,000 = 0.625 per million).
 """
 

@@ -76,7 +76,7 @@ def test_missing_prices_are_not_available_never_zero(region: str) -> None:
     assert not [p for p in sheet.prices if p.value == 0 and not p.item.value.startswith("free_tier_")]
 
 
-LISTED = [  # (region, item, class, value) straight from dynamodb-facts §9.2-§9.4
+LISTED = [  # (region, item, class, value) straight from dynamodb-rules §9.2-§9.4
     ("us-east-1", PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, STANDARD, "0.625"),
     ("us-east-1", PriceItem.ON_DEMAND_READ_REQUEST_UNITS, IA, "0.155"),
     ("us-east-1", PriceItem.PROVISIONED_READ_CAPACITY_UNIT_HOURS, STANDARD, "0.00013"),

@@ -1,4 +1,4 @@
-"""Capacity units per request (dynamodb-facts §1, §2, §4): AWS's worked examples, boundaries, invariants."""
+"""Capacity units per request (dynamodb-rules §1, §2, §4): AWS's worked examples, boundaries, invariants."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def writes(units: RequestUnits) -> Decimal:
     return units.write_units
 
 
-# (id, call, expected units) -- the arithmetic is in each comment; sources in dynamodb-facts §13
+# (id, call, expected units) -- the arithmetic is in each comment; sources in dynamodb-rules §13
 WORKED_EXAMPLES: list[tuple[str, Callable[[], Decimal], str]] = [
     ("W1-3500B-strong", lambda: reads(get_item_units(3500, STRONG)), "1"),  # 3,500 B -> 4 KB -> 1
     ("W1-3500B-eventual", lambda: reads(get_item_units(3500, EVENTUAL)), "0.5"),  # 1 x 0.5

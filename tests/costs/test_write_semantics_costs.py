@@ -1,5 +1,5 @@
 """Write units of conditional, transactional and auxiliary writes (issue 16.2), against figures worked
-out by hand from AWS's rules (dynamodb-facts §1.1, §1.2, §2).
+out by hand from AWS's rules (dynamodb-rules §1.1, §1.2, §2).
 
 The wallet fixture pins the sizes: a User holds a 1,500-byte bio plus its other attributes and keys, so it
 is over 1 KB and under 2 KB: 2 write blocks. Every other item (UserArchive, Payment, Like, Follow, the
@@ -75,7 +75,7 @@ def test_the_same_put_without_semantics_costs_only_its_own_item() -> None:
 # --- transactions without members, and the index writes of members (issue 27, D1 and D2) -------------------
 # Customer (id, a unique email, a tier in GSI1's key, a balance) and Order (id, customerId in GSI1's key, a
 # note); GSI1 projects KEYS_ONLY. Every item, entry and uniqueness item is under 1 KB: 1 write block each
-# (the premise is checked first). dynamodb-facts §1.1 (1 KB blocks), §2 (2x per item in a transaction, each
+# (the premise is checked first). dynamodb-rules §1.1 (1 KB blocks), §2 (2x per item in a transaction, each
 # rounded on its own; index writes 1x), §4.1 (an index write per entry that enters, leaves or changes).
 def _shop() -> Model:
     traffic = {"peak_requests_per_second": 1, "average_requests_per_second": 1}

@@ -314,7 +314,7 @@ def test_more_than_one_index_write_per_item_written_names_who_pays_and_how_much(
     update = _add_pattern(doc, "advance_order_by_id", "update", ["customerId", "orderId"], peak=30,
                           changed_attributes=["stage"])
     finding = _only(doc, "DDS304")
-    # stage is in GSI1's key: a delete and a put (2 index writes, dynamodb-facts §4.1), each entry (a whole
+    # stage is in GSI1's key: a delete and a put (2 index writes, dynamodb-rules §4.1), each entry (a whole
     # ~0.4 KB Order, projection ALL) rounds up to 1 KB = 1 WCU; 7.5 updates/s on average (peak 30 / 4)
     # x 2 WCU x 730 h x 3,600 s = 39,420,000 write units a month, on GSI1's own capacity (a GSI)
     assert finding.pattern == "advance_order_by_id" and finding.index == "GSI1"
@@ -362,7 +362,7 @@ def test_counter_updates_rewriting_an_all_projected_gsi_are_a_warning_with_their
                          updates=[{"attribute": "viewCount", "action": "ADD", "amount": 1}])
     finding = _only(doc, "DDS313")
     # An Order (about 150 B of attributes plus its keys) is under 1 KB, so each GSI1 entry write is 1 WRU
-    # (dynamodb-facts §4.1: an update of a projected non-key attribute is 1 index write, rounded to 1 KB).
+    # (dynamodb-rules §4.1: an update of a projected non-key attribute is 1 index write, rounded to 1 KB).
     # count_order_view_by_id: 40 / 4 = 10 requests/s on average x 730 h x 3,600 s = 26,280,000 WRU a month;
     # place_order_by_customer adds 5 / 4 = 1.25/s x 2,628,000 s = 3,285,000 WRU (the new item enters GSI1):
     # 26,280,000 of 29,565,000 = 88.9 %.

@@ -1,4 +1,4 @@
-"""The one home of DynamoDB's rules against AWS's documented examples (dynamodb-facts §1, §2, §4, §6, §8, §13).
+"""The one home of DynamoDB's rules against AWS's documented examples (dynamodb-rules §1, §2, §4, §6, §8, §13).
 
 Every expected figure is worked out by hand in the comment beside it, from the facts file's rules and
 worked examples, never by calling the code under test.

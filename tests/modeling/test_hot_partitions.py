@@ -89,7 +89,7 @@ def test_sign_up_burst_on_email_partition_key_is_flagged() -> None:
 
 def test_sign_up_burst_passes_when_the_email_key_is_sharded() -> None:
     # oracle: 3,700 creates in 0.2 s = 18,500 requests/s on one key; a create claims the email in the same
-    # TransactWriteItems, so the student item costs 2 WCU (transactional, <= 1 KB; dynamodb-facts §2):
+    # TransactWriteItems, so the student item costs 2 WCU (transactional, <= 1 KB; dynamodb-rules §2):
     # 37,000 WCU/s against 1,000 WCU/s per partition = 37x one partition. 40 suffixes give 0.925; 32 give 1.16
     model = load_example("student_platform_mistakes")
     report = _analyse(model, scenario=SIGN_UP, shard_count=40)

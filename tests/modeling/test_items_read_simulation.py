@@ -250,7 +250,7 @@ def test_support_desk_get_ticket_by_id_reads_the_whole_org_collection():
     assert plan.items_read_p99 > 5 * 2500  # zipf 1.1: the busiest 1 % of Orgs hold far more
     assert "collection of Org: mean 2,500 Ticket (org_tickets" in plan.items_read_derivation
     assert "filter ticketId keeps 1" in plan.items_read_derivation
-    # ~2,500 items of ~900 B are ~2.2 MB: more than one 1 MB page (dynamodb-facts §8)
+    # ~2,500 items of ~900 B are ~2.2 MB: more than one 1 MB page (dynamodb-rules §8)
     assert plan.pages_per_request > 1.5
 
 

@@ -1,6 +1,6 @@
 """DDS308-DDS311 (issue 16.3): each check fires on the mistake and stays quiet on its fix.
 
-Loads are worked out by hand in comments from dynamodb-facts §1.2 (1 KB write blocks), §2 (x2 in a
+Loads are worked out by hand in comments from dynamodb-rules §1.2 (1 KB write blocks), §2 (x2 in a
 transaction) and §7.1 (1,000 WCU per partition per second).
 """
 

@@ -58,7 +58,7 @@ def test_a_saved_model_with_a_new_index_plans_a_backfill(workspace_dir: Path) ->
     assert list(steps["step"]) == ["Deploy writers of the NEW form", "Apply key_design.global_secondary_indexes[GSI5]",
                                    "Backfill existing items", "Switch reads and clean up"]
     # 2,400,000 Students x (1 UpdateItem + 1 GSI5 entry), both under 1 KB = 4.8 M WRU x $0.625 / M (us-east-1,
-    # dynamodb-facts §9.2) = $3.00, plus the Scan of the whole table (docs/migrations.md: 0.481376 M RRU x $0.125
+    # dynamodb-rules §9.2) = $3.00, plus the Scan of the whole table (docs/migrations.md: 0.481376 M RRU x $0.125
     # = $0.06), plus the read-back of every migrated Student before each checkpoint (issue 30.5: one strongly
     # consistent read of an item under 4 KB each, 2.4 M RRU x $0.125 / M = $0.30) = $3.36 (the proposal's
     # design has GSI1-GSI4 since issue 28.1, so the new index is GSI5)

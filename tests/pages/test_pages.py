@@ -208,7 +208,7 @@ def test_quick_calculator_sizes_an_item_and_explains_bad_json(workspace_dir: Pat
     at = _app_on("capacity_and_cost.py")
     at.text_area(key="cost.item").input('{"shirt-color": {"S": "R"}, "shirt-size": {"S": "M"}}')
     at.button(key="FormSubmitter:cost.item_size_form-Item size").click().run()
-    assert any(s.value == "23 bytes" for s in at.success)  # AWS's own example (dynamodb-facts §6)
+    assert any(s.value == "23 bytes" for s in at.success)  # AWS's own example (dynamodb-rules §6)
     at.text_area(key="cost.item").input('{"a": {"STRING": "x"}}')
     at.button(key="FormSubmitter:cost.item_size_form-Item size").click().run()
     assert not at.exception and at.error

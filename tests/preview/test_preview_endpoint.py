@@ -121,7 +121,7 @@ def test_write_patterns_are_checked_and_undone(make_setup, client) -> None:
     assert report.failed == ()
     assert count_items(client, setup.table.name) == len(data.items)  # every write was undone
     transact = next(r for r in report.results if r.run.operation.value == "TransactWriteItems")
-    # a transaction writes each item twice (dynamodb-facts §2): at least 2 units per item on the table
+    # a transaction writes each item twice (dynamodb-rules §2): at least 2 units per item on the table
     assert transact.capacity.measured.write_units >= 2 * len(transact.run.writes)
 
 

@@ -1,7 +1,7 @@
 """DDS304-DDS307 and DDS313, write amplification: what every write pays in indexes, indexes that do not earn
 it, and ALL-projected GSIs rewritten by every counter change or version bump.
 
-Index writes follow dynamodb-facts §4.1 (a put when an item enters an index, a delete plus a put when an
+Index writes follow dynamodb-rules §4.1 (a put when an item enters an index, a delete plus a put when an
 index key changes, one write when only projected attributes change, each sized on the index entry and
 rounded to 1 KB); a GSI's writes use its own capacity, an LSI's the table's (§4.2). Monthly figures are
 units over the 730-hour month (§0.2) at each pattern's average rate; pricing them is the cost engine's job.

@@ -377,7 +377,7 @@ def percent(share: float) -> str:
 
 
 def data_size(size_bytes: float) -> str:
-    """Binary units as DynamoDB uses them (dynamodb-facts §0.2: 1 KB = 1,024 B)."""
+    """Binary units as DynamoDB uses them (dynamodb-rules §0.2: 1 KB = 1,024 B)."""
     for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
         if size_bytes >= scale:
             return f"{number(size_bytes / scale)} {unit}"

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from modeling.design.checks.context import Context
 
 
-# --- AWS numbers (modeling.dynamodb_rules, each citing dynamodb-facts) -----------------------------------
+# --- AWS numbers (modeling.dynamodb_rules, each citing dynamodb-rules) -----------------------------------
 
 READ_BLOCK_BYTES = READ_UNIT_BYTES  # §1.1
 WRITE_BLOCK_BYTES = WRITE_UNIT_BYTES  # §1.1
@@ -75,8 +75,8 @@ MAX_BATCH_GET_ITEMS = rules.MAX_BATCH_GET_ITEMS
 LOW_CARDINALITY_MAX_VALUES = 100
 # ISO 3166-1 assigns 249 country codes; real traffic gathers on a few of them.
 COUNTRY_CODES = 249
-# Share of one partition's capacity (dynamodb-facts §7.1) at which a key value counts as busy, and as
-# hot: 50 % leaves the 2x headroom on-demand absorbs instantly (dynamodb-facts §7.2).
+# Share of one partition's capacity (dynamodb-rules §7.1) at which a key value counts as busy, and as
+# hot: 50 % leaves the 2x headroom on-demand absorbs instantly (dynamodb-rules §7.2).
 BUSY_PARTITION_SHARE = 0.1
 HOT_PARTITION_SHARE = 0.5
 # Updates per second at peak from which rewriting index entries is worth a warning rather than a note.
@@ -98,7 +98,7 @@ class Load:
     @property
     def utilisation(self) -> float:
         """Share of one partition's capacity the busiest value needs (1.0 = exactly one partition)."""
-        # dynamodb-facts §7.1: 3,000 RCU and 1,000 WCU per partition, or a linear mix of the two
+        # dynamodb-rules §7.1: 3,000 RCU and 1,000 WCU per partition, or a linear mix of the two
         return self.read_units / PARTITION_READ_UNITS + self.write_units / PARTITION_WRITE_UNITS
 
     def plus(self, pattern: str, read_units: float, write_units: float) -> Load:
@@ -113,7 +113,7 @@ def parse_template(source: str) -> KeyTemplate:
     return KeyTemplate.parse(source)
 
 
-# --- sizes (approximate; dynamodb-facts §6) ---------------------------------------------------------
+# --- sizes (approximate; dynamodb-rules §6) ---------------------------------------------------------
 
 
 def value_bytes(attribute: Attribute, largest: bool = False) -> int:
@@ -190,7 +190,7 @@ def lsi_entry_bytes(ctx: Context, entity: Entity, largest: bool = False) -> floa
 
 
 def read_units_per_request(ctx: Context, plan: PatternPlan) -> float:
-    """Read units one request of a read plan consumes (dynamodb-facts §1.1, §1.2, §2, §4)."""
+    """Read units one request of a read plan consumes (dynamodb-rules §1.1, §1.2, §2, §4)."""
     if not plan.entities or all(ctx.entity(n) is None for n in plan.entities):
         return 0.0
     return float(plan_units.read_units_per_request(ctx.model, ctx.design.key_design, plan, ctx.sizes))

@@ -159,7 +159,7 @@ def _padded_reference(entity: Entity, attribute: Attribute) -> str:
         return f"{{{attribute.name}:{width}{decimals}}}"
     if isinstance(generator, SequenceGenerator):
         return f"{{{attribute.name}:{len(str(abs(generator.largest_value(entity.item_count))))}}}"
-    # dynamodb-facts §6: about 2 digits per byte of a stored Number; 10 digits when nothing is known
+    # dynamodb-rules §6: about 2 digits per byte of a stored Number; 10 digits when nothing is known
     digits = 2 * (attribute.max_size_bytes - 1) if attribute.max_size_bytes else 10
     return f"{{{attribute.name}:{max(1, min(digits, 38))}}}"
 

@@ -2,7 +2,7 @@
 TTL values DynamoDB ignores (issue 16) and writes whose inputs cannot name their item (issue 27).
 
 Loads use the checks' approximation (modeling.design.checks.estimates): write units ceil(size / 1 KB), x2 in a
-transaction (dynamodb-facts §1.2, §2), against one partition's 1,000 WCU per second (§7.1).
+transaction (dynamodb-rules §1.2, §2), against one partition's 1,000 WCU per second (§7.1).
 """
 
 from __future__ import annotations
@@ -106,7 +106,8 @@ def _uniqueness_by_gsi(ctx: Context) -> Iterator[Finding]:
                     f"it cannot claim the uniqueness items of {', '.join(unique)}: those items are then unique only "
                     "if nothing else checks."), severity=WARNING, pattern=pattern.name,
                     fix="Write these items with TransactWriteItems (the item and its uniqueness items, each with "
-                        "attribute_not_exists): up to 100 actions per transaction (dynamodb-facts §2).")
+                        "attribute_not_exists): up to 100 actions per transaction (AWS: "
+                        "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html).")
 
 
 def _hot_counters(ctx: Context) -> Iterator[Finding]:

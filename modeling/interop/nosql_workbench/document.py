@@ -415,7 +415,7 @@ def plain_value(value: Any) -> Any:
             number = Decimal(payload)
         except InvalidOperation:
             return payload
-        # a DynamoDB Number has up to 38 significant digits (dynamodb-facts §6) and a magnitude from 1E-130
+        # a DynamoDB Number has up to 38 significant digits (dynamodb-rules §6) and a magnitude from 1E-130
         # to about 1E+126 (AWS "Supported data types"); anything else stays text, so that "1E+999999999"
         # never becomes a billion-digit string
         return number if number.is_finite() and -131 <= number.adjusted() <= 126 else payload
