@@ -115,6 +115,8 @@ def test_attributes_entities_relationships_and_projections_are_listed() -> None:
     document = copy.deepcopy(with_loans_by_book())
     document["entities"][1]["attributes"].append({"name": "renewals", "type": "N", "required": False})
     document["entities"][0]["attributes"][1]["type"] = "N"  # branch S -> N: every stored value changes type
+    # (branch numbers now: a Number whose generator makes text is refused by validation)
+    document["entities"][0]["attributes"][1]["generator"] = {"kind": "enum", "values": ["1", "2", "3"]}
     document["entities"][1]["item_count"] = 80_000
     document["relationships"][0]["cardinality"] = {"mean": 8}
     newer = copy.deepcopy(document)
