@@ -1,7 +1,7 @@
 """Capacity a preview request consumed, computed from the items it actually read and wrote.
 
 The endpoint's own ConsumedCapacity is kept beside it but labelled by its source: moto's figure is
-hard-coded rather than computed from the data (stack-notes §4.2), so it is never shown as DynamoDB's.
+hard-coded rather than computed from the data (docs/stack-notes.md §1), so it is never shown as DynamoDB's.
 Measured units follow the same rules as the estimate (costs.units, dynamodb-rules §1.2, §2, §4.1)
 applied to the real item sizes and counts, so the difference between the two is the difference
 between the model's assumptions (item sizes, items read) and the data.

@@ -64,7 +64,7 @@ def workspace_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    """Drive Debian's Chromium (never `playwright install`); see shared stack-notes §8.2."""
+    """Drive Debian's Chromium (never `playwright install`); see docs/stack-notes.md §5."""
     return {**browser_type_launch_args, "headless": True, "args": CHROMIUM_ARGS,
             "executable_path": os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")}
 

@@ -112,7 +112,8 @@ def test_a_broken_anchor_fails_the_strict_build(tmp_path: Path) -> None:
 
 RULES_DOC = ROOT / "docs" / "dynamodb-rules.md"
 # Spelled in pieces so this file does not match itself.
-FORBIDDEN = ("dynamodb-" + "facts", "../" + "shared")
+FORBIDDEN = ("dynamodb-" + "facts", "../" + "shared", "shared " + "stack-notes", "(stack-" + "notes §",
+             "landscape" + ".md", "STYLE" + ".md")
 SKIPPED_DIRS = {".git", ".venv", "__pycache__", "node_modules", "site", ".mypy_cache", ".pytest_cache", ".ruff_cache",
                 ".hypothesis"}
 CITATION = re.compile(r"dynamodb-rules(?:\.md)?((?:[^\n§]{0,12}§\s?\d+(?:\.\d+)?(?:\s?-\s?§?\d+(?:\.\d+)?)?)+)")
@@ -153,7 +154,7 @@ def test_no_file_points_outside_the_repository() -> None:
 
 def test_the_citation_reader_finds_sections_and_ranges() -> None:
     # a citation can name several sections, a range, and the `.md` form; other files' sections are not read
-    text = "x (dynamodb-rules §1.2, §2, §4.1) y `docs/dynamodb-rules.md` §9.2-9.4; landscape.md §4.3"
+    text = "x (dynamodb-rules §1.2, §2, §4.1) y `docs/dynamodb-rules.md` §9.2-9.4; other-notes.md §4.3"
     assert _cited_sections(text) == {"1.2", "2", "4.1", "9.2", "9.4"}
 
 
@@ -172,3 +173,11 @@ def test_the_rules_page_cites_aws_for_every_numbered_section() -> None:
     parts = re.split(r"^## ", text, flags=re.M)[1:]
     unsourced = [p.split("\n", 1)[0] for p in parts if "https://" not in p and not p.startswith("0. ")]
     assert not unsourced, f"name AWS's page for these sections: {unsourced}"
+
+
+def test_every_cited_stack_note_is_a_section() -> None:
+    # `docs/stack-notes.md §N` (what moto, Streamlit and Chromium do here) replaced the shared notes a clone lacks
+    headings = set(re.findall(r"^## §(\d+) ", (ROOT / "docs" / "stack-notes.md").read_text(encoding="utf-8"), re.M))
+    cited = {(path, n) for path, text in _repository_texts().items()
+             for n in re.findall(r"stack-notes\.md §(\d+)", text)}
+    assert cited and {n for _, n in cited} <= headings, sorted(c for c in cited if c[1] not in headings)

@@ -1,7 +1,7 @@
 """What every page does first: page settings and the shared sidebar.
 
 A deep link on a freshly started server runs the page without `app.py` (Streamlit's legacy `pages/`
-mode, shared stack-notes §6.1), so each page sets the page configuration itself.
+mode, docs/stack-notes.md §4), so each page sets the page configuration itself.
 """
 
 from __future__ import annotations

@@ -70,5 +70,5 @@ def model_page_link() -> None:
         st.page_link(MODEL_PAGE, label="Add it on the Model page", icon="✏️", query_params=session.link_params())
     except StreamlitPageNotFoundError:
         # a page run as the entry script (AppTest on one page file) has no other page to link to; a browser
-        # always runs app.py (also for a deep link: stack-notes §6.1), so there the link resolves
+        # always runs app.py (also for a deep link: docs/stack-notes.md §4), so there the link resolves
         st.caption("Add it on the Model page (sidebar).")

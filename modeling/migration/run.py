@@ -94,7 +94,7 @@ class RunOptions:
     items_per_second: float = DEFAULT_ITEMS_PER_SECOND
     checkpoint: Path | None = None
     # threads scanning segments at once: every segment by default; 1 for the embedded moto server, which shares
-    # this process's GIL (stack-notes §4.6) and is not safe with concurrent scans and writes on one table
+    # this process's GIL (docs/stack-notes.md §3) and is not safe with concurrent scans and writes on one table
     workers: int | None = None
     deadline_seconds: float | None = None  # the whole run; past it, MigrationInterrupted (resume from the checkpoint)
     progress_seconds: float = DEFAULT_PROGRESS_SECONDS  # how often `progress` hears the counts

@@ -1,6 +1,6 @@
 """The preview's items: seeded sample data with every table and index key rendered from the design.
 
-The preview set is small on purpose (moto's Query reads the whole table, stack-notes §4.5): a total
+The preview set is small on purpose (moto's Query reads the whole table, docs/stack-notes.md §2): a total
 is shared between entities in proportion to their item counts, with a floor so that every entity
 and relationship shows up. Items whose primary key collides with an earlier item's are dropped and
 counted, since DynamoDB would keep only one of them.
@@ -22,7 +22,7 @@ from modeling.interop.iac_request import key_attributes
 from modeling.model import KeyAttributeType, KeyDesign, Model
 
 DEFAULT_PREVIEW_ITEMS = 1_000
-MAX_PREVIEW_ITEMS = 5_000  # moto's Query cost grows with table size (stack-notes §4.5)
+MAX_PREVIEW_ITEMS = 5_000  # moto's Query cost grows with table size (docs/stack-notes.md §2)
 MIN_ITEMS_PER_ENTITY = 10
 SPARE_ITEMS = 25  # per entity, not loaded: new items for write patterns (a BatchWriteItem holds 25)
 

@@ -122,7 +122,7 @@ def already_loaded(setup: PreviewSetup) -> PreviewData | None:
 
 def load_workers(endpoint: Endpoint) -> int:
     """Concurrent BatchWriteItem requests: one for the embedded server, which shares this process's GIL
-    with its client threads (stack-notes §4.6: threads do not help moto); several for a real endpoint."""
+    with its client threads (docs/stack-notes.md §3: threads do not help moto); several for a real endpoint."""
     return 1 if endpoint.kind is EndpointKind.EMBEDDED else DEFAULT_WORKERS
 
 

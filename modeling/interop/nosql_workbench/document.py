@@ -3,8 +3,8 @@
 The reader is lossless for what a Workbench file means (tables, key and non-key attributes, GSIs with
 projections, facets with their key aliases and data, table data, billing) and keeps every key it does
 not know in `extras`, so writing a file back keeps them. It tolerates the quirks of real files
-(landscape.md §4.3): data only inside facets, untyped or double-wrapped nested values, duplicated
-non-key attributes, any key order. Bytes are parsed by `modeling.model_file.parse_document` (size
+(docs/nosql-workbench.md, "Reading a file"): data only inside facets, untyped or double-wrapped nested
+values, duplicated non-key attributes, any key order. Bytes are parsed by `modeling.model_file.parse_document` (size
 limit, no duplicate keys, bounded nesting); a structural problem is a ModelFileError with a path.
 """
 
@@ -88,7 +88,7 @@ class Table:
     extras: Mapping[str, Any] = field(default_factory=dict)
 
     def all_items(self) -> tuple[Item, ...]:
-        """Table data and facet data together, each item once (landscape.md §4.3)."""
+        """Table data and facet data together, each item once (docs/nosql-workbench.md, "Reading a file")."""
         return tuple(_once([*self.items, *(i for f in self.facets for i in f.items)], lambda item: item))
 
     def attribute_type(self, name: str) -> str | None:
