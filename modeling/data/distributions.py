@@ -68,7 +68,8 @@ class Uniform:
 
     def shares(self) -> FloatArray:
         weights = np.ones(self.count)
-        return weights / weights.sum()
+        shares: FloatArray = weights / weights.sum()
+        return shares
 
     def draw(self, rng: np.random.Generator, size: int) -> IndexArray:
         return rng.integers(0, self.count, size=size)
@@ -94,7 +95,8 @@ class Zipf:
 
     def shares(self) -> FloatArray:
         weights = self.weights()
-        return weights / weights.sum()
+        shares: FloatArray = weights / weights.sum()
+        return shares
 
     def draw(self, rng: np.random.Generator, size: int) -> IndexArray:
         weights = 1.0 / np.arange(1, self.count + 1) ** self.exponent  # the sample data's own expression
@@ -123,7 +125,8 @@ class HotValue:
     def shares(self) -> FloatArray:
         weights = np.full(self.count, (1 - self.share) / self.count)
         weights[0] += self.share
-        return weights / weights.sum()
+        shares: FloatArray = weights / weights.sum()
+        return shares
 
     def draw(self, rng: np.random.Generator, size: int) -> IndexArray:
         hot = rng.random(size) < self.share
@@ -145,7 +148,8 @@ class Weighted:
 
     def shares(self) -> FloatArray:
         weights = np.asarray(self.weights, dtype=float)
-        return weights / weights.sum()
+        shares: FloatArray = weights / weights.sum()
+        return shares
 
     @property
     def top_share(self) -> float:
