@@ -88,7 +88,7 @@ def _with_cumulative_weights(faker: Faker) -> Faker:
     sums made once draws the same values from the same random numbers (tests/modeling/test_sample_values.py
     compares every provider with a plain Faker). Only this instance changes, never Faker's classes."""
     for provider in faker.providers:
-        provider.random_elements = _CumulativeDraw(provider)  # type: ignore[method-assign]
+        provider.random_elements = _CumulativeDraw(provider)
     return faker
 
 
@@ -105,7 +105,8 @@ class _CumulativeDraw:
         if unique or not weighted or length is None or type(elements) is not OrderedDict:
             return BaseProvider.random_elements(provider, elements, length, unique, use_weighting)
         keys, cumulative = _cumulative_weights(elements)
-        return provider.generator.random.choices(keys, cum_weights=cumulative, k=length)
+        drawn: list[Any] = provider.generator.random.choices(keys, cum_weights=cumulative, k=length)
+        return drawn
 
 
 def _cumulative_weights(elements: OrderedDict[Any, float]) -> tuple[tuple[Any, ...], list[float]]:
@@ -395,7 +396,7 @@ def _constant(spec: ConstantGenerator, count: int, rng: np.random.Generator, fak
     return [value] * count
 
 
-_GENERATORS = {
+_GENERATORS: dict[type, Callable[[Any, int, np.random.Generator, Faker], list[Any]]] = {
     UuidGenerator: _uuids, SequenceGenerator: _sequence, FakerGenerator: _faker_values, EnumGenerator: _enum,
     IntRangeGenerator: _int_range, FloatRangeGenerator: _float_range, TimestampRangeGenerator: _timestamps,
     BooleanGenerator: _booleans, ConstantGenerator: _constant,
