@@ -24,6 +24,7 @@ from faker import Faker
 from faker.providers import BaseProvider
 
 from modeling.data.default_values import REFERENCE_DATE, FakerMethod, default_generator, timestamps
+from modeling.data.distributions import TimestampRange, enum_values, format_moment, parse_moment, pick_indices
 from modeling.data.sample_states import OPTIONAL_ABSENT_SHARE, EntityRules, entity_rules
 from modeling.design.keys import KeyTemplate, KeyTemplateError, render_key
 from modeling.limits import MAX_FAKER_TEXT_CHARS
@@ -32,7 +33,6 @@ from modeling.model import (
     AttributeType,
     BooleanGenerator,
     ConstantGenerator,
-    Distribution,
     Entity,
     EnumGenerator,
     FakerGenerator,
@@ -63,19 +63,6 @@ def _seed_for(seed: int, *parts: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def pick_indices(rng: np.random.Generator, value_count: int, size: int, distribution: Distribution) -> np.ndarray:
-    """Indices into `value_count` values, skewed as the distribution says (index 0 is the hottest)."""
-    if value_count <= 0:
-        return np.zeros(size, dtype=np.int64)
-    if isinstance(distribution, ZipfDistribution):
-        weights = 1.0 / np.arange(1, value_count + 1) ** distribution.exponent
-        return rng.choice(value_count, size=size, p=weights / weights.sum())
-    if isinstance(distribution, HotValueDistribution):
-        hot = rng.random(size) < distribution.share
-        return np.where(hot, 0, rng.integers(0, value_count, size=size))
-    return rng.integers(0, value_count, size=size)
-
-
 def generate_items(model: Model, items_per_entity: int | dict[str, int], seed: int = 42,
                    key_design: KeyDesign | None = None) -> dict[str, list[Item]]:
     """Items for every entity; parents are generated before the children that reference them.
@@ -101,7 +88,7 @@ def _with_cumulative_weights(faker: Faker) -> Faker:
     sums made once draws the same values from the same random numbers (tests/modeling/test_sample_values.py
     compares every provider with a plain Faker). Only this instance changes, never Faker's classes."""
     for provider in faker.providers:
-        provider.random_elements = _CumulativeDraw(provider)  # type: ignore[method-assign]
+        provider.random_elements = _CumulativeDraw(provider)
     return faker
 
 
@@ -118,7 +105,8 @@ class _CumulativeDraw:
         if unique or not weighted or length is None or type(elements) is not OrderedDict:
             return BaseProvider.random_elements(provider, elements, length, unique, use_weighting)
         keys, cumulative = _cumulative_weights(elements)
-        return provider.generator.random.choices(keys, cum_weights=cumulative, k=length)
+        drawn: list[Any] = provider.generator.random.choices(keys, cum_weights=cumulative, k=length)
+        return drawn
 
 
 def _cumulative_weights(elements: OrderedDict[Any, float]) -> tuple[tuple[Any, ...], list[float]]:
@@ -223,7 +211,7 @@ def _ttl_after_deletion(entity: Entity, rules: EntityRules, columns: dict[str, l
             continue
         expiry = REFERENCE_DATE + timedelta(seconds=1 + int(float(draws[i]) * (span.total_seconds() - 1)))
         if moments[i] is not None and deleted.generator is None:
-            moments[i] = _format_moment(expiry - span, _moment_format(deleted.type, moments[i]))
+            moments[i] = format_moment(expiry - span, _moment_format(deleted.type, moments[i]))
         elif moments[i] is not None:
             stated = _moment_of(moments[i])
             expiry = stated + span if stated is not None and stated + span > REFERENCE_DATE else expiry
@@ -241,7 +229,7 @@ def _moment_of(value: Any) -> datetime | None:
     if isinstance(value, Decimal):
         return datetime.fromtimestamp(int(value), UTC)
     try:
-        return _parse_moment(str(value))
+        return parse_moment(str(value))
     except ValueError:
         return None
 
@@ -312,12 +300,7 @@ def _faker_values(spec: FakerGenerator, count: int, rng: np.random.Generator, fa
 
 
 def _enum(spec: EnumGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
-    if spec.weights is not None:
-        weights = np.asarray(spec.weights, dtype=float)
-        indices = rng.choice(len(spec.values), size=count, p=weights / weights.sum())
-    else:
-        indices = pick_indices(rng, len(spec.values), count, spec.distribution)
-    return [spec.values[i] for i in indices]
+    return [spec.values[i] for i in enum_values(spec).draw(rng, count)]
 
 
 def _int_range(spec: IntRangeGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
@@ -335,25 +318,7 @@ def _float_range(spec: FloatRangeGenerator, count: int, rng: np.random.Generator
 
 
 def _timestamps(spec: TimestampRangeGenerator, count: int, rng: np.random.Generator, faker: Faker) -> list[Any]:
-    start, end = _parse_moment(spec.start), _parse_moment(spec.end)
-    fractions = rng.random(count) ** (1.0 - spec.recent_bias * 0.9)  # bias towards the end of the range
-    moments = [start + timedelta(seconds=float(f) * (end - start).total_seconds()) for f in fractions]
-    return [_format_moment(m.replace(microsecond=0), spec.format) for m in moments]
-
-
-def _parse_moment(text: str) -> datetime:
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T"))
-    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _format_moment(moment: datetime, fmt: TimestampFormat) -> Any:
-    if fmt is TimestampFormat.EPOCH_SECONDS:
-        return Decimal(int(moment.timestamp()))
-    if fmt is TimestampFormat.EPOCH_MILLISECONDS:
-        return Decimal(int(moment.timestamp() * 1000))
-    if fmt is TimestampFormat.DATE:
-        return moment.date().isoformat()
-    return moment.isoformat().replace("+00:00", "Z")
+    return [format_moment(m, spec.format) for m in TimestampRange.of(spec).moments(rng, count)]
 
 
 def _text(spec: TextGenerator, count: int, faker: Faker, shared: bool) -> list[Any]:
@@ -431,7 +396,7 @@ def _constant(spec: ConstantGenerator, count: int, rng: np.random.Generator, fak
     return [value] * count
 
 
-_GENERATORS = {
+_GENERATORS: dict[type, Callable[[Any, int, np.random.Generator, Faker], list[Any]]] = {
     UuidGenerator: _uuids, SequenceGenerator: _sequence, FakerGenerator: _faker_values, EnumGenerator: _enum,
     IntRangeGenerator: _int_range, FloatRangeGenerator: _float_range, TimestampRangeGenerator: _timestamps,
     BooleanGenerator: _booleans, ConstantGenerator: _constant,

@@ -9,13 +9,13 @@ expected value a count varies as a Poisson count does (normal for large means).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
 
 import numpy as np
 
+from modeling.data.distributions import poisson_pmf_table, poisson_support_top, zipf_rank_bins
 from modeling.model import Distribution, HotValueDistribution, ZipfDistribution
 
 _EXACT_RANKS = 128  # hottest parents computed one by one; the rest in geometric bins
@@ -39,26 +39,12 @@ class Rows:
         return float(np.dot(self.lam, self.prob))
 
 
-def _harmonic_bins(count: int, exponent: float) -> tuple[np.ndarray, np.ndarray]:
-    """(ranks per row, zipf weight per row): the hottest ranks one by one, the rest in geometric bins."""
-    exact = min(count, _EXACT_RANKS)
-    sizes = [np.ones(exact)]
-    weights = [np.arange(1, exact + 1, dtype=float) ** -exponent]
-    if count > exact:
-        edges = np.unique(np.round(np.geomspace(exact + 1, count + 1, _BINS + 1)))
-        low, high = edges[:-1] - 0.5, edges[1:] - 0.5
-        sizes.append(edges[1:] - edges[:-1])
-        weights.append(np.log(high / low) if exponent == 1
-                       else (high ** (1 - exponent) - low ** (1 - exponent)) / (1 - exponent))
-    return np.concatenate(sizes), np.concatenate(weights)
-
-
 @lru_cache(maxsize=512)
 def parent_rows(parents: int, children: float, distribution: Distribution, maximum: int | None) -> Rows:
     """Children per parent, parents grouped by popularity rank; requests even over parents."""
     parents = max(parents, 1)
     if isinstance(distribution, ZipfDistribution):
-        sizes, weights = _harmonic_bins(parents, distribution.exponent)
+        sizes, weights = zipf_rank_bins(parents, _EXACT_RANKS, _BINS, distribution.exponent)
         per_parent = children * (weights / weights.sum()) / sizes
     elif isinstance(distribution, HotValueDistribution):
         sizes = np.array([1.0, parents - 1.0]) if parents > 1 else np.ones(1)
@@ -91,18 +77,6 @@ def water_fill(per_parent: np.ndarray, sizes: np.ndarray, maximum: float) -> np.
     return np.minimum(result, maximum)
 
 
-def value_weights(count: int, distribution: Distribution) -> np.ndarray:
-    """Share of each of `count` values under a distribution (index 0 the hottest)."""
-    if isinstance(distribution, ZipfDistribution):
-        weights = np.arange(1, count + 1, dtype=float) ** -distribution.exponent
-    elif isinstance(distribution, HotValueDistribution):
-        weights = np.full(count, (1 - distribution.share) / count)
-        weights[0] += distribution.share
-    else:
-        weights = np.ones(count)
-    return weights / weights.sum()
-
-
 def spread_counts(rows: Rows) -> tuple[np.ndarray, np.ndarray]:
     """Counts around small expected values spread as Poisson counts; large ones are kept as they are.
 
@@ -122,19 +96,7 @@ def spread_counts(rows: Rows) -> tuple[np.ndarray, np.ndarray]:
         if not group.any():
             continue
         lam, prob = rows.lam[group], rows.prob[group]
-        top = math.ceil(lam.max() + 8 * math.sqrt(lam.max()) + 10)
-        k = np.arange(top + 1, dtype=float)
-        log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, top + 1)))])
-        with np.errstate(divide="ignore"):
-            log_pmf = k[None, :] * np.log(lam)[:, None] - lam[:, None] - log_factorial[None, :]
-        pmf = np.where(lam[:, None] > 0, np.exp(log_pmf), (k == 0)[None, :].astype(float))
-        values.append(k)
-        probs.append(prob @ pmf)
+        top = poisson_support_top(lam.max())
+        values.append(np.arange(top + 1, dtype=float))
+        probs.append(prob @ poisson_pmf_table(lam, top))
     return np.concatenate(values), np.concatenate(probs)
-
-
-def quantile(values: np.ndarray, probs: np.ndarray, q: float) -> float:
-    order = np.argsort(values, kind="stable")
-    cumulative = np.cumsum(probs[order])
-    position = int(np.searchsorted(cumulative, q * cumulative[-1]))
-    return float(values[order][min(position, len(values) - 1)])

@@ -33,7 +33,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from modeling.design.collection_sizes import Rows, parent_rows, quantile, spread_counts, value_weights
+from modeling.data.distributions import value_shares, weighted_quantile
+from modeling.design.collection_sizes import Rows, parent_rows, spread_counts
 from modeling.design.keys import KeyTemplate
 from modeling.dynamodb_rules import PAGE_BYTES, items_per_page
 from modeling.model import (
@@ -101,7 +102,7 @@ def _value_shares(entity: Entity, name: str) -> tuple[tuple[str, ...], np.ndarra
         if generator.weights is not None:
             weights = np.asarray(generator.weights, dtype=float)
         else:
-            weights = value_weights(len(generator.values), generator.distribution)
+            weights = value_shares(len(generator.values), generator.distribution)
         return generator.values, weights / weights.sum()
     ranged = isinstance(generator, IntRangeGenerator | FloatRangeGenerator) and not attribute.unique
     if ranged:
@@ -109,7 +110,7 @@ def _value_shares(entity: Entity, name: str) -> tuple[tuple[str, ...], np.ndarra
         count = int(min((generator.max - generator.min) * scale + 1, max(entity.item_count, 1), _MAX_VALUES))
         small = isinstance(generator, IntRangeGenerator) and count <= _SPLIT_ROWS
         labels = tuple(str(generator.min + i) for i in range(count)) if small else ()
-        return labels, value_weights(count, generator.distribution)
+        return labels, value_shares(count, generator.distribution)
     return None
 
 
@@ -347,7 +348,7 @@ def _cached_count_stats(lam: bytes, prob: bytes, exact: bool, one_item: bool, li
         values, bounded = np.minimum(values, limit), np.minimum(bounded, limit)
     mean = float(np.dot(values, probs))
     pages = float(np.dot(np.maximum(1, np.ceil(bounded / page)), probs))
-    return mean, pages, quantile(bounded, probs, 0.99), stopped
+    return mean, pages, weighted_quantile(bounded, probs, 0.99), stopped
 
 
 def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: Rows, words: list[str],

@@ -1,7 +1,7 @@
 """Key populations: how an entity's items and requests spread over the values of a partition-key template.
 
 Each attribute of a template becomes a `Dimension` (how many distinct values, and how skewed, following
-the sample-data generators: `modeling.data.sample_data.pick_indices` semantics, index 0 the hottest value).
+the sample-data generators: `modeling.data.distributions.pick_indices` semantics, index 0 the hottest value).
 A `Layout` enumerates key values as integer rows: the product of small closed dimensions, or else the
 dimension with the most values alone (a composite `TENANT#{t}#STUDENT#{s}` is as many keys as students).
 Beyond `cap` rows the coldest ranks are grouped, each row then standing for `key_values[row]` keys.
@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 import numpy as np
 
-from modeling.design.checks.estimates import COUNTRY_CODES, COUNTRY_PROVIDERS, parse_template, time_bucket_seconds
+from modeling.data.distributions import TimestampRange, time_bucket_seconds, zipf_tail_weight
+from modeling.design.checks.estimates import COUNTRY_CODES, COUNTRY_PROVIDERS, parse_template
 from modeling.design.collection_sizes import water_fill
 from modeling.hot_partitions.columns import constant, constant_value
 from modeling.model import (
@@ -85,8 +85,7 @@ def _time_values(generator: object, bucket_seconds: float, items: float) -> floa
     """Buckets in a timestamp generator's range (uniform over it), at most one per item."""
     if not isinstance(generator, TimestampRangeGenerator):
         return items
-    start, end = (datetime.fromisoformat(t.replace("Z", "+00:00")) for t in (generator.start, generator.end))
-    return float(min(max(1.0, math.ceil((end - start).total_seconds() / bucket_seconds)), items))
+    return TimestampRange.of(generator).buckets(bucket_seconds, items)
 
 
 def _reference(model: Model, entity: Entity, name: str, generator: ReferenceGenerator) -> Dimension:
@@ -307,8 +306,7 @@ def _zipf_rows(exponent: float, key_values: np.ndarray) -> np.ndarray:
     grouped = key_values > 1 if constant_value(key_values) != 1.0 else np.zeros(0, dtype=bool)
     if grouped.any():
         low, high = first[grouped] - 0.5, last[grouped] + 0.5
-        weights[grouped] = (np.log(high / low) if exponent == 1
-                            else (high ** (1 - exponent) - low ** (1 - exponent)) / (1 - exponent))
+        weights[grouped] = zipf_tail_weight(low, high, exponent)
     return weights
 
 

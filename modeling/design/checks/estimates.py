@@ -11,13 +11,13 @@ partition-key template, a labelled APPROXIMATION. Product thresholds are our own
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
 from modeling import dynamodb_rules as rules
+from modeling.data.distributions import Weighted, time_bucket_seconds, top_share
 from modeling.design import plan_units
 from modeling.design.keys import MAX_NUMBER_TEXT_BYTES, KeyTemplate
 from modeling.design.planner import AccessPath
@@ -41,20 +41,15 @@ from modeling.model import (
     AttributeType,
     BooleanGenerator,
     ConstantGenerator,
-    Distribution,
     Entity,
     EnumGenerator,
     FakerGenerator,
     FakerProvider,
     FloatRangeGenerator,
-    HotValueDistribution,
     IntRangeGenerator,
     PatternKind,
     ProjectionType,
     ReferenceGenerator,
-    TimestampFormat,
-    TimestampRangeGenerator,
-    ZipfDistribution,
 )
 
 if TYPE_CHECKING:
@@ -205,29 +200,6 @@ def _write_units_per_item(ctx: Context, entity: Entity, pattern: AccessPattern) 
 # --- key value distributions ------------------------------------------------------------------------
 
 
-@cache
-def _harmonic(count: float, exponent: float) -> float:
-    """H(n, s) = sum of k^-s for k = 1..n: exact for 1,000 terms, then the integral of the tail."""
-    exact = int(min(count, 1000))
-    total = math.fsum(k ** -exponent for k in range(1, exact + 1))
-    if count > exact:
-        low, high = exact + 0.5, count + 0.5
-        total += (math.log(high / low) if exponent == 1
-                  else (high ** (1 - exponent) - low ** (1 - exponent)) / (1 - exponent))
-    return total
-
-
-def _top_share(distribution: Distribution, count: float) -> float:
-    """Share of occurrences taken by the most common of `count` values."""
-    if count <= 1:
-        return 1.0
-    if isinstance(distribution, ZipfDistribution):
-        return 1.0 / _harmonic(count, distribution.exponent)
-    if isinstance(distribution, HotValueDistribution):
-        return max(distribution.share, (1 - distribution.share) / (count - 1))
-    return 1.0 / count
-
-
 def value_spread(ctx: Context, entity: Entity, name: str) -> tuple[float, float, bool]:
     """(distinct values, share of the most common value, whether the values form a closed set)."""
     attribute = entity.attribute(name)
@@ -238,39 +210,25 @@ def value_spread(ctx: Context, entity: Entity, name: str) -> tuple[float, float,
     if isinstance(generator, EnumGenerator):
         count = float(len(generator.values))
         if generator.weights is not None:
-            return count, max(generator.weights) / sum(generator.weights), True
-        return count, _top_share(generator.distribution, count), True
+            return count, Weighted(generator.weights).top_share, True
+        return count, top_share(generator.distribution, count), True
     if isinstance(generator, BooleanGenerator):
         return 2.0, max(generator.true_share, 1 - generator.true_share), True
     if isinstance(generator, ReferenceGenerator):
         parent = ctx.entity(generator.entity)
         count = float(max(parent.item_count, 1)) if parent is not None else items
-        return count, _top_share(generator.distribution, count), True
+        return count, top_share(generator.distribution, count), True
     if isinstance(generator, FakerGenerator) and generator.provider in COUNTRY_PROVIDERS:
         return float(COUNTRY_CODES), 1.0 / COUNTRY_CODES, True
     ranged = isinstance(generator, IntRangeGenerator | FloatRangeGenerator)
     if ranged and attribute is not None and not attribute.unique:
         scale = 10 ** generator.decimals if isinstance(generator, FloatRangeGenerator) else 1
         count = min(float((generator.max - generator.min) * scale + 1), items)
-        return count, _top_share(generator.distribution, count), True
+        return count, top_share(generator.distribution, count), True
     return items, 1.0 / items, False
 
 
 COUNTRY_PROVIDERS = frozenset({FakerProvider.COUNTRY, FakerProvider.COUNTRY_CODE})
-_TIME_NAME = re.compile(r"(?i:date|time|timestamp|day|hour|minute|week|month|year)$|[a-z0-9](At|On)$|_(?i:at|on)$")
-_BUCKET_SECONDS = {"minute": 60, "hour": 3600, "day": 86400, "date": 86400, "week": 604800,
-                   "month": 2_629_746, "year": 31_556_952}
-
-
-def time_bucket_seconds(entity: Entity, name: str) -> float | None:
-    """How long one value of a time attribute lasts (None: not a time attribute)."""
-    attribute = entity.attribute(name)
-    generator = attribute.generator if attribute is not None else None
-    if isinstance(generator, TimestampRangeGenerator):
-        return {TimestampFormat.DATE: 86400.0, TimestampFormat.EPOCH_MILLISECONDS: 0.001}.get(generator.format, 1.0)
-    if generator is not None or not _TIME_NAME.search(name):
-        return None
-    return float(next((s for word, s in _BUCKET_SECONDS.items() if word in name.lower()), 1))
 
 
 def _hot_share(ctx: Context, entity: Entity, template: str, pattern: AccessPattern, writes: bool) -> float:

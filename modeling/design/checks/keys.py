@@ -8,6 +8,7 @@ import math
 import re
 from collections.abc import Iterator
 
+from modeling.data.distributions import time_bucket_seconds
 from modeling.design.checks.catalogue import ERROR, WARNING, Finding, finding, number, percent
 from modeling.design.checks.context import (
     Context,
@@ -27,7 +28,6 @@ from modeling.design.checks.estimates import (
     PARTITION_WRITE_UNITS,
     Load,
     parse_template,
-    time_bucket_seconds,
     value_spread,
 )
 from modeling.design.plans import TABLE
