@@ -35,14 +35,13 @@ from costs.pricing import (
 from costs.usage import BYTES_PER_GB
 from modeling.design.generator import explicit_design
 from modeling.design.sizing import Sizes, design_sizes
-from modeling.dynamodb_rules import read_unit_blocks, write_unit_blocks
+from modeling.dynamodb_rules import EVENTUAL_READ_FACTOR, TRANSACTION_FACTOR, read_unit_blocks, write_unit_blocks
 from modeling.markdown import markdown_literal
 from modeling.migration.evolution import Classification
 from modeling.migration.plan import Action, Plan, PlanOptions, Step, plan_migration
 from modeling.model import KeyDesign, Model
 
-TRANSACTION_WRITE_FACTOR = 2  # dynamodb-rules §2: a transactional write is written twice (base table only)
-EVENTUAL_READ_FACTOR = Decimal("0.5")  # §1.1: an eventually consistent read is half a unit per 4 KB
+TRANSACTION_WRITE_FACTOR = TRANSACTION_FACTOR  # doubles the base table's write only (modeling.dynamodb_rules)
 NOT_AVAILABLE = "not available"
 
 

@@ -13,10 +13,8 @@ import math
 
 from costs.pricing import CapacityDimension
 from costs.usage import CapacityCurves, CapacityOption, TableUsage, capacity_demands
+from modeling.limits import ACCOUNT_PROVISIONED_QUOTA_UNITS, TABLE_THROUGHPUT_QUOTA_UNITS  # default quotas
 
-# dynamodb-rules §8: default quotas, adjustable
-TABLE_THROUGHPUT_QUOTA_UNITS = 40_000  # table + GSIs, per dimension, provisioned and on-demand
-ACCOUNT_PROVISIONED_QUOTA_UNITS = 80_000  # all tables of the account in the Region, per dimension
 _UNITS = {CapacityDimension.READ: ("read", "RCU", "RRU"), CapacityDimension.WRITE: ("write", "WCU", "WRU")}
 
 

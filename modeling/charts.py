@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from modeling.chart_lines import limit_line, with_lines
-from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
+from modeling.limits import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
 
 MAX_HEATMAP_PARTITIONS = 50  # the busiest partitions shown; the rest are below them
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
+from enum import StrEnum
 
 from modeling import limits  # the lowest module: the model's own bounds need the item limit first
-from modeling.design.plans import IndexChange, Operation
 from modeling.model import Attribute, AttributeType, Entity, TextGenerator
 
 # --- sizes and blocks: dynamodb-rules §0.2 (1 KB = 1,024 B), §1.1 ----------------------------------------
@@ -26,30 +26,58 @@ READ_UNIT_BYTES = 4 * 1024  # §1.1: reads round each item (or each Query/Scan p
 WRITE_UNIT_BYTES = 1024  # §1.1: writes round up to 1 KB
 EVENTUAL_READ_FACTOR = Decimal("0.5")  # §1.1: eventually consistent = half a strong read
 TRANSACTION_FACTOR = 2  # §2: every transactional item is read or written twice (prepare, commit)
-# §8 (Query/Scan page, applied before the filter) https://github.com/awsdocs/amazon-dynamodb-developer-guide/
-# blob/822948021fcd815a33c040fb6cce5fa0d4127df4/doc_source/Query.md
-PAGE_BYTES = 1024 * 1024
+PAGE_BYTES = limits.PAGE_BYTES  # a Query/Scan page, before the filter (modeling.limits)
 
 # §0.2: a month is 730 hours (AWS Pricing Calculator convention; costs.pricing prices the same month)
 HOURS_PER_MONTH = 730
 SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600
 
-# --- limits: dynamodb-rules §6, §8, §2, §4.2, §7.1 ---------------------------------------------------------
-# https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
-MAX_ITEM_BYTES = limits.MAX_ITEM_BYTES  # §6: item plus attribute names (and its LSI entries, §4.2)
-MAX_PARTITION_KEY_BYTES = 2048  # §6
-MAX_SORT_KEY_BYTES = 1024  # §6
-MAX_ITEM_COLLECTION_BYTES = 10 * 1024**3  # §4.2: with an LSI, one item collection holds at most 10 GB
-MAX_TRANSACTION_ITEMS = 100  # §2, §8: 100 actions
-MAX_TRANSACTION_BYTES = 4 * 1024**2  # §2: 4 MB per transaction
-MAX_BATCH_GET_ITEMS = 100  # §8 https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
-MAX_BATCH_WRITE_ITEMS = 25  # §8
-MAX_BATCH_BYTES = 16 * 1024**2  # §8: 16 MB per batch request
-MAX_GSIS_PER_TABLE = 20  # §8 (adjustable)
-MAX_LSIS_PER_TABLE = 5  # §8
-MAX_PROJECTED_NON_KEY_ATTRIBUTES = 100  # §8: INCLUDE attributes across all of a table's indexes
-PARTITION_READ_UNITS = 3000  # §7.1: per partition per second (or a linear mix with writes)
-PARTITION_WRITE_UNITS = 1000  # §7.1
+
+# --- the operations and what a write does to an index (the vocabulary of the rules below) -----------------------
+
+
+class Operation(StrEnum):
+    """DynamoDB API operations, spelled as AWS spells them."""
+
+    GET_ITEM = "GetItem"
+    QUERY = "Query"
+    SCAN = "Scan"
+    BATCH_GET_ITEM = "BatchGetItem"
+    TRANSACT_GET_ITEMS = "TransactGetItems"
+    PUT_ITEM = "PutItem"
+    UPDATE_ITEM = "UpdateItem"
+    DELETE_ITEM = "DeleteItem"
+    BATCH_WRITE_ITEM = "BatchWriteItem"
+    TRANSACT_WRITE_ITEMS = "TransactWriteItems"
+
+    @property
+    def is_write(self) -> bool:
+        return self in _WRITES
+
+
+_WRITES = frozenset({Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM,
+                     Operation.BATCH_WRITE_ITEM, Operation.TRANSACT_WRITE_ITEMS})
+
+
+class IndexChange(StrEnum):
+    """What a base-table write does to one index's entry (docs/dynamodb-rules.md §4.1)."""
+
+    ENTERS = "enters"  # new item, or an update that adds the index keys: 1 put
+    KEY_CHANGES = "key_changes"  # index key value A -> B: delete the old entry + put the new = 2 writes
+    LEAVES = "leaves"  # an update removes an index key, or the item is deleted: 1 delete
+    PROJECTED_ONLY = "projected_only"  # an update touches only projected non-key attributes: 1 write
+    ABSENT = "absent"  # the item lacks the index keys before and after (sparse index): 0 writes
+
+    @property
+    def writes(self) -> int:
+        return {IndexChange.KEY_CHANGES: 2, IndexChange.ABSENT: 0}.get(self, 1)
+
+
+# --- limits: they live in modeling.limits, each with its source; the cost engine imports these names from here ---
+MAX_ITEM_COLLECTION_BYTES = limits.MAX_ITEM_COLLECTION_BYTES
+MAX_TRANSACTION_ITEMS = limits.MAX_TRANSACTION_ITEMS
+MAX_BATCH_GET_ITEMS = limits.MAX_BATCH_GET_ITEMS
+MAX_BATCH_WRITE_ITEMS = limits.MAX_BATCH_WRITE_ITEMS
 
 # Value sizes assumed when an attribute gives no size hint and no text length (our defaults, not AWS's):
 # a Number of ~14 digits is 8 bytes under §6's digit-pair rule; Boolean and Null are 1 byte (§6).

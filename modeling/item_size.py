@@ -18,20 +18,24 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from modeling.dynamodb_rules import MAX_ITEM_BYTES, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES
 from modeling.errors import ItemSizeError as ItemFormatError
 from modeling.errors import Problem
+from modeling.limits import (
+    MAX_ITEM_BYTES,
+    MAX_NESTING_LEVELS,
+    MAX_NUMBER_SIGNIFICANT_DIGITS,
+    MAX_PARTITION_KEY_BYTES,
+    MAX_SORT_KEY_BYTES,
+)
 
-# dynamodb-rules §6 (Limits), kept with the other limits in `modeling.dynamodb_rules`: 400 KB with AWS's
+# dynamodb-rules §6 (Limits), kept with the other limits in `modeling.limits`: 400 KB with AWS's
 # binary KB (§0.2; AWS Labs' calculator uses 400,000 B, a quirk we do not copy), keys 2,048 and 1,024 bytes.
 ITEM_SIZE_LIMIT_BYTES = MAX_ITEM_BYTES
 PARTITION_KEY_LIMIT_BYTES = MAX_PARTITION_KEY_BYTES
 SORT_KEY_LIMIT_BYTES = MAX_SORT_KEY_BYTES
-MAX_NESTING_LEVELS = 32  # §6: nesting up to 32 levels
 # dynamodb-rules §6 (Number size, exact algorithm) [AWS-CODE]
 # https://github.com/awslabs/amazon-dynamodb-tools/blob/b3ef85a5d7746a0716b23dd659562bbc2fee7453/snippets/item_size_calculator/index.min.js
 NUMBER_SIZE_CAP_BYTES = 21
-MAX_NUMBER_SIGNIFICANT_DIGITS = 38
 # dynamodb-rules §6 (List, Map): 3 bytes per container plus 1 byte per element
 CONTAINER_OVERHEAD_BYTES = 3
 ELEMENT_OVERHEAD_BYTES = 1

@@ -49,7 +49,7 @@ MIN_SAMPLE_ITEMS_PER_ENTITY = 10
 # is also drawn once per attribute and shared by every sample item (the same string, not a copy per item) unless
 # the attribute must differ between items (unique or an identifier): its size is exact either way.
 MAX_FAKER_TEXT_CHARS = 2_000
-# Memory one draw of sample items may hold, as `modeling.data.sample_data.sample_footprint_bytes` estimates it.
+# Memory one draw of sample items may hold, as `modeling.sample_footprint.sample_footprint_bytes` estimates it.
 # A 512-character share link of ten 409,000-byte text attributes drew 200 distinct copies of each: 0.78 GB per
 # model, and eight such links took a 9 GB server down (issue 30). The six examples hold 0.4-1.8 MB, so 64 MiB is
 # ~35x the largest, and 16 cached draws (`modeling.design.sizing`) stay within a few hundred MB. The cost engine
@@ -70,6 +70,74 @@ MAX_ATTRIBUTE_BYTES = MAX_ITEM_BYTES
 # dynamodb-rules §6: Numbers have at most 38 significant digits; an integer range beyond +-10^38 cannot be
 # stored as a DynamoDB Number (and would overflow the float arithmetic of the simulations).
 MAX_NUMBER_MAGNITUDE = 10**38
+
+# --- DynamoDB's own limits and default quotas ------------------------------------------------------------------
+# Each cites AWS's page and the section of docs/dynamodb-rules.md that restates it. Sizes are binary (1 KB =
+# 1,024 B, docs/dynamodb-rules.md §0.2, as the note atop ServiceQuotas.html says). Every module that needs one of
+# these imports it from here; `modeling.dynamodb_rules` keeps the names its callers import.
+
+# Key values: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
+# (docs/dynamodb-rules.md §6, Limits and overheads): a partition key value is 1-2,048 bytes, a sort key 1-1,024.
+MAX_PARTITION_KEY_BYTES = 2048
+MAX_SORT_KEY_BYTES = 1024
+# Numbers: at most 38 significant digits (ServiceQuotas.html, Data types; docs/dynamodb-rules.md §6).
+MAX_NUMBER_SIGNIFICANT_DIGITS = 38
+# Documents (lists and maps) nest at most 32 levels (ServiceQuotas.html, Attributes; docs/dynamodb-rules.md §6).
+MAX_NESTING_LEVELS = 32
+# Attribute names: up to 64 KB, but a name used as an index key, or projected into an LSI, is at most 255 bytes
+# (ServiceQuotas.html, Attributes; docs/dynamodb-rules.md §6).
+MAX_ATTRIBUTE_NAME_BYTES = 64 * 1024
+MAX_KEY_ATTRIBUTE_NAME_BYTES = 255
+# Table and index names: 3 to 255 characters of A-Z a-z 0-9 _ . - (ServiceQuotas.html, Table names and
+# secondary index names; also
+# https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html).
+# docs/dynamodb-rules.md has no section on names; AWS's pages are the source.
+MIN_TABLE_NAME_CHARS = 3
+MAX_TABLE_NAME_CHARS = 255
+TABLE_NAME_CHARACTER = r"[A-Za-z0-9_.\-]"
+TABLE_NAME_PATTERN = rf"^{TABLE_NAME_CHARACTER}+$"
+
+# Item collections and partitions: with an LSI, the items sharing a partition key value (and their LSI entries)
+# hold at most 10 GB (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html,
+# docs/dynamodb-rules.md §4.2); one partition holds at most 10 GB (ServiceQuotas.html, docs/dynamodb-rules.md §7.1).
+MAX_ITEM_COLLECTION_BYTES = 10 * 1024**3
+MAX_PARTITION_BYTES = 10 * 1024**3
+# One partition serves at most 3,000 read units and 1,000 write units a second, or a linear mix of the two
+# (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html,
+# docs/dynamodb-rules.md §7.1).
+PARTITION_READ_UNITS = 3000
+PARTITION_WRITE_UNITS = 1000
+
+# Indexes per table: 20 GSIs (a default quota that can be raised) and 5 LSIs (fixed); at most 100 projected
+# non-key attributes (INCLUDE) over all of a table's indexes (ServiceQuotas.html, docs/dynamodb-rules.md §8).
+MAX_GSIS_PER_TABLE = 20
+MAX_LSIS_PER_TABLE = 5
+MAX_PROJECTED_NON_KEY_ATTRIBUTES = 100
+
+# One Query or Scan page reads at most 1 MB, counted before any filter
+# (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html,
+# docs/dynamodb-rules.md §8).
+PAGE_BYTES = 1024 * 1024
+# Batches: BatchGetItem takes at most 100 keys, BatchWriteItem 25 puts or deletes, each at most 16 MB
+# (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html,
+# https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html, docs/dynamodb-rules.md §8).
+MAX_BATCH_GET_ITEMS = 100
+MAX_BATCH_WRITE_ITEMS = 25
+MAX_BATCH_BYTES = 16 * 1024**2
+# Transactions: at most 100 actions on distinct items and 4 MB in all
+# (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html,
+# docs/dynamodb-rules.md §2 and §8).
+MAX_TRANSACTION_ITEMS = 100
+MAX_TRANSACTION_BYTES = 4 * 1024**2
+# ListTables returns at most 100 names a call (its largest Limit,
+# https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ListTables.html; not in docs/dynamodb-rules.md).
+MAX_LIST_TABLES_PAGE = 100
+
+# Throughput quotas, defaults that can be raised (https://docs.aws.amazon.com/general/latest/gr/ddb.html,
+# ServiceQuotas.html; docs/dynamodb-rules.md §8): 40,000 read and 40,000 write units a second per table (the
+# table plus its GSIs, provisioned or on-demand), 80,000 provisioned units per account and Region.
+TABLE_THROUGHPUT_QUOTA_UNITS = 40_000
+ACCOUNT_PROVISIONED_QUOTA_UNITS = 80_000
 
 # --- how many: the shape of a model --------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from modeling.design.keys import ATTRIBUTE_NAME_PATTERN
+from modeling.key_templates import ATTRIBUTE_NAME_PATTERN
 from modeling.limits import (
     MAX_ACCESS_PATTERNS,
     MAX_ATTRIBUTE_BYTES,
@@ -29,6 +29,9 @@ from modeling.limits import (
     MAX_NUMBER_MAGNITUDE,
     MAX_RELATIONSHIPS,
     MAX_REQUESTS_PER_SECOND,
+    MAX_TABLE_NAME_CHARS,
+    MIN_TABLE_NAME_CHARS,
+    TABLE_NAME_PATTERN,
 )
 
 FORMAT_NAME = "dynamodb-design-studio/model"
@@ -36,11 +39,12 @@ FORMAT_VERSION = 1
 _T = TypeVar("_T")
 
 Name = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[A-Za-z_][A-Za-z0-9_.\-]*$")]
-# Attribute names keep what DynamoDB allows (`State#Date`); the key grammar owns the rule (modeling/design/keys.py).
+# Attribute names keep what DynamoDB allows (`State#Date`); the key grammar owns the rule (modeling/key_templates.py).
 AttributeName = Annotated[str, Field(min_length=1, max_length=255, pattern=ATTRIBUTE_NAME_PATTERN)]
 PatternName = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[a-z][a-z0-9_]*$")]
 # dynamodb-rules §8; table names per the CreateTable API: 3-255 of [a-zA-Z0-9_.-]
-TableName = Annotated[str, Field(min_length=3, max_length=255, pattern=r"^[A-Za-z0-9_.\-]+$")]
+TableName = Annotated[str, Field(min_length=MIN_TABLE_NAME_CHARS, max_length=MAX_TABLE_NAME_CHARS,
+                                  pattern=TABLE_NAME_PATTERN)]
 RegionName = Annotated[str, Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$")]
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
 Number = Annotated[int, Field(ge=-MAX_NUMBER_MAGNITUDE, le=MAX_NUMBER_MAGNITUDE)]
@@ -755,7 +759,8 @@ class Projection(_Frozen):
 
 
 class SecondaryIndex(_Frozen):
-    name: Annotated[str, Field(min_length=3, max_length=255, pattern=r"^[A-Za-z0-9_.\-]+$")]
+    name: Annotated[str, Field(min_length=MIN_TABLE_NAME_CHARS, max_length=MAX_TABLE_NAME_CHARS,
+                               pattern=TABLE_NAME_PATTERN)]
     partition_key: KeyAttribute
     sort_key: KeyAttribute | None = None
     projection: Projection = Projection()

@@ -21,8 +21,8 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from modeling.design.keys import ATTRIBUTE_NAME_PATTERN
 from modeling.errors import ModelFileError, Problem, Severity, errors_only
+from modeling.key_templates import ATTRIBUTE_NAME_PATTERN
 from modeling.limits import FIXES, describe
 from modeling.model import FORMAT_NAME, FORMAT_VERSION, GENERATOR_KINDS, Model
 from modeling.validation import semantic_problems

@@ -10,11 +10,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
-from modeling.data.sample_data import attribute_text_bytes, must_differ, sample_footprint_bytes
-from modeling.design.keys import KeyTemplate, KeyTemplateError
 from modeling.errors import ItemSizeError, Problem, Severity
 from modeling.item_size import parse_number
-from modeling.limits import MAX_SAMPLE_BYTES_PER_MODEL, MIN_SAMPLE_ITEMS_PER_ENTITY
+from modeling.key_templates import KeyTemplate, KeyTemplateError
+from modeling.limits import (
+    MAX_GSIS_PER_TABLE,
+    MAX_LSIS_PER_TABLE,
+    MAX_PROJECTED_NON_KEY_ATTRIBUTES,
+    MAX_SAMPLE_BYTES_PER_MODEL,
+    MIN_SAMPLE_ITEMS_PER_ENTITY,
+)
 from modeling.model import (
     AccessPattern,
     Attribute,
@@ -30,12 +35,8 @@ from modeling.model import (
     ReferenceGenerator,
     SecondaryIndex,
 )
+from modeling.sample_footprint import attribute_text_bytes, must_differ, sample_footprint_bytes
 from modeling.write_validation import write_problems
-
-# dynamodb-rules §8 (Default quotas) https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html
-MAX_GSIS_PER_TABLE = 20
-MAX_LSIS_PER_TABLE = 5
-MAX_PROJECTED_NON_KEY_ATTRIBUTES = 100
 
 _WRITE_KINDS = {PatternKind.WRITE, PatternKind.UPDATE, PatternKind.DELETE, PatternKind.TRANSACT_WRITE,
                 PatternKind.BATCH_WRITE}

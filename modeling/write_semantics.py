@@ -2,7 +2,7 @@
 
 One home for what the model's `condition`, `updates`, `soft_delete`, `members`, `unique: true` and
 `auxiliary_items` mean as DynamoDB requests (issue 16). The generator asks it for the auxiliary items'
-keys (in the one key grammar, `modeling.design.keys`); the planner for each write's members, UpdateExpression
+keys (in the one key grammar, `modeling.key_templates`); the planner for each write's members, UpdateExpression
 and ConditionExpression; the cost estimator sizes every member on its own (`modeling.design.plan_units`).
 
 >>> aux = AuxiliaryItem(name="unique_email", kind=AuxiliaryKind.UNIQUENESS, attributes=("email",))
@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import cast
 
-from modeling.design.keys import KeyTemplate, missing_key_attributes
+from modeling.key_templates import KeyTemplate, missing_key_attributes
 from modeling.model import (
     AccessPattern,
     AttributeUpdate,

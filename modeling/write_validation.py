@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from modeling.design.keys import KeyTemplate, KeyTemplateError
 from modeling.errors import Problem, Severity
+from modeling.key_templates import KeyTemplate, KeyTemplateError
 from modeling.model import (
     AccessPattern,
     AttributeType,

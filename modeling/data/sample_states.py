@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from modeling.data.default_values import name_words
-from modeling.design.keys import KeyTemplate
+from modeling.key_templates import KeyTemplate
 from modeling.model import (
     AccessPattern,
     AttributeType,

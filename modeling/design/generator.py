@@ -39,6 +39,7 @@ from modeling.design.design_space import (
 from modeling.design.keys import KeyTemplate
 from modeling.design.planner import plan_pattern, plan_patterns
 from modeling.design.plans import Design, IndexChoice, Operation, PatternPlan
+from modeling.limits import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE
 from modeling.model import (
     AccessPattern,
     AttributeFilter,
@@ -66,7 +67,6 @@ from modeling.model import (
     parents_first,
     patterns_on,
 )
-from modeling.validation import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE
 from modeling.write_semantics import attributes_changed_in_place, auxiliary_items, with_auxiliary_keys
 
 COLLECTIONS = "item_collections"

@@ -9,49 +9,14 @@ condition, how many items it reads, which indexes a write touches, and one sente
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
+# The operations and index changes are DynamoDB's vocabulary, kept with its rules in the core; imported from here too.
+from modeling.dynamodb_rules import IndexChange as IndexChange
+from modeling.dynamodb_rules import Operation as Operation
 from modeling.model import KeyDesign
 from modeling.write_semantics import UnaddressedItem, WritePlan
 
-
-class Operation(StrEnum):
-    """DynamoDB API operations, spelled as AWS spells them."""
-
-    GET_ITEM = "GetItem"
-    QUERY = "Query"
-    SCAN = "Scan"
-    BATCH_GET_ITEM = "BatchGetItem"
-    TRANSACT_GET_ITEMS = "TransactGetItems"
-    PUT_ITEM = "PutItem"
-    UPDATE_ITEM = "UpdateItem"
-    DELETE_ITEM = "DeleteItem"
-    BATCH_WRITE_ITEM = "BatchWriteItem"
-    TRANSACT_WRITE_ITEMS = "TransactWriteItems"
-
-    @property
-    def is_write(self) -> bool:
-        return self in _WRITES
-
-
-_WRITES = frozenset({Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM,
-                     Operation.BATCH_WRITE_ITEM, Operation.TRANSACT_WRITE_ITEMS})
-
 TABLE = "table"  # the access path name of the base table
-
-
-class IndexChange(StrEnum):
-    """What a base-table write does to one index's entry (dynamodb-rules §4.1)."""
-
-    ENTERS = "enters"  # new item, or an update that adds the index keys: 1 put
-    KEY_CHANGES = "key_changes"  # index key value A -> B: delete the old entry + put the new = 2 writes
-    LEAVES = "leaves"  # an update removes an index key, or the item is deleted: 1 delete
-    PROJECTED_ONLY = "projected_only"  # an update touches only projected non-key attributes: 1 write
-    ABSENT = "absent"  # the item lacks the index keys before and after (sparse index): 0 writes
-
-    @property
-    def writes(self) -> int:
-        return {IndexChange.KEY_CHANGES: 2, IndexChange.ABSENT: 0}.get(self, 1)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, NoRegionError
 
 from modeling.errors import EndpointError
+from modeling.limits import MAX_LIST_TABLES_PAGE
 
 DEFAULT_REGION = "us-east-1"
 # Loopback endpoints (moto, DynamoDB Local) accept any credentials; these are placeholders, not secrets.
@@ -67,7 +68,7 @@ DEFAULT_TIMEOUTS = Timeouts()
 EMBEDDED_TIMEOUTS = Timeouts(read_seconds=60.0, call_deadline_seconds=120.0)
 # One quick question (the sidebar's status, "is the table already loaded?"): one attempt, short deadline.
 PROBE_TIMEOUTS = Timeouts(connect_seconds=2.0, read_seconds=4.0, attempts=1, call_deadline_seconds=6.0)
-LIST_TABLES_PAGE = 100  # ListTables' largest Limit (DynamoDB API reference, ListTables)
+LIST_TABLES_PAGE = MAX_LIST_TABLES_PAGE  # ListTables' largest Limit (modeling.limits)
 STATUS_LIST_PAGES = 5  # a workshop's own-table count reads at most 500 names, each page under the probe timeouts
 
 

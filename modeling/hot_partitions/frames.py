@@ -14,7 +14,10 @@ from modeling.design.checks.estimates import (
     READ_BLOCK_BYTES,
     WRITE_BLOCK_BYTES,
 )
-from modeling.limits import MAX_KEY_VALUES  # key values simulated per template; the coldest ranks beyond are grouped
+from modeling.limits import (
+    MAX_KEY_VALUES,  # key values simulated per template; the coldest ranks beyond are grouped
+    MAX_PARTITION_BYTES,
+)
 
 __all__ = [
     "ALTERNATIVE_COLUMNS", "HOURLY_COLUMNS", "KEY_COLUMNS", "KEY_PROFILE_COLUMNS", "MAX_ITEM_COLLECTION_BYTES",
@@ -22,8 +25,7 @@ __all__ = [
     "READ_BLOCK_BYTES", "SHARDING_COLUMNS", "SKEW_COLUMNS", "TIMELINE_COLUMNS", "WRITE_BLOCK_BYTES",
 ]
 
-# dynamodb-rules §7.1: a partition holds at most 10 GB (the same figure as the LSI item-collection cap, §4.2)
-PARTITION_BYTES = MAX_ITEM_COLLECTION_BYTES
+PARTITION_BYTES = MAX_PARTITION_BYTES  # a partition holds at most 10 GB (modeling.limits)
 # Share of one partition at which a key or partition counts as hot (product choice, as in checks DDS103).
 HOT_UTILISATION = 0.5
 

@@ -28,6 +28,7 @@ from modeling.interop.iac_request import (
     quota_comment,
     scaled_resources,
 )
+from modeling.limits import MAX_TABLE_NAME_CHARS, MIN_TABLE_NAME_CHARS
 from modeling.model import KeyDesign, Model
 
 # CloudFormation quotas: a template body sent in the request holds at most 51,200 bytes (1 MB from S3)
@@ -61,7 +62,8 @@ def cloudformation_template(model: Model, key_design: KeyDesign, capacity: Provi
         "AWSTemplateFormatVersion": "2010-09-09",
         "Description": one_line(f"DynamoDB table for the Design Studio model {model.name!r}")[:1024],
         "Parameters": {"TableName": {
-            "Type": "String", "Default": table.name, "MinLength": 3, "MaxLength": 255,
+            "Type": "String", "Default": table.name,
+            "MinLength": MIN_TABLE_NAME_CHARS, "MaxLength": MAX_TABLE_NAME_CHARS,
             "AllowedPattern": "[a-zA-Z0-9_.-]+", "Description": "Name of the DynamoDB table"}},
         "Resources": resources,
         "Outputs": _cfn_outputs(table.stream_view_type is not None or bool(table.replica_regions)),

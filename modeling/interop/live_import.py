@@ -22,6 +22,7 @@ from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, 
 from modeling.endpoint.adapter import Endpoint, NotDynamoDB, Timeouts, dynamodb_client, shared_dynamodb_client
 from modeling.errors import EndpointError
 from modeling.interop.live_inference import TableFacts, infer_model
+from modeling.limits import MAX_LIST_TABLES_PAGE
 from modeling.model import KeyAttribute, Projection, SecondaryIndex
 
 DEFAULT_SAMPLE_ITEMS = 500
@@ -215,7 +216,8 @@ def _client_error(endpoint: Endpoint, what: str, exc: ClientError, table_name: s
     error = exc.response.get("Error", {})
     code, message = error.get("Code", "error"), error.get("Message", "")
     if code == "ResourceNotFoundException" and table_name:
-        known = _optional(lambda: client.list_tables(Limit=100)["TableNames"]) if client is not None else None
+        known = (_optional(lambda: client.list_tables(Limit=MAX_LIST_TABLES_PAGE)["TableNames"])
+                 if client is not None else None)
         return TableNotFoundError(f"there is no table {table_name!r} on {endpoint.describe()}"
                                   f"{_known_tables_hint(table_name, known)}")
     if code in ("AccessDeniedException", "UnrecognizedClientException", "ExpiredTokenException"):

@@ -48,6 +48,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from modeling.design.keys import KeyTemplateError
 from modeling.endpoint.retry import RetriesExhausted, send_until_done
 from modeling.errors import ModelingError
+from modeling.limits import MAX_BATCH_GET_ITEMS  # BatchGetItem's largest request
 from modeling.migration.plan import (
     Action,
     MigrationError,
@@ -66,7 +67,6 @@ DEFAULT_ITEMS_PER_SECOND = 200.0
 DEFAULT_PROGRESS_SECONDS = 10.0
 # after a stop (the deadline, or a segment that failed), how long the others may take to finish their request
 STOP_GRACE_SECONDS = 2.0
-BATCH_GET_KEYS = 100  # BatchGetItem's largest request (DynamoDB API reference, BatchGetItem)
 CHECKPOINT_FORMAT = "dynamodb-design-studio/migration-checkpoint"
 
 _SERIALIZER = TypeSerializer()
@@ -461,7 +461,7 @@ def _read_items(client: Any, table: str, keys_design: KeyDesign, keys: list[dict
     """The items under `keys` that exist, by key_text, read with BatchGetItem's strongly consistent reads."""
     found: dict[str, dict[str, Any]] = {}
     unique = list({key_text(key): key for key in keys}.values())  # BatchGetItem refuses a key twice
-    for start in range(0, len(unique), BATCH_GET_KEYS):
+    for start in range(0, len(unique), MAX_BATCH_GET_ITEMS):
         def send(left: list[dict[str, Any]]) -> list[dict[str, Any]]:
             answer = client.batch_get_item(RequestItems={table: {"Keys": [to_dynamodb(k) for k in left],
                                                                  "ConsistentRead": True}})
@@ -470,7 +470,7 @@ def _read_items(client: Any, table: str, keys_design: KeyDesign, keys: list[dict
                 found[key_text(primary_key(keys_design, item))] = item
             return [from_dynamodb(k) for k in answer.get("UnprocessedKeys", {}).get(table, {}).get("Keys", [])]
 
-        send_until_done(send, unique[start:start + BATCH_GET_KEYS], what=f"reading back items of {table}")
+        send_until_done(send, unique[start:start + MAX_BATCH_GET_ITEMS], what=f"reading back items of {table}")
     return found
 
 

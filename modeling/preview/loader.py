@@ -23,11 +23,10 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.endpoint.retry import RetriesExhausted, send_until_done
 from modeling.errors import EndpointError, ModelingError
+from modeling.limits import MAX_BATCH_WRITE_ITEMS  # a BatchWriteItem takes at most 25 puts or deletes
 from modeling.preview.dataset import PreviewData, to_dynamodb_json
 from modeling.preview.ownership import TableGuard, TableIdentity, TableReplacedError
 
-# dynamodb-rules §8 (request limits): BatchWriteItem takes at most 25 put or delete requests.
-BATCH_WRITE_MAX_ITEMS = 25
 DEFAULT_WORKERS = 4
 # How often, in completed batches, a load checks that its table is still the one it began with.
 GUARD_EVERY_BATCHES = 20
@@ -98,7 +97,7 @@ class LoadInterrupted(ModelingError):
 
 def batches_of(data: PreviewData) -> list[list[dict[str, Any]]]:
     items = [to_dynamodb_json(item.full_item) for item in data.items]
-    return [items[i:i + BATCH_WRITE_MAX_ITEMS] for i in range(0, len(items), BATCH_WRITE_MAX_ITEMS)]
+    return [items[i:i + MAX_BATCH_WRITE_ITEMS] for i in range(0, len(items), MAX_BATCH_WRITE_ITEMS)]
 
 
 def load_items(client: Any, guard: TableGuard, data: PreviewData, *, state: LoadState | None = None,

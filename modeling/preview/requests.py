@@ -21,10 +21,10 @@ from modeling.design.keys import HIGH, KeyTemplate, KeyTemplateError, Segment, r
 from modeling.design.planner import AccessPath, access_paths, entities_span
 from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.errors import ModelingError
+from modeling.limits import MAX_BATCH_GET_ITEMS
 from modeling.model import AccessPattern, AttributeType, KeyDesign, Model, PatternKind, RangeOperator
 from modeling.preview.dataset import PreviewDataError, key_value, number_key_names
 
-MAX_BATCH_GET_KEYS = 100  # dynamodb-rules §8
 _SERIALIZER = TypeSerializer()
 
 
@@ -182,14 +182,14 @@ def _by_key(shape: ReadShape, table_name: str, inputs: list[dict[str, Any]], nam
             params["ConsistentRead"] = True
         return PatternRequest(shape.pattern.name, operation, params, (dict(inputs[0]),))
     if operation is Operation.BATCH_GET_ITEM:
-        spec = {"Keys": keys[:MAX_BATCH_GET_KEYS], **body}
+        spec = {"Keys": keys[:MAX_BATCH_GET_ITEMS], **body}
         if shape.plan.consistent_read:
             spec["ConsistentRead"] = True
         return PatternRequest(shape.pattern.name, operation, {"RequestItems": {table_name: spec}},
-                              tuple(dict(v) for v in inputs[:MAX_BATCH_GET_KEYS]))
-    entries = [{"Get": {"TableName": table_name, "Key": key, **body}} for key in keys[:MAX_BATCH_GET_KEYS]]
+                              tuple(dict(v) for v in inputs[:MAX_BATCH_GET_ITEMS]))
+    entries = [{"Get": {"TableName": table_name, "Key": key, **body}} for key in keys[:MAX_BATCH_GET_ITEMS]]
     return PatternRequest(shape.pattern.name, operation, {"TransactItems": entries},
-                          tuple(dict(v) for v in inputs[:MAX_BATCH_GET_KEYS]))
+                          tuple(dict(v) for v in inputs[:MAX_BATCH_GET_ITEMS]))
 
 
 def primary_key_of(shape: ReadShape, values: dict[str, Any]) -> dict[str, Any]:

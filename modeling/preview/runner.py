@@ -24,6 +24,7 @@ from modeling.data.sample_data import Item, item_keys
 from modeling.design.plans import TABLE, Design, IndexChange, Operation, PatternPlan
 from modeling.endpoint.retry import RetriesExhausted, send_until_done
 from modeling.errors import ModelingError
+from modeling.limits import MAX_BATCH_WRITE_ITEMS
 from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
 from modeling.preview.dataset import PreviewData, StoredItem, from_dynamodb_json, primary_key_names, to_dynamodb_json
 from modeling.preview.oracle import (
@@ -56,7 +57,7 @@ from modeling.preview.write_runner import (
 
 MAX_PAGES = 100
 MAX_SHOWN_ITEMS = 50
-MAX_WRITE_ITEMS = 25
+MAX_WRITE_ITEMS = MAX_BATCH_WRITE_ITEMS  # items one preview write request writes: a BatchWriteItem's most
 
 
 @dataclass(frozen=True)
@@ -579,9 +580,9 @@ def _found_in_index(client: Any, table: str, key_design: KeyDesign, index: Secon
 
 def _delete_items(client: Any, table: str, names: tuple[str, ...], items: list[Item]) -> None:
     """Undo the puts: one BatchWriteItem of deletes per 25 items, leftovers re-sent (modeling.endpoint.retry)."""
-    for start in range(0, len(items), 25):
+    for start in range(0, len(items), MAX_BATCH_WRITE_ITEMS):
         deletes = [{"DeleteRequest": {"Key": to_dynamodb_json({n: item[n] for n in names})}}
-                   for item in items[start:start + 25]]
+                   for item in items[start:start + MAX_BATCH_WRITE_ITEMS]]
         send_until_done(lambda requests: client.batch_write_item(RequestItems=requests).get("UnprocessedItems"),
                         {table: deletes}, what="undoing the written items")
 

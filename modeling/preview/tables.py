@@ -17,6 +17,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from modeling.errors import EndpointError
 from modeling.interop.iac_request import table_request, uniform_capacity
+from modeling.limits import MAX_TABLE_NAME_CHARS
 from modeling.model import BillingMode, KeyDesign, TableSettings
 from modeling.preview.ownership import (
     CREATOR,
@@ -41,7 +42,6 @@ LOADED_TAG = "dynamodb-design-studio:loaded"  # the fingerprint of the data a co
 # the preview shows the billing mode without paying for the production capacity.
 PREVIEW_PROVISIONED_UNITS = 10
 NAME_PREFIX = "dds-"
-_MAX_TABLE_NAME = 255
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class PreviewTable:
 def preview_table(namespace: str, model_slug: str) -> PreviewTable:
     """The preview table of one session's model; names allow [A-Za-z0-9_.-] only (3 to 255 characters)."""
     clean = [re.sub(r"[^A-Za-z0-9_.\-]+", "-", part).strip("-") or "x" for part in (namespace, model_slug)]
-    name = f"{NAME_PREFIX}{clean[0]}-{clean[1]}"[:_MAX_TABLE_NAME]
+    name = f"{NAME_PREFIX}{clean[0]}-{clean[1]}"[:MAX_TABLE_NAME_CHARS]
     return PreviewTable(name, namespace, model_slug)
 
 

@@ -16,13 +16,14 @@ import re
 from typing import Any, Protocol, runtime_checkable
 
 from modeling.errors import WorkspaceConflictError, WorkspaceError
+from modeling.limits import MAX_TABLE_NAME_CHARS, MIN_TABLE_NAME_CHARS, TABLE_NAME_CHARACTER
 from modeling.workspace.folder import Draft, DraftInfo, slugify
 
 WORKSPACE_ENV = "DESIGN_STUDIO_WORKSPACE"
 TABLE_SCHEME = "dynamodb://"
 # DynamoDB's table-name rule: 3 to 255 characters of a-z, A-Z, 0-9, '_', '-', '.'
 # https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html
-_TABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{3,255}")
+_TABLE_NAME = re.compile(rf"{TABLE_NAME_CHARACTER}{{{MIN_TABLE_NAME_CHARS},{MAX_TABLE_NAME_CHARS}}}")
 # A slug is tried with -2, -3, ... until one is free; past this many the workspace is pathological.
 _MAX_SLUG_ATTEMPTS = 1000
 

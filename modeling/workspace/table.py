@@ -46,7 +46,6 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from modeling.dynamodb_rules import MAX_ITEM_BYTES
 from modeling.endpoint.adapter import Endpoint, EndpointKind, dynamodb_client
 from modeling.errors import (
     EndpointError,
@@ -56,6 +55,7 @@ from modeling.errors import (
     WorkspaceError,
 )
 from modeling.item_size import item_size_bytes
+from modeling.limits import MAX_ITEM_BYTES
 from modeling.model_file import parse_document
 from modeling.preview.ownership import CREATOR, CREATOR_TAG, TableIdentity, endpoint_error, table_tags
 from modeling.workspace.folder import Draft, DraftInfo, document_bytes, document_version, is_valid_slug, max_drafts

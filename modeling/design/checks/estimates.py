@@ -24,16 +24,21 @@ from modeling.design.planner import AccessPath
 from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.dynamodb_rules import (  # noqa: F401  (re-exported for the rule modules)
     EVENTUAL_READ_FACTOR,
-    MAX_BATCH_BYTES,
-    MAX_ITEM_BYTES,
-    MAX_ITEM_COLLECTION_BYTES,
-    MAX_TRANSACTION_BYTES,
-    PARTITION_READ_UNITS,
-    PARTITION_WRITE_UNITS,
     READ_UNIT_BYTES,
     TRANSACTION_FACTOR,
     WRITE_UNIT_BYTES,
     attribute_value_bytes,
+)
+from modeling.limits import (  # noqa: F401  (re-exported for the rule modules)
+    MAX_BATCH_BYTES,
+    MAX_BATCH_GET_ITEMS,
+    MAX_BATCH_WRITE_ITEMS,
+    MAX_ITEM_BYTES,
+    MAX_ITEM_COLLECTION_BYTES,
+    MAX_TRANSACTION_BYTES,
+    MAX_TRANSACTION_ITEMS,
+    PARTITION_READ_UNITS,
+    PARTITION_WRITE_UNITS,
 )
 from modeling.model import (
     AccessPattern,
@@ -60,9 +65,6 @@ if TYPE_CHECKING:
 
 READ_BLOCK_BYTES = READ_UNIT_BYTES  # §1.1
 WRITE_BLOCK_BYTES = WRITE_UNIT_BYTES  # §1.1
-MAX_TRANSACTION_ITEMS = rules.MAX_TRANSACTION_ITEMS
-MAX_BATCH_WRITE_ITEMS = rules.MAX_BATCH_WRITE_ITEMS
-MAX_BATCH_GET_ITEMS = rules.MAX_BATCH_GET_ITEMS
 
 # --- product thresholds (our choices, not AWS limits) ----------------------------------------------
 

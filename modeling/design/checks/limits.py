@@ -22,9 +22,14 @@ from modeling.design.checks.estimates import (
     template_bytes,
     value_bytes,
 )
-from modeling.design.keys import MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES
+from modeling.limits import (
+    MAX_GSIS_PER_TABLE,
+    MAX_LSIS_PER_TABLE,
+    MAX_PARTITION_KEY_BYTES,
+    MAX_PROJECTED_NON_KEY_ATTRIBUTES,
+    MAX_SORT_KEY_BYTES,
+)
 from modeling.model import PatternKind, ProjectionType
-from modeling.validation import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE, MAX_PROJECTED_NON_KEY_ATTRIBUTES
 
 RESERVED_WORDS_FILE = Path(__file__).parents[2] / "data" / "reserved_words.txt"
 

@@ -48,7 +48,7 @@ from modeling.interop.nosql_workbench.templates import (
     template_from_alias,
     unique_name,
 )
-from modeling.limits import MAX_ITEM_BYTES
+from modeling.limits import MAX_ITEM_BYTES, MAX_TABLE_NAME_CHARS, MIN_TABLE_NAME_CHARS
 from modeling.model import (
     Attribute,
     AttributeType,
@@ -136,7 +136,7 @@ def attribute_name(text: str) -> str:
 
 def _index_name(text: str) -> str:
     """DynamoDB's index naming rule: 3-255 of A-Z a-z 0-9 _ . -."""
-    return re.sub(r"[^A-Za-z0-9_.\-]", "_", text)[:255].ljust(3, "_")
+    return re.sub(r"[^A-Za-z0-9_.\-]", "_", text)[:MAX_TABLE_NAME_CHARS].ljust(MIN_TABLE_NAME_CHARS, "_")
 
 
 def _entity_name(text: str) -> str:
@@ -239,7 +239,7 @@ class _Builder:
 
     def settings(self, entities: list[Entity]) -> TableSettings:
         table = self.table
-        name = re.sub(r"[^A-Za-z0-9_.\-]", "_", table.name)[:255].ljust(3, "_")
+        name = re.sub(r"[^A-Za-z0-9_.\-]", "_", table.name)[:MAX_TABLE_NAME_CHARS].ljust(MIN_TABLE_NAME_CHARS, "_")
         if name != table.name:
             self.notes.append(f"The table is named `{name}` (DynamoDB table names are 3-255 of A-Z a-z 0-9 _ . -).")
         billing = BillingMode(table.billing_mode) if table.billing_mode else BillingMode.PAY_PER_REQUEST
