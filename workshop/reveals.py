@@ -17,10 +17,10 @@ from costs.pricing import CapacityDimension, break_even_utilization, load_price_
 from costs.units import batch_get_item_units, get_item_units, query_units
 from costs.usage import CapacityOption, label
 from modeling.design.checks import FindingSeverity, check_design
-from modeling.design.checks.estimates import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
 from modeling.design.planner import plan_pattern
 from modeling.design.plans import Design
 from modeling.hot_partitions import BurstScenario, HotPartitionRequest, analyse_hot_partitions
+from modeling.limits import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
 from modeling.model import Consistency, Model, TableClass
 from modeling.model_file import model_from_document
 from workshop.roles import index_serving

@@ -104,8 +104,8 @@ def _value_shares(entity: Entity, name: str) -> tuple[tuple[str, ...], np.ndarra
         else:
             weights = value_shares(len(generator.values), generator.distribution)
         return generator.values, weights / weights.sum()
-    ranged = isinstance(generator, IntRangeGenerator | FloatRangeGenerator) and not attribute.unique
-    if ranged:
+    if isinstance(generator, IntRangeGenerator | FloatRangeGenerator) and attribute is not None \
+            and not attribute.unique:
         scale = 10 ** generator.decimals if isinstance(generator, FloatRangeGenerator) else 1
         count = int(min((generator.max - generator.min) * scale + 1, max(entity.item_count, 1), _MAX_VALUES))
         small = isinstance(generator, IntRangeGenerator) and count <= _SPLIT_ROWS
@@ -133,8 +133,9 @@ def _collection(model: Model, entity: Entity, names: set[str]) -> tuple[Rows, se
     if _identifies(entity, names):
         return Rows(np.ones(1), np.ones(1), exact=True), set(), f"one {entity.name} per key"
     relationship = _relationship(model, entity, names)
-    if relationship is not None:
-        parent = model.entity(relationship.parent)
+    # a relationship to an entity the model lacks is refused by validation: read as no relationship here
+    parent = model.entity(relationship.parent) if relationship is not None else None
+    if relationship is not None and parent is not None:
         cardinality = relationship.cardinality
         rows = parent_rows(parent.item_count, float(entity.item_count), cardinality.distribution, cardinality.max)
         shape = cardinality.distribution.kind + (f" {cardinality.distribution.exponent:g}"
@@ -315,8 +316,7 @@ def _filter_share(model: Model, pattern: AccessPattern, read: KeyRead,
             part = (float(weights[labels.index(fixed[name])]) if name in fixed and fixed[name] in labels
                     else 1 / len(weights))
             words.append(f"filter {name} keeps {part:.2%}")
-        elif entity is not None and _relationship(model, entity, {name}) is not None:
-            parent = model.entity(_relationship(model, entity, {name}).parent)
+        elif entity is not None and (parent := _parent_by(model, entity, name)) is not None:
             part = 1 / max(parent.item_count, 1)
             words.append(f"filter {name} keeps one {parent.name}'s share ({part:.2g})")
         else:
@@ -374,3 +374,9 @@ def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: Rows, wor
                  f"of up to {page:,} ({_count(PAGE_BYTES / 1024)} KB page, Limit {pattern.page_size or 'none'})")
     kept = (1.0 / max(mean, 1.0)) if share is None else share
     return ItemsRead(mean, p99, pages, "; ".join(words), kept)
+
+
+def _parent_by(model: Model, entity: Entity, name: str) -> Entity | None:
+    """The parent entity a relationship keyed on `name` points to, if the model has both."""
+    relationship = _relationship(model, entity, {name})
+    return model.entity(relationship.parent) if relationship is not None else None

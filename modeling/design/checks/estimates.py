@@ -22,21 +22,13 @@ from modeling.design import plan_units
 from modeling.design.keys import MAX_NUMBER_TEXT_BYTES, KeyTemplate
 from modeling.design.planner import AccessPath
 from modeling.design.plans import TABLE, Operation, PatternPlan
-from modeling.dynamodb_rules import (  # noqa: F401  (re-exported for the rule modules)
-    EVENTUAL_READ_FACTOR,
+from modeling.dynamodb_rules import (
     READ_UNIT_BYTES,
     TRANSACTION_FACTOR,
     WRITE_UNIT_BYTES,
     attribute_value_bytes,
 )
-from modeling.limits import (  # noqa: F401  (re-exported for the rule modules)
-    MAX_BATCH_BYTES,
-    MAX_BATCH_GET_ITEMS,
-    MAX_BATCH_WRITE_ITEMS,
-    MAX_ITEM_BYTES,
-    MAX_ITEM_COLLECTION_BYTES,
-    MAX_TRANSACTION_BYTES,
-    MAX_TRANSACTION_ITEMS,
+from modeling.limits import (
     PARTITION_READ_UNITS,
     PARTITION_WRITE_UNITS,
 )
@@ -222,8 +214,8 @@ def value_spread(ctx: Context, entity: Entity, name: str) -> tuple[float, float,
         return count, top_share(generator.distribution, count), True
     if isinstance(generator, FakerGenerator) and generator.provider in COUNTRY_PROVIDERS:
         return float(COUNTRY_CODES), 1.0 / COUNTRY_CODES, True
-    ranged = isinstance(generator, IntRangeGenerator | FloatRangeGenerator)
-    if ranged and attribute is not None and not attribute.unique:
+    if isinstance(generator, IntRangeGenerator | FloatRangeGenerator) and attribute is not None \
+            and not attribute.unique:
         scale = 10 ** generator.decimals if isinstance(generator, FloatRangeGenerator) else 1
         count = min(float((generator.max - generator.min) * scale + 1), items)
         return count, top_share(generator.distribution, count), True
@@ -300,7 +292,9 @@ def _index_traffic(ctx: Context, pattern: AccessPattern, plan: PatternPlan,
     """Index writes, shared evenly by the pattern's entities that are in the index (§4.1, 1 KB blocks)."""
     for write in plan.index_writes:
         path = ctx.paths.get(write.index)
-        members = [e for e in entities if path is not None and e.name in path.templates]
+        if path is None:
+            continue
+        members = [e for e in entities if e.name in path.templates]
         for entity in members:
             writes = write.writes_per_item * plan.items_written_per_request / len(members)
             template = path.templates[entity.name].partition_key

@@ -10,24 +10,19 @@ from pathlib import Path
 
 from modeling.design.checks.catalogue import Finding, data_size, finding, number
 from modeling.design.checks.context import Context, Rule, existing_entities
-from modeling.design.checks.estimates import (
+from modeling.design.checks.estimates import largest_item_bytes, lsi_entry_bytes, template_bytes, value_bytes
+from modeling.limits import (
     MAX_BATCH_BYTES,
     MAX_BATCH_GET_ITEMS,
     MAX_BATCH_WRITE_ITEMS,
-    MAX_ITEM_BYTES,
-    MAX_TRANSACTION_BYTES,
-    MAX_TRANSACTION_ITEMS,
-    largest_item_bytes,
-    lsi_entry_bytes,
-    template_bytes,
-    value_bytes,
-)
-from modeling.limits import (
     MAX_GSIS_PER_TABLE,
+    MAX_ITEM_BYTES,
     MAX_LSIS_PER_TABLE,
     MAX_PARTITION_KEY_BYTES,
     MAX_PROJECTED_NON_KEY_ATTRIBUTES,
     MAX_SORT_KEY_BYTES,
+    MAX_TRANSACTION_BYTES,
+    MAX_TRANSACTION_ITEMS,
 )
 from modeling.model import PatternKind, ProjectionType
 

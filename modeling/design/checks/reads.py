@@ -9,10 +9,11 @@ from collections.abc import Iterator
 
 from modeling.design.checks.catalogue import ERROR, WARNING, Finding, data_size, finding, number, percent
 from modeling.design.checks.context import Context, Rule, existing_entities, template_names
-from modeling.design.checks.estimates import EVENTUAL_READ_FACTOR, READ_BLOCK_BYTES, read_units_per_request
+from modeling.design.checks.estimates import READ_BLOCK_BYTES, read_units_per_request
 from modeling.design.generator import MAX_DISCARDED_SHARE
 from modeling.design.planner import plan_pattern
 from modeling.design.plans import TABLE, Operation
+from modeling.dynamodb_rules import EVENTUAL_READ_FACTOR
 from modeling.model import Consistency, ProjectionType
 
 

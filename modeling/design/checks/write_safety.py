@@ -13,15 +13,10 @@ from collections.abc import Iterator
 
 from modeling.design.checks.catalogue import WARNING, Finding, finding, number
 from modeling.design.checks.context import Context, Rule, existing_entities
-from modeling.design.checks.estimates import (
-    PARTITION_WRITE_UNITS,
-    WRITE_BLOCK_BYTES,
-    hot_share,
-    parse_template,
-    read_units_per_request,
-)
+from modeling.design.checks.estimates import WRITE_BLOCK_BYTES, hot_share, parse_template, read_units_per_request
 from modeling.design.planner import locating_words
 from modeling.design.plans import TABLE
+from modeling.limits import PARTITION_WRITE_UNITS
 from modeling.model import (
     AccessPattern,
     Attribute,
