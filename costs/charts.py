@@ -21,16 +21,26 @@ _COMPONENT_ORDER = ("reads", "writes", "reserved reads", "reserved writes", "sto
 
 
 def cost_by_component(rows: list[dict[str, Any]]) -> go.Figure:
-    """Stacked bars: each option's monthly cost split into reads, writes, storage, backups..."""
+    """Stacked bars: each option's monthly cost split into reads, writes, storage, backups...
+
+    Category labels stay short (the option over its table class); an option whose bar leaves out unpriced
+    lines is marked `*`, and what it excludes is in its hover text and the subtitle, not in the axis label.
+    """
     options = list(dict.fromkeys(r["option"] for r in rows))
+    excludes = {r["option"]: r.get("excludes", "") for r in rows}
+    ticks = {o: o.replace(" (", "<br>(", 1) + ("*" if excludes[o] else "") for o in options}
     components = sorted({r["component"] for r in rows},
                         key=lambda c: (_COMPONENT_ORDER.index(c) if c in _COMPONENT_ORDER else 99, c))
     figure = go.Figure()
     for component in components:
         totals = [sum(r["monthly USD"] for r in rows if r["option"] == o and r["component"] == component)
                   for o in options]
-        figure.add_bar(name=component, x=options, y=totals, hovertemplate="%{x}<br>" + component + ": $%{y:,.2f}")
-    figure.update_layout(barmode="stack", title="Monthly cost by option and component",
+        notes = [f"<br>excludes {excludes[o]}: no price" if excludes[o] else "" for o in options]
+        figure.add_bar(name=component, x=[ticks[o] for o in options], y=totals, customdata=notes,
+                       hovertemplate="%{x}<br>" + component + ": $%{y:,.2f}%{customdata}<extra></extra>")
+    left_out = sorted({e for e in excludes.values() if e})
+    subtitle = f"<br><sup>* excludes {'; '.join(left_out)}: no price in this Region</sup>" if left_out else ""
+    figure.update_layout(barmode="stack", title="Monthly cost by option and component" + subtitle,
                          yaxis_title="USD per month", xaxis_title="Capacity option (table class)", legend_title="")
     return figure
 

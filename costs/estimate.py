@@ -15,6 +15,7 @@ from typing import Any
 
 from costs.autoscaling import ScalingPolicy
 from costs.capacity import CapacityProfile, UsageExtras
+from costs.cost_text import missing_kinds
 from costs.design_cost import priced_design
 from costs.design_ranking import chosen_design, lost_because, proposal_refusal, propose
 from costs.errors import CostError
@@ -230,17 +231,18 @@ def _line_deltas(chosen: str, cost: CostEstimate, others: dict[str, CostEstimate
 
 
 def cost_components(cost: CostEstimate) -> list[dict[str, Any]]:
-    """Tidy rows (option, component, monthly USD) for a stacked bar; components group line items by kind."""
+    """Tidy rows (option, component, monthly USD, excludes) for a stacked bar; components group line items by
+    kind; `excludes` names the kinds of unpriced lines an option's bar leaves out ("" when none)."""
     rows = []
     for option in cost.options:
         if option.unavailable_reason or option.lacks_throughput_price:
             continue  # not offered, or no throughput price: nothing known to draw
-        missing = f" (excludes {', '.join(option.missing_lines)}: no price)" if option.missing_lines else ""
         for item in option.line_items:
             if item.monthly_cost_usd is None:
-                continue  # drawn only when known; the option's label says what is left out
-            rows.append({"option": f"{label(option.option)} ({label(option.table_class)}){missing}",
-                         "component": _component(item.name), "monthly USD": float(item.monthly_cost_usd)})
+                continue  # drawn only when known; "excludes" says what is left out (the chart's hover text)
+            rows.append({"option": f"{label(option.option)} ({label(option.table_class)})",
+                         "component": _component(item.name), "monthly USD": float(item.monthly_cost_usd),
+                         "excludes": missing_kinds(option.missing_lines)})
     return rows
 
 

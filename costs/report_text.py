@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from costs.cost_text import option_display_rows, text_rows
 from costs.estimate import ModelEstimate
 from costs.monthly import CostEstimate, OptionEstimate
 from costs.pricing import CostLineItem, price_sheet_file, price_source_line
@@ -138,13 +140,15 @@ def estimate_markdown(result: ModelEstimate) -> str:
              *(f"**Quota.** {finding}\n\n" for finding in cost.quota_findings),
              f"**Recommendation.** {best.reason}\n\n" if best else
              "**No recommendation**: no option has every price.\n\n",
-             "## Options\n\n", markdown_table(option_rows(cost), ("option", "table class", "monthly USD", "upfront USD",
-                                                                 "note")),
-             "\n## Capacity per access pattern\n\n",
-             markdown_table(list(result.pattern_rows), tuple(result.pattern_rows[0]) if result.pattern_rows else ()),
-             "\n## Table and indexes\n\n",
-             markdown_table(list(result.resource_rows), tuple(result.resource_rows[0]) if result.resource_rows else ())]
+             "## Options\n\n", _markdown_table(option_display_rows(cost)),
+             "\n## Capacity per access pattern\n\n", _markdown_table(result.pattern_rows),
+             "\n## Table and indexes\n\n", _markdown_table(result.resource_rows)]
     if result.comparison:
-        parts += ["\n## Design comparison\n\n", markdown_table(list(result.comparison), tuple(result.comparison[0]))]
+        parts += ["\n## Design comparison\n\n", _markdown_table(result.comparison)]
     parts += ["\n## Assumptions\n\n", *(f"- {a}\n" for a in cost.assumptions)]
     return "".join(parts)
+
+
+def _markdown_table(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Every cell as `costs.cost_text` writes it: amounts with units, "not available", never None or float noise."""
+    return markdown_table(text_rows(rows), tuple(rows[0]) if rows else ())

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from costs import charts
+from costs import charts, cost_text
 from costs.capacity import UsageExtras
 from costs.design_ranking import propose
 from costs.errors import CostError, PriceListError
@@ -18,7 +19,6 @@ from costs.estimate import (
     break_even_curve,
     cost_components,
     estimate_model,
-    price_rows,
 )
 from costs.item_size import item_size_bytes, parse_item_json
 from costs.price_refresh import HOW_TO_REFRESH, credentials_available, refresh, result_lines
@@ -30,7 +30,7 @@ from costs.pricing import (
     priced_regions,
     refreshed_sheet_stamp,
 )
-from costs.report_text import estimate_csv, estimate_markdown, line_item_rows, option_rows
+from costs.report_text import estimate_csv, estimate_markdown, line_item_rows
 from costs.units import request_units
 from costs.usage import CapacityOption, label
 from modeling.design.plans import Operation
@@ -147,25 +147,33 @@ def recommendation(result: ModelEstimate, table_class: TableClass) -> None:
                    "see which prices are missing under Options.", icon="⚠️")
         return
     st.success(plain(best.reason), icon="💡")
+    # st.metric cuts a long value off: the figure goes in the metric, its explanation in a caption below it
     columns = st.columns(4)
-    excludes = f" (excludes {', '.join(best.excluded_lines)}: no price in this Region)" if best.excluded_lines else ""
-    columns[0].metric("Recommended, USD/month", f"${best.monthly_cost_usd:,}{excludes}", f"{label(best.option)}, "
+    columns[0].metric("Recommended, USD/month", cost_text.usd(best.monthly_cost_usd), f"{label(best.option)}, "
                       f"{label(best.table_class)}", delta_color="off", delta_arrow="off")
-    on_demand = result.cost.option(CapacityOption.ON_DEMAND, table_class)
-    columns[1].metric("On-demand, USD/month", on_demand.status)
-    if best.saving_vs_on_demand_usd is not None:
-        columns[2].metric("Saving vs on-demand, USD/month", f"${best.saving_vs_on_demand_usd:,}")
+    if best.excluded_lines:
+        columns[0].caption(f"Excludes {cost_text.missing_kinds(best.excluded_lines)}: no price in this Region.")
+    figure, why = cost_text.option_figure(result.cost.option(CapacityOption.ON_DEMAND, table_class))
+    columns[1].metric("On-demand, USD/month", figure)
+    if why:
+        columns[1].caption(plain(why[:1].upper() + why[1:] + "."))
+    columns[2].metric("Saving vs on-demand, USD/month", cost_text.usd(best.saving_vs_on_demand_usd))
+    if best.saving_vs_on_demand_usd is None:
+        columns[2].caption("On-demand has no total to compare with.")
     reads = break_even_utilization(result.price_sheet, table_class, CapacityDimension.READ)
-    columns[3].metric("Break-even utilisation (reads)", f"{float(reads) * 100:.1f} %" if reads else "n/a")
+    columns[3].metric("Break-even utilisation (reads)", cost_text.percent(float(reads)) if reads
+                      else cost_text.NOT_AVAILABLE)
+    if not reads:
+        columns[3].caption("Needs both the on-demand and the provisioned read price.")
 
 
 def options_tab(result: ModelEstimate) -> None:
     st.plotly_chart(charts.cost_by_component(cost_components(result.cost)), key="cost.components")
-    st.dataframe(_money_frame(option_rows(result.cost)), hide_index=True, width="stretch", key="cost.options",
-                 column_config=_MONEY)
+    st.caption("An option's total leaves out lines without a price only when it says so; reads, writes or capacity "
+               "without a price make it not available.")
+    _table(cost_text.option_display_rows(result.cost), "cost.options")
     st.markdown("**Line items** (totals are the sums of these lines, each rounded to the cent)")
-    st.dataframe(_money_frame(line_item_rows(result.cost)), hide_index=True, width="stretch", key="cost.lines",
-                 column_config=_MONEY)
+    _table(line_item_rows(result.cost), "cost.lines")
     left, right = st.columns(2)
     left.download_button("Download line items (CSV)", estimate_csv(result), "cost-line-items.csv", "text/csv",
                          key="cost.csv")
@@ -175,27 +183,22 @@ def options_tab(result: ModelEstimate) -> None:
 
 def patterns_tab(result: ModelEstimate) -> None:
     st.plotly_chart(charts.cost_by_pattern(list(result.pattern_rows)), key="cost.patterns_chart")
-    st.dataframe(pd.DataFrame(list(result.pattern_rows)), hide_index=True, width="stretch", key="cost.patterns",
-                 column_config={"share of units": st.column_config.ProgressColumn(
-                     "share of units", format="percent", min_value=0.0, max_value=1.0)})
+    _table(list(result.pattern_rows), "cost.patterns")
 
 
 def resources_tab(result: ModelEstimate) -> None:
     st.plotly_chart(charts.units_by_resource(list(result.resource_rows)), key="cost.resources_chart")
-    st.dataframe(pd.DataFrame(list(result.resource_rows)), hide_index=True, width="stretch", key="cost.resources")
-    st.dataframe(pd.DataFrame([{"entity": s.entity, "average item bytes (used)": s.average_bytes,
-                                "sample average bytes": s.sample_average_bytes, "sample p95 bytes": s.sample_p95_bytes,
-                                "largest bytes (max hints)": s.maximum_bytes} for s in result.profile.entity_sizes]),
-                 hide_index=True, width="stretch", key="cost.sizes")
+    _table(list(result.resource_rows), "cost.resources")
+    _table([{"entity": s.entity, "average item bytes (used)": s.average_bytes,
+             "sample average bytes": s.sample_average_bytes, "sample p95 bytes": s.sample_p95_bytes,
+             "largest bytes (max hints)": s.maximum_bytes} for s in result.profile.entity_sizes], "cost.sizes")
     storage_growth(result)
 
 
 def storage_growth(result: ModelEstimate) -> None:
     st.markdown("**Storage with growth** (table and indexes, compounding the model's monthly growth)")
-    st.dataframe(_money_frame([{"table class": label(p.table_class), "after months": p.month,
-                                "storage GB": p.storage_gb, "monthly USD": p.monthly_cost_usd}
-                               for p in result.cost.storage_projections]),
-                 hide_index=True, width="stretch", key="cost.growth", column_config=_MONEY)
+    _table([{"table class": label(p.table_class), "after months": p.month, "storage GB": p.storage_gb,
+             "monthly USD": p.monthly_cost_usd} for p in result.cost.storage_projections], "cost.growth")
 
 
 def autoscaling_tab(result: ModelEstimate, target: float) -> None:
@@ -230,10 +233,10 @@ def designs_tab(result: ModelEstimate) -> None:
     if not result.comparison:
         st.info("Only one design is proposed for this model, so there is nothing to compare.")
         return
-    st.dataframe(pd.DataFrame(list(result.comparison)), hide_index=True, width="stretch", key="cost.designs")
+    _table(list(result.comparison), "cost.designs")
     st.markdown("**Line items that differ (on-demand, Standard)**")
     deltas = [r for r in result.line_deltas if r["delta USD/month"] not in (None, Decimal(0))]
-    st.dataframe(pd.DataFrame(deltas), hide_index=True, width="stretch", key="cost.deltas")
+    _table(deltas, "cost.deltas")
 
 
 def assumptions_tab(result: ModelEstimate) -> None:
@@ -243,7 +246,7 @@ def assumptions_tab(result: ModelEstimate) -> None:
     st.markdown(f"**Prices for {sheet.region}**, effective {sheet.effective_date}, retrieved {sheet.retrieved_date}. "
                 "Rows marked as assumptions are unconfirmed or third-party figures; AWS's current prices: "
                 "[DynamoDB pricing](https://aws.amazon.com/dynamodb/pricing/).")
-    st.dataframe(pd.DataFrame(price_rows(sheet)), hide_index=True, width="stretch", key="cost.prices")
+    _table(cost_text.price_display_rows(sheet), "cost.prices")
 
 
 def quick_calculator() -> None:
@@ -300,12 +303,31 @@ def price_overrides() -> tuple[tuple[str, str, str], ...]:
     return tuple(overrides)
 
 
-_MONEY = {name: st.column_config.NumberColumn(name, format="$%.2f") for name in ("monthly USD", "upfront USD")}
-_MONEY["unit price USD"] = st.column_config.NumberColumn("unit price USD", format="$%.8g")
-# thousands separators and at most three decimals (the browser's locale): a raw 155985.7917 was drawn clipped
-_MONEY["quantity"] = st.column_config.NumberColumn("quantity", format="localized")
+def _table(rows: list[dict[str, Any]], key: str) -> None:
+    """Rows as a table: a column whose every cell is a number stays numeric (it sorts as numbers; money in
+    dollars and cents, shares as percentages, counts with separators); a column with a missing value, and a
+    unit price (every digit the sheet has), is text from `costs.cost_text`, so nothing shows None, NaN or $0."""
+    columns = list(dict.fromkeys(c for row in rows for c in row))
+    data: dict[str, list[Any]] = {}
+    config: dict[str, Any] = {}
+    for column in columns:
+        values = [row.get(column) for row in rows]
+        if "unit price" not in column and all(_is_number(v) for v in values):
+            data[column] = [float(v) if isinstance(v, Decimal) else v for v in values]
+            config[column] = _number_column(column)
+        elif all(isinstance(v, str | bool) for v in values):
+            data[column] = values
+        else:
+            data[column] = [cost_text.cell(column, v) for v in values]
+    st.dataframe(pd.DataFrame(data), hide_index=True, width="stretch", key=key, column_config=config)
 
 
-def _money_frame(rows: list[dict]) -> pd.DataFrame:
-    """Decimals as floats for display only (the figures themselves were computed in Decimal)."""
-    return pd.DataFrame([{k: float(v) if isinstance(v, Decimal) else v for k, v in row.items()} for row in rows])
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+
+
+def _number_column(column: str) -> Any:
+    if column.startswith("share"):
+        return st.column_config.ProgressColumn(column, format="percent", min_value=0.0, max_value=1.0)
+    # "localized": thousands separators, at most three decimals (the browser's locale)
+    return st.column_config.NumberColumn(column, format="dollar" if "USD" in column else "localized")
