@@ -15,6 +15,8 @@ from ui.session import bind_browser, open_shared_link
 from ui.sidebar import render_sidebar
 from ui.text import plain
 
+_ROUTED_KEY = "frame.routed_through_app"
+
 
 def page_frame(title: str) -> None:
     _route_through_app()
@@ -39,4 +41,8 @@ def _route_through_app() -> None:
     test sees the sidebar's titles, so a Streamlit that renames it fails there, not silently."""
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
-        st.rerun()
+        # once per session, at its first run (a page load, which carries no click to lose); AppTest resets the
+        # flag before every run, where rerunning each time would drop the button click of that run
+        if not st.session_state.get(_ROUTED_KEY):
+            st.session_state[_ROUTED_KEY] = True
+            st.rerun()
