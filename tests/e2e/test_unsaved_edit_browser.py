@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from modeling.workspace.folder import Workspace
-from tests.e2e.conftest import Server, assert_no_exception, cell, eventually, grid, open_page, wait_until_idle
+from tests.e2e.conftest import Server, assert_no_exception, cell, eventually, grid, wait_until_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -39,11 +39,19 @@ def _nav(page: Page, title: str, heading: str) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(f"^{re.escape(heading)}"), timeout=30_000)
 
 
+def _open_model_page(page: Page, server: Server) -> None:
+    """The app's address, then Model in the sidebar, as a user arrives (app.py is the router)."""
+    page.goto(server.url)
+    wait_until_idle(page)
+    _nav(page, "Model", "Model · Student platform")
+    wait_until_idle(page)
+
+
 @pytest.mark.parametrize(("column", "text", "field"), [("Description", "Pays the bills", "description"),
                                                         ("Growth %/month", "7", "monthly_growth_percent")])
 def test_a_cell_typed_into_then_another_page_clicked_is_saved(page: Page, server: Server, tmp_path: Path,
                                                              column: str, text: str, field: str) -> None:
-    open_page(page, f"{server.url}/model", "Model · Student platform")
+    _open_model_page(page, server)
     page.get_by_role("tab", name="Entities & attributes").click()
     entities = grid(page, 0)
     expect(cell(entities, "Entity", 1)).to_have_value("Tenant")
@@ -63,10 +71,11 @@ def test_a_cell_typed_into_then_another_page_clicked_is_saved(page: Page, server
 
 def test_the_table_description_typed_then_another_page_clicked_is_saved(page: Page, server: Server,
                                                                        tmp_path: Path) -> None:
-    open_page(page, f"{server.url}/model", "Model · Student platform")
+    _open_model_page(page, server)
     wait_until_idle(page)
     description = page.get_by_label("Description")
     description.click()
+    page.keyboard.press("Control+A")
     page.keyboard.type("Typed and left", delay=20)  # no Ctrl+Enter, no Tab, no button
     _nav(page, "Capacity & cost", "Capacity")
     assert eventually(lambda: _saved(tmp_path).get("description") == "Typed and left", 30), _saved(tmp_path)
