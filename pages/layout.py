@@ -5,14 +5,12 @@ import streamlit as st
 import editing
 from modeling.design.design_report import design_document
 from modeling.errors import problems_under
-from ui import layout_views, missing_views, model_editor, session
+from ui import layout_views, missing_views, session
 from ui.frame import page_frame
 from ui.problems import show_problems
 from ui.text import plain
 
 page_frame("Layout")
-model_editor.apply_pending("layout.templates", editing.edit_key_templates)
-model_editor.apply_pending("layout.indexes", editing.edit_index_definitions)
 document = session.current_document()
 st.title(f"Layout · {plain(document.get('name', 'untitled'))}")
 model = session.current_model()

@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-import editing
 from modeling.errors import Severity
 from ui import missing_views, model_editor, session
 from ui.file_tab import file_tab
@@ -10,18 +9,6 @@ from ui.frame import page_frame
 from ui.text import plain
 
 page_frame("Model")
-document = session.current_document()
-entity = model_editor.attributes_of()
-writes = model_editor.writes_of()
-model_editor.apply_pending("entities", editing.edit_entities)
-model_editor.apply_pending("relationships", editing.edit_relationships)
-model_editor.apply_pending("patterns", editing.edit_patterns)
-if entity:
-    model_editor.apply_pending(f"attributes.{entity}",
-                               lambda doc, edits: editing.edit_attributes(doc, entity, edits))
-    model_editor.apply_pending(f"auxiliary.{entity}",
-                               lambda doc, edits: editing.edit_auxiliary_items(doc, entity, edits))
-model_editor.apply_pending_writes(writes)
 document = session.current_document()
 problems = session.current_problems()
 

@@ -10,6 +10,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from modeling.errors import WorkspaceError
+from ui.model_editor import apply_pending_edits
 from ui.save_status import render_save_status
 from ui.session import bind_browser, open_shared_link
 from ui.sidebar import render_sidebar
@@ -22,6 +23,7 @@ def page_frame(title: str) -> None:
     _route_through_app()
     st.set_page_config(page_title=f"{title} · DynamoDB Design Studio", page_icon="🗂️", layout="wide")
     try:
+        apply_pending_edits()  # first, for a page run without app.py (a deep link; see the function)
         open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
         render_sidebar()
         bind_browser()  # workshop mode: the cookie that ties the session to this browser

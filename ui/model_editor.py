@@ -67,12 +67,43 @@ def write_grids(pattern: str) -> tuple[tuple[str, NamedEdit], ...]:
             (f"writes.{pattern}.soft_delete", editing.edit_soft_delete))
 
 
-def apply_pending_writes(pattern: Any) -> None:
-    """Apply the edits of the shown pattern's write-semantics grids, as apply_pending does for one grid."""
-    if not isinstance(pattern, str):
-        return
-    for name, edit in write_grids(pattern):
-        apply_pending(name, lambda doc, edits, edit=edit: edit(doc, pattern, edits))
+
+
+def pending_grids() -> list[tuple[str, Edit]]:
+    """Every grid of the open model that may hold edits, with the edit that applies its rows (editing): the
+    Model page's (the attribute and write grids of the entity and pattern its selectors show) and the Layout
+    page's."""
+    grids: list[tuple[str, Edit]] = [("entities", editing.edit_entities),
+                                     ("relationships", editing.edit_relationships),
+                                     ("patterns", editing.edit_patterns)]
+    entity = attributes_of()
+    if isinstance(entity, str) and entity:
+        grids += [(f"attributes.{entity}", lambda doc, edits: editing.edit_attributes(doc, entity, edits)),
+                  (f"auxiliary.{entity}", lambda doc, edits: editing.edit_auxiliary_items(doc, entity, edits))]
+    pattern = writes_of()
+    if isinstance(pattern, str):
+        grids += [(name, lambda doc, edits, edit=edit: edit(doc, pattern, edits))
+                  for name, edit in write_grids(pattern)]
+    return [*grids, ("layout.templates", editing.edit_key_templates),
+            ("layout.indexes", editing.edit_index_definitions)]
+
+
+def apply_pending_edits() -> None:
+    """Save what the user typed into the open model's grids and table settings, at the start of every run,
+    whatever page it shows (app.py, and ui.frame for a page run without it).
+
+    A cell typed into and left by a click on another page in the sidebar is committed when the grid loses
+    the focus, and its value reaches the server only with that commit's rerun of the Model page: the
+    sidebar click's rerun carries only the sidebar's widgets, and Streamlit drops every other widget's state
+    before it runs the new page. The click stops the Model page's run at its next step, so an edit applied
+    part-way down that page was lost (a stranger's session). Applied first thing, it is saved before the
+    click can stop the run; the same holds for a table setting (Table & traffic tab).
+    """
+    if not session.has_open_model():
+        return  # nothing drawn yet, so nothing typed; and no first model is created here
+    for name, edit in pending_grids():
+        apply_pending(name, edit)
+    apply_table_fields()
 DISTRIBUTIONS = ["uniform", "zipf", "hot_value"]
 REGIONS = ["us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1", "eu-west-1", "eu-west-2",
            "eu-west-3", "eu-central-1", "eu-north-1", "eu-south-1", "ap-northeast-1", "ap-northeast-2",
@@ -288,10 +319,13 @@ class _FormBase:
 
 
 def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
-    """Table settings. The form shows the model as it is: a field another save changed is set to its newer
-    value. A save writes only the fields the user changed, onto the model the form was set from, and names
-    that version: another tab's save in between is merged, or asked about where both changed a field (it was
-    overwritten without a word, and an unchanged form showed stale values: a stranger's two-tab session)."""
+    """Table settings, saved as each field is left (apply_table_fields, at the start of the next run). They
+    were a form, whose fields never leave the browser until its button is pressed: a description typed and
+    left for another page was lost without a word (a stranger's session).
+
+    The fields show the model as it is: a field another save changed is set to its newer value. A save
+    writes only the fields the user changed, onto the model the fields were set from, and names that
+    version: another tab's save in between is merged, or asked about where both changed a field."""
     now = _table_form_fields(document)
     scope = session.current_scope()
     base_key = scope.key("table_form.base")
@@ -309,23 +343,37 @@ def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     # a field Streamlit forgot (the page was left, so its widgets were not drawn) is set again, never left blank
     _show_in_form(scope, base.shown, [f for f in base.shown if scope.key(_TABLE_FORM_KEYS[f]) not in st.session_state])
     st.session_state[base_key] = base
-    with st.form(scope.key("table_form")):
-        values = _table_form_widgets(scope)
-        if st.form_submit_button("Save table settings"):
-            changed = {field: value for field, value in values.items() if value != base.shown[field]}
-            if changed:
-                session.save_document(_with_table_form_fields(base.draft.document, changed, base.shown), scope,
-                                      based_on=base.draft)
-            st.session_state.pop(base_key, None)  # the form is set from the saved model next time
-            st.rerun()
+    with st.container(key="table_form"):
+        st.caption("Saved as you go: a field is saved when you leave it (Tab, Enter, or a click anywhere, "
+                   "another page included).")
+        _table_form_widgets(scope)
     show_problems(problems_under(problems, "table") + problems_under(problems, "traffic_profile")
                   + problems_under(problems, "name") + problems_under(problems, "format")
                   + problems_under(problems, "version"))
 
 
+def apply_table_fields() -> None:
+    """Save the table settings the user changed since they were set from the model (see table_tab)."""
+    scope = session.current_scope()
+    base_key = scope.key("table_form.base")
+    base = st.session_state.get(base_key)
+    if not isinstance(base, _FormBase):
+        return
+    changed = {field: st.session_state[key] for field, key in
+               ((field, scope.key(name)) for field, name in _TABLE_FORM_KEYS.items())
+               if key in st.session_state and st.session_state[key] != base.shown[field]}
+    if not changed:
+        return
+    session.save_document(_with_table_form_fields(base.draft.document, changed, base.shown), scope,
+                          based_on=base.draft)
+    # set from what was saved (or is held, refused): a save stopped before this line is made again next
+    # run, and found to be this session's own write (session._rebase_over_own_writes)
+    st.session_state[base_key] = _FormBase({**base.shown, **changed}, session.open_draft())
+
+
 def _typed_in_form(scope: session.ModelScope, base: _FormBase) -> bool:
-    """Whether the form holds values the user submitted that differ from what it was set to (a form sends its
-    fields only on submit): then the form keeps them and its base, and the save names the version it was set
+    """Whether the fields hold values the user typed that differ from what they were set to (a save refused,
+    or not yet made): then they keep them and their base, and the save names the version they were set
     from, so a field another tab saved meanwhile is merged or asked about, never overwritten or dropped."""
     return any(st.session_state.get(scope.key(name), base.shown[field]) != base.shown[field]
                for field, name in _TABLE_FORM_KEYS.items())
@@ -338,7 +386,8 @@ def _show_in_form(scope: session.ModelScope, fields: dict[str, Any], names: list
 
 
 def _table_form_widgets(scope: session.ModelScope) -> dict[str, Any]:
-    """The form's widgets; their values are set through the session state (_show_in_form), never a default."""
+    """The table settings' widgets; their values are set through the session state (_show_in_form), never a
+    default, and saved by apply_table_fields."""
     keys = {field: scope.key(name) for field, name in _TABLE_FORM_KEYS.items()}
     values = {"name": st.text_input("Model name", key=keys["name"]),
               "description": st.text_area("Description", key=keys["description"])}

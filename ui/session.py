@@ -121,6 +121,11 @@ def current_scope() -> ModelScope:
     return scope
 
 
+def has_open_model() -> bool:
+    """Whether this session has opened a model yet (nothing is read, and no first model is created)."""
+    return isinstance(st.session_state.get(_SCOPE_KEY), ModelScope)
+
+
 def current_slug() -> str:
     return current_scope().slug
 

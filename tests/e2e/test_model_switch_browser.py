@@ -169,7 +169,7 @@ def test_the_table_form_shows_the_model_picked_in_the_sidebar(page: Page, server
     expect(page.get_by_label("Table name")).to_have_value("table-b")
     expect(page.get_by_label("TTL attribute")).to_have_value("")
     page.get_by_label("Description").fill("B, described")
-    page.get_by_role("button", name="Save table settings").click()
+    page.get_by_label("Description").press("Tab")  # saved as it is left
     assert eventually(lambda: workspace.load(slug_b).get("description") == "B, described")
     assert workspace.load(slug_b) == {**model_b, "description": "B, described"}  # nothing else written
     assert workspace.load(slug_a) == model_a

@@ -86,7 +86,7 @@ def test_a_validation_error_is_shown_next_to_the_pattern_and_the_edit_is_kept(wo
 def test_table_settings_form_saves_the_model_name(workspace_dir: Path) -> None:
     at = _app_on("model.py")
     at.text_input(key=scoped(at, "table_form.name")).input("Renamed platform")
-    at.button(key=f"FormSubmitter:{scoped(at, 'table_form')}-Save table settings").click().run()
+    at.run()  # a field is saved when it is left (no form)
     assert _open_document(workspace_dir)["name"] == "Renamed platform"
     assert at.title[0].value == "Model · Renamed platform"
 
@@ -278,3 +278,22 @@ def test_capacity_and_cost_prices_the_models_own_region_or_says_it_cannot(worksp
     assert at.selectbox(key=scoped(at, "cost.region")).value == region
     notices = [w.value for w in at.warning if "No price sheet ships" in w.value]
     assert bool(notices) == warned and (not warned or region in notices[0])
+
+
+def test_pending_edits_are_saved_whatever_page_the_run_shows(workspace_dir: Path) -> None:
+    """A grid cell and a table setting committed in the run that a sidebar click turns into another page's
+    run (ui.model_editor.apply_pending_edits): both reach the saved model, though that page draws neither."""
+    at = _app_on("model.py")
+    key = scoped(at, "entities.editor.0")
+    at.session_state[key] = {"edited_rows": {0: {"description": "Pays the bills"}}, "added_rows": [],
+                             "deleted_rows": []}
+    at.session_state[scoped(at, "table_form.description")] = "Typed and left"
+    at.switch_page("pages/capacity_and_cost.py").run()
+    assert not at.exception, at.exception
+    saved = _open_document(workspace_dir)
+    assert saved["entities"][0]["description"] == "Pays the bills"
+    assert saved["description"] == "Typed and left"
+    at.switch_page("pages/model.py").run()  # back: the grid and the field show what was saved, nothing twice
+    assert at.text_area(key=scoped(at, "table_form.description")).value == "Typed and left"
+    assert _open_document(workspace_dir) == saved
+

@@ -88,12 +88,12 @@ def test_a_damaged_draft_is_never_overwritten(workspace_dir: Path) -> None:
 def test_a_table_form_opened_before_another_tabs_rename_keeps_the_rename(workspace_dir: Path) -> None:
     tab_a, tab_b = model_page(), model_page()
     tab_a.text_input(key=scoped(tab_a, "table_form.name")).input("Renamed in tab A")
-    tab_a.button(key=f"FormSubmitter:{scoped(tab_a, 'table_form')}-Save table settings").click().run()
+    tab_a.run()  # a field is saved when it is left (no form)
     tab_b.run()  # tab B's form was opened before the rename: it now shows the rename, and says so
     assert any("Updated from a newer save of the model: name" in c.value for c in tab_b.caption)
     assert tab_b.text_input(key=scoped(tab_b, "table_form.name")).value == "Renamed in tab A"
     tab_b.text_area(key=scoped(tab_b, "table_form.description")).input("Described in tab B")
-    tab_b.button(key=f"FormSubmitter:{scoped(tab_b, 'table_form')}-Save table settings").click().run()
+    tab_b.run()  # a field is saved when it is left (no form)
     stored = saved(workspace_dir)
     assert stored["name"] == "Renamed in tab A"  # B did not write its stale name back
     assert stored["description"] == "Described in tab B"
@@ -140,10 +140,10 @@ def test_a_field_both_tabs_saved_in_the_table_form_is_a_conflict_not_an_overwrit
     """A stranger's two-tab session: B's form save wrote over A's description without a word."""
     tab_a, tab_b = model_page(), model_page()
     tab_a.text_area(key=scoped(tab_a, "table_form.description")).input("A3")
-    tab_a.button(key=f"FormSubmitter:{scoped(tab_a, 'table_form')}-Save table settings").click().run()
-    # B typed into its form before it saw A's save (a form sends its fields only on submit)
+    tab_a.run()  # a field is saved when it is left (no form)
+    # B typed into its field before it saw A's save (its fields were set before it)
     tab_b.text_area(key=scoped(tab_b, "table_form.description")).input("B4")
-    tab_b.button(key=f"FormSubmitter:{scoped(tab_b, 'table_form')}-Save table settings").click().run()
+    tab_b.run()  # a field is saved when it is left (no form)
     assert saved(workspace_dir)["description"] == "A3"  # not overwritten
     assert _conflict_shown(tab_b)
     [choice] = [r for r in tab_b.radio if unescape(r.label) == "description"]
