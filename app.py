@@ -2,8 +2,6 @@
 
 import streamlit as st
 
-from ui.model_editor import apply_pending_edits
-
 
 def main() -> None:
     st.set_page_config(page_title="DynamoDB Design Studio", page_icon="🗂️", layout="wide")
@@ -25,8 +23,6 @@ def main() -> None:
         ],
         "Workshop": [st.Page("pages/lessons.py", title="Lessons", icon="🎓")],
     })
-    # first: what the user typed is saved whatever page runs next (the function says why)
-    apply_pending_edits()
     navigation.run()
 
 

@@ -23,7 +23,7 @@ def page_frame(title: str) -> None:
     _route_through_app()
     st.set_page_config(page_title=f"{title} · DynamoDB Design Studio", page_icon="🗂️", layout="wide")
     try:
-        apply_pending_edits()  # first, for a page run without app.py (a deep link; see the function)
+        apply_pending_edits()  # first: what the user typed is saved whatever page this run shows (see the function)
         open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
         render_sidebar()
         bind_browser()  # workshop mode: the cookie that ties the session to this browser
