@@ -54,14 +54,13 @@ from costs.pricing import PriceItem, PriceSheet, load_price_sheet, price_sheet_f
 from costs.usage import CapacityOption, EstimateOptions
 from modeling.data.sample_data import generate_items
 from modeling.design.checks import wrong_results
-from modeling.design.checks.estimates import MAX_ITEM_COLLECTION_BYTES
 from modeling.design.design_space import OWN_PARTITION, LayoutChoice, Placement, canonical_model, placement_options
 from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design, rule_based_designs
 from modeling.design.keys import KeyTemplate
 from modeling.design.missing import Missing, nothing_to_design, what_is_missing
 from modeling.design.plans import TABLE, Design, Operation
 from modeling.design.sizing import EntitySize, SizingMemo, attribute_bytes_floor
-from modeling.dynamodb_rules import read_factor, write_unit_blocks
+from modeling.dynamodb_rules import MAX_ITEM_COLLECTION_BYTES, read_factor, write_unit_blocks
 from modeling.memo import ContentMemo, content_key
 from modeling.model import Consistency, Model, PatternKind, TableClass, parents_first
 

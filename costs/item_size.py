@@ -10,7 +10,7 @@ engine's `ItemFormatError`, which pages and the command line catch as a `CostErr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -36,7 +36,7 @@ _T = TypeVar("_T")
 
 
 @contextmanager
-def _as_cost_error():
+def _as_cost_error() -> Iterator[None]:
     try:
         yield
     except ItemSizeError as error:
