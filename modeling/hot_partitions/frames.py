@@ -8,12 +8,10 @@ Every frame is tidy: one row per observation, the columns listed here in this or
 from __future__ import annotations
 
 from modeling.design.checks.estimates import (
-    MAX_ITEM_COLLECTION_BYTES,
-    PARTITION_READ_UNITS,
-    PARTITION_WRITE_UNITS,
     READ_BLOCK_BYTES,
     WRITE_BLOCK_BYTES,
 )
+from modeling.dynamodb_rules import MAX_ITEM_COLLECTION_BYTES, PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
 from modeling.limits import MAX_KEY_VALUES  # key values simulated per template; the coldest ranks beyond are grouped
 
 __all__ = [

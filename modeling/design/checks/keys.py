@@ -23,14 +23,13 @@ from modeling.design.checks.estimates import (
     COUNTRY_PROVIDERS,
     HOT_PARTITION_SHARE,
     LOW_CARDINALITY_MAX_VALUES,
-    PARTITION_READ_UNITS,
-    PARTITION_WRITE_UNITS,
     Load,
     parse_template,
     time_bucket_seconds,
     value_spread,
 )
 from modeling.design.plans import TABLE
+from modeling.dynamodb_rules import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
 from modeling.model import (
     Attribute,
     AttributeType,
@@ -258,7 +257,9 @@ def _table_key_updates(ctx: Context) -> Iterator[Finding]:
     for pattern in ctx.model.access_patterns:
         for entity, changed in changed_attributes(ctx, pattern):
             keys = ctx.keys.get(entity.name)
-            hit = sorted(changed & template_names(keys.table.partition_key, keys.table.sort_key)) if keys else []
+            if keys is None:
+                continue
+            hit = sorted(changed & template_names(keys.table.partition_key, keys.table.sort_key))
             if hit:
                 yield finding("DDS107", f"access_patterns[{pattern.name}]", (
                     f"{pattern.name} changes {', '.join(hit)}, part of {entity.name}'s table key "

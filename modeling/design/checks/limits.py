@@ -11,11 +11,8 @@ from pathlib import Path
 from modeling.design.checks.catalogue import Finding, data_size, finding, number
 from modeling.design.checks.context import Context, Rule, existing_entities
 from modeling.design.checks.estimates import (
-    MAX_BATCH_BYTES,
     MAX_BATCH_GET_ITEMS,
     MAX_BATCH_WRITE_ITEMS,
-    MAX_ITEM_BYTES,
-    MAX_TRANSACTION_BYTES,
     MAX_TRANSACTION_ITEMS,
     largest_item_bytes,
     lsi_entry_bytes,
@@ -23,6 +20,7 @@ from modeling.design.checks.estimates import (
     value_bytes,
 )
 from modeling.design.keys import MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES
+from modeling.dynamodb_rules import MAX_BATCH_BYTES, MAX_ITEM_BYTES, MAX_TRANSACTION_BYTES
 from modeling.model import PatternKind, ProjectionType
 from modeling.validation import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE, MAX_PROJECTED_NON_KEY_ATTRIBUTES
 

@@ -9,10 +9,11 @@ from collections.abc import Iterator
 
 from modeling.design.checks.catalogue import ERROR, WARNING, Finding, data_size, finding, number, percent
 from modeling.design.checks.context import Context, Rule, existing_entities, template_names
-from modeling.design.checks.estimates import EVENTUAL_READ_FACTOR, READ_BLOCK_BYTES, read_units_per_request
+from modeling.design.checks.estimates import READ_BLOCK_BYTES, read_units_per_request
 from modeling.design.generator import MAX_DISCARDED_SHARE
 from modeling.design.planner import plan_pattern
 from modeling.design.plans import TABLE, Operation
+from modeling.dynamodb_rules import EVENTUAL_READ_FACTOR
 from modeling.model import Consistency, ProjectionType
 
 
@@ -75,7 +76,7 @@ def _batch_get_rounding(ctx: Context) -> Iterator[Finding]:
         if plan.operation is not Operation.BATCH_GET_ITEM or plan.items_read_per_request <= 1 or not entities:
             continue
         size = ctx.item_bytes[entities[0].name]
-        factor = 1.0 if plan.consistent_read else EVENTUAL_READ_FACTOR  # §1.1
+        factor = 1.0 if plan.consistent_read else float(EVENTUAL_READ_FACTOR)  # §1.1
         per_item = read_units_per_request(ctx, plan)
         together = math.ceil(plan.items_read_per_request * size / READ_BLOCK_BYTES) * factor  # §1.2 Query rule
         if per_item > together:

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from modeling.design.checks.catalogue import WARNING, Finding, finding, number
 from modeling.design.checks.context import Context, Rule, existing_entities
 from modeling.design.checks.estimates import (
-    PARTITION_WRITE_UNITS,
     WRITE_BLOCK_BYTES,
     hot_share,
     parse_template,
@@ -22,10 +21,12 @@ from modeling.design.checks.estimates import (
 )
 from modeling.design.planner import locating_words
 from modeling.design.plans import TABLE
+from modeling.dynamodb_rules import PARTITION_WRITE_UNITS
 from modeling.model import (
     AccessPattern,
     Attribute,
     AttributeType,
+    AttributeUpdate,
     AuxiliaryKind,
     Entity,
     PatternKind,
@@ -57,7 +58,8 @@ def _lost_updates(ctx: Context) -> Iterator[Finding]:
                                       f"access_patterns[{pattern.name}].members[{i}]")
 
 
-def _unguarded(pattern: AccessPattern, entity: Entity | None, updates: list, path: str) -> Iterator[Finding]:
+def _unguarded(pattern: AccessPattern, entity: Entity | None, updates: list[AttributeUpdate],
+               path: str) -> Iterator[Finding]:
     if entity is None:
         return
     totals = [u.attribute for u in updates

@@ -12,12 +12,12 @@ from modeling.design.checks.catalogue import INFO, WARNING, Finding, data_size, 
 from modeling.design.checks.context import Context, Rule, changed_attributes, template_names
 from modeling.design.checks.estimates import (
     FREQUENT_UPDATES_PER_SECOND,
-    MAX_ITEM_COLLECTION_BYTES,
     WRITE_BLOCK_BYTES,
     entry_bytes,
     lsi_entry_bytes,
     parse_template,
 )
+from modeling.dynamodb_rules import MAX_ITEM_COLLECTION_BYTES
 from modeling.model import (
     AccessPattern,
     Attribute,
