@@ -145,8 +145,8 @@ class CapacityPlan:
     capacity_unit_hours_per_month: Decimal
     average_utilization: float
     throttled_unit_minutes_per_day: float
-    peak_demand_units_per_second: float = 0.0
-    throttling: ThrottlingRisk | None = None
+    peak_demand_units_per_second: float
+    throttling: ThrottlingRisk  # capacity_plan measures it for every plan
 
     @property
     def serves_peak(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -291,8 +292,8 @@ def price_overrides() -> tuple[tuple[str, str, str], ...]:
             if st.form_submit_button("Override this price"):
                 overrides.append((item, table_class, repr(value)))
                 st.rerun()
-        for item, table_class, value in overrides:
-            st.caption(f"{item} {table_class}: ${value} (user override)")
+        for item, table_class, price in overrides:
+            st.caption(f"{item} {table_class}: ${price} (user override)")
         if overrides and st.button("Remove all overrides", key="cost.override_clear"):
             overrides.clear()
             st.rerun()
@@ -305,6 +306,6 @@ _MONEY["unit price USD"] = st.column_config.NumberColumn("unit price USD", forma
 _MONEY["quantity"] = st.column_config.NumberColumn("quantity", format="localized")
 
 
-def _money_frame(rows: list[dict]) -> pd.DataFrame:
+def _money_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Decimals as floats for display only (the figures themselves were computed in Decimal)."""
     return pd.DataFrame([{k: float(v) if isinstance(v, Decimal) else v for k, v in row.items()} for row in rows])

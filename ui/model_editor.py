@@ -72,7 +72,12 @@ def apply_pending_writes(pattern: Any) -> None:
     if not isinstance(pattern, str):
         return
     for name, edit in write_grids(pattern):
-        apply_pending(name, lambda doc, edits, edit=edit: edit(doc, pattern, edits))
+        apply_pending(name, _for_pattern(edit, pattern))
+
+
+def _for_pattern(edit: NamedEdit, pattern: str) -> Edit:
+    """One pattern's edit as a grid's edit (bound here: a lambda in the loop would see the last one)."""
+    return lambda doc, edits: edit(doc, pattern, edits)
 DISTRIBUTIONS = ["uniform", "zipf", "hot_value"]
 REGIONS = ["us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1", "eu-west-1", "eu-west-2",
            "eu-west-3", "eu-central-1", "eu-north-1", "eu-south-1", "ap-northeast-1", "ap-northeast-2",
@@ -229,8 +234,8 @@ def _number_column(label: str, help_text: str = "") -> Any:
 
 def _table_form_fields(document: dict[str, Any]) -> dict[str, Any]:
     """The table settings form's values for a document, as the widgets show them."""
-    table = document.get("table") if isinstance(document.get("table"), dict) else {}
-    profile = document.get("traffic_profile") if isinstance(document.get("traffic_profile"), dict) else {}
+    table = found if isinstance(found := document.get("table"), dict) else {}
+    profile = found if isinstance(found := document.get("traffic_profile"), dict) else {}
     def chosen(options: list[str], value: Any) -> str:  # what a select box shows for the value
         return options[_index(options, value)]
 
@@ -340,8 +345,8 @@ def _show_in_form(scope: session.ModelScope, fields: dict[str, Any], names: list
 def _table_form_widgets(scope: session.ModelScope) -> dict[str, Any]:
     """The form's widgets; their values are set through the session state (_show_in_form), never a default."""
     keys = {field: scope.key(name) for field, name in _TABLE_FORM_KEYS.items()}
-    values = {"name": st.text_input("Model name", key=keys["name"]),
-              "description": st.text_area("Description", key=keys["description"])}
+    values: dict[str, Any] = {"name": st.text_input("Model name", key=keys["name"]),
+                               "description": st.text_area("Description", key=keys["description"])}
     left, right = st.columns(2)
     values["table_name"] = left.text_input("Table name", key=keys["table_name"])
     values["region"] = right.selectbox("Region", REGIONS, key=keys["region"])
