@@ -470,10 +470,11 @@ def entities_span(path: AccessPath, entities: tuple[str, ...]) -> tuple[str, str
     the lowest and highest of them returns exactly the entities asked for. None when no bounds can (another
     entity sorts between them, or a key starts with an attribute), or when none are needed (nothing else shares
     the partition)."""
-    own = [path.templates.get(e) for e in entities]
-    if path.sort_key is None or not own or any(t is None or t.sort_key is None for t in own):
+    found = [path.templates.get(e) for e in entities]
+    own = [t for t in found if t is not None and t.sort_key is not None]
+    if path.sort_key is None or not found or len(own) < len(found):  # an entity without a sort key here
         return None
-    partition = own[0].partition_key  # type: ignore[union-attr]
+    partition = own[0].partition_key
     others = [t for name, t in path.by_partition.get(partition, {}).items() if name not in entities]
     if not others or any(t.sort_key is None for t in others):
         return None
