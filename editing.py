@@ -13,7 +13,7 @@ import copy
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from modeling.model import FORMAT_NAME, FORMAT_VERSION
@@ -40,7 +40,7 @@ INDEX_KIND_DEFAULT = "GSI"
 UPDATE_ACTION_DEFAULT = "SET"
 CONDITION_KIND_DEFAULT = "compare"
 MEMBER_ACTION_DEFAULT = "Update"
-_PRESET_CELLS = {"type": {ATTRIBUTE_TYPE_DEFAULT}, "required": {True},
+_PRESET_CELLS: dict[str, Collection[object]] = {"type": {ATTRIBUTE_TYPE_DEFAULT}, "required": {True},
                  "kind": {RELATIONSHIP_KIND_DEFAULT, PATTERN_KIND_DEFAULT, INDEX_KIND_DEFAULT, CONDITION_KIND_DEFAULT},
                  "action": {UPDATE_ACTION_DEFAULT, MEMBER_ACTION_DEFAULT}}
 
@@ -174,6 +174,12 @@ def rows_for_text_cells(rows: list[Row]) -> list[Row]:
     """Rows with their number columns as text, for a grid that shows them in text cells."""
     return [{column: number_text(value) if column in NUMBER_COLUMNS else value for column, value in row.items()}
             for row in rows]
+
+
+def _mapping(entry: dict[str, Any], key: str) -> dict[str, Any]:
+    """entry[key] itself when it is a mapping (a hand-edited file may hold anything there), else an empty one."""
+    value = entry.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 def has_content(row: Row) -> bool:
@@ -434,9 +440,12 @@ def _typed(value: str) -> Any:
 def with_fields(document: Document, section: str | None, fields: dict[str, Any]) -> Document:
     """Set top-level fields (section None) or fields of a mapping section such as `table`."""
     updated = copy.deepcopy(document)
-    target = updated if section is None else updated.setdefault(section, {})
-    if not isinstance(target, dict):
-        target = updated[section] = {}
+    if section is None:
+        target = updated
+    else:
+        target = updated.setdefault(section, {})
+        if not isinstance(target, dict):
+            target = updated[section] = {}
     for key, value in fields.items():
         _set(target, key, value)
     return updated
@@ -557,7 +566,7 @@ def key_template_rows(document: Document) -> list[Row]:
     for keys in _key_design(document).get("entities") or []:
         if not isinstance(keys, dict):
             continue
-        table = keys.get("table") if isinstance(keys.get("table"), dict) else {}
+        table = _mapping(keys, "table")
         rows.append({"entity": keys.get("entity"), "index": TABLE_PATH, "partition_key": table.get("partition_key"),
                      "sort_key": table.get("sort_key"), "only_when": ""})
         for index, templates in (keys.get("indexes") or {}).items():
@@ -605,7 +614,7 @@ def index_definition_rows(document: Document) -> list[Row]:
         for index in design.get(section) or []:
             if not isinstance(index, dict):
                 continue
-            projection = index.get("projection") if isinstance(index.get("projection"), dict) else {}
+            projection = _mapping(index, "projection")
             rows.append({"name": index.get("name"), "kind": kind,
                          "partition_key": (index.get("partition_key") or {}).get("name"),
                          "sort_key": (index.get("sort_key") or {}).get("name"),
@@ -909,7 +918,7 @@ def write_update_rows(document: Document, pattern_name: str) -> list[Row]:
 
 
 def update_to_row(entry: dict[str, Any]) -> Row:
-    update = entry.get("value") if isinstance(entry.get("value"), dict) else {}
+    update = _mapping(entry, "value")
     amount = update.get("amount")
     return {"member": entry.get("member"), "attribute": update.get("attribute"),
             "action": update.get("action", UPDATE_ACTION_DEFAULT), "value": constant_text(update.get("value")),
@@ -918,7 +927,7 @@ def update_to_row(entry: dict[str, Any]) -> Row:
 
 
 def update_from_row(row: Row, original: dict[str, Any]) -> dict[str, Any]:
-    before = original.get("value") if isinstance(original.get("value"), dict) else {}
+    before = _mapping(original, "value")
     update = copy.deepcopy(before)
     _set(update, "attribute", row.get("attribute"))
     action = clean_cell(row.get("action"))

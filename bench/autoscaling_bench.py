@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -31,6 +32,7 @@ from costs.autoscaling import (
 from modeling.model import TrafficProfile, TrafficShape
 from modeling.traffic import HOURS_PER_DAY, hourly_shares
 
+_T = TypeVar("_T")
 RESOURCES = ("table", "GSI1", "GSI2", "GSI3", "GSI4", "GSI5")
 SHAPES = (TrafficShape.FLAT, TrafficShape.BUSINESS_HOURS, TrafficShape.EVENING_PEAK)
 NOISE = 0.08  # per-minute multiplicative noise, standard deviation
@@ -65,9 +67,12 @@ def same(a: list[ScalingResult], b: list[ScalingResult]) -> bool:
                and x.writes.decrease_minutes == y.writes.decrease_minutes for x, y in zip(a, b, strict=True))
 
 
-def timed(function: Callable[[], object], repeat: int) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
+def timed(function: Callable[[], _T], repeat: int) -> tuple[float, _T]:
+    """The best of `repeat` (at least one) runs, and the last run's result."""
+    start = time.perf_counter()
+    result = function()
+    best = time.perf_counter() - start
+    for _ in range(repeat - 1):
         start = time.perf_counter()
         result = function()
         best = min(best, time.perf_counter() - start)

@@ -24,10 +24,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any, TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from costs.design_search import search_layouts
+from costs.design_search import NoDesign, search_layouts
 from modeling.design.generator import generate_design
 from modeling.examples import list_examples, load_example
 from modeling.model import Model
@@ -37,9 +38,25 @@ EXAMPLE_TARGET_S, LARGE_TARGET_S = 1.0, 10.0
 LARGE = "large"
 
 
+class Measurement(TypedDict, total=False):
+    """One process's figures (`_measure`), sent as JSON; the generator's run has wall and cpu only."""
+
+    wall: float
+    cpu: float
+    priced: int
+    pruned: int
+    space: int
+    budget: bool
+    monthly: str
+    on_demand: str
+    gap: float | None
+    winner: str
+
+
 def large_model(entities: int = 30, relationships: int = 40, patterns: int = 120, seed: int = 7) -> Model:
     rng = random.Random(seed)
     names = [f"E{i:02d}" for i in range(entities)]
+    entity_docs: list[dict[str, Any]]  # JSON of the entities: their attributes grow below
     entity_docs = [{"name": n, "item_count": rng.choice([1_000, 50_000, 2_000_000]), "identifiers": [f"{n.lower()}Id"],
                     "attributes": [{"name": f"{n.lower()}Id", "generator": {"kind": "uuid"}},
                                    {"name": "createdAt", "generator": {"kind": "timestamp_range", "start": "2024-01-01",
@@ -47,7 +64,8 @@ def large_model(entities: int = 30, relationships: int = 40, patterns: int = 120
                                    {"name": "status", "generator": {"kind": "enum", "values": ["OPEN", "DONE"]}},
                                    {"name": "body", "avg_size_bytes": rng.choice([100, 400, 1500])}]}
                    for n in names]
-    rel_docs, used = [], set()
+    rel_docs: list[dict[str, Any]] = []
+    used: set[tuple[int, int]] = set()
     while len(rel_docs) < relationships:
         parent, child = sorted(rng.sample(range(entities), 2))
         if (parent, child) in used:
@@ -59,8 +77,10 @@ def large_model(entities: int = 30, relationships: int = 40, patterns: int = 120
         child_doc["attributes"].append({"name": attribute})
         rel_docs.append({"name": f"{p.lower()}_{c.lower()}", "kind": "one_to_many", "parent": p, "child": c,
                          "child_attributes": [attribute], "cardinality": {"mean": rng.choice([5, 50, 500])}})
-    traffic = lambda: {"peak_requests_per_second": (r := rng.choice([1, 10, 100])) * 2,  # noqa: E731
-                       "average_requests_per_second": r}
+    def traffic() -> dict[str, int]:
+        rate = rng.choice([1, 10, 100])
+        return {"peak_requests_per_second": rate * 2, "average_requests_per_second": rate}
+
     pattern_docs = []
     for i in range(patterns):
         kind = i % 4
@@ -100,7 +120,7 @@ def _warm_up() -> None:
              "traffic": {"peak_requests_per_second": 2, "average_requests_per_second": 1}}]}))
 
 
-def _measure(name: str, mode: str) -> dict[str, object]:
+def _measure(name: str, mode: str) -> Measurement:
     """One cold measurement in this (fresh) process: `mode` is bounded, exhaustive or generator."""
     model = large_model() if name == LARGE else load_example(name)
     _warm_up()
@@ -109,6 +129,8 @@ def _measure(name: str, mode: str) -> dict[str, object]:
         generate_design(model)
         return {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu}
     result = search_layouts(model, exhaustive=mode == "exhaustive")
+    if isinstance(result, NoDesign):
+        raise SystemExit(f"{name}: the search found no design")
     stats = result.stats
     return {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "priced": stats.candidates_costed,
             "pruned": stats.partial_layouts_pruned, "space": stats.complete_layouts,
@@ -118,16 +140,16 @@ def _measure(name: str, mode: str) -> dict[str, object]:
             "winner": hashlib.sha256(repr(result.best.rank_key()).encode()).hexdigest()[:16]}
 
 
-def _runs(name: str, mode: str, repeat: int) -> dict[str, object]:
+def _runs(name: str, mode: str, repeat: int) -> Measurement:
     """The median of `repeat` fresh processes (the other fields are the same in every run)."""
-    runs = []
+    runs: list[Measurement] = []
     for _ in range(repeat):
         out = subprocess.run([sys.executable, __file__, "--measure", name, mode], check=True, capture_output=True,
                              text=True).stdout
         runs.append(json.loads(out.strip().splitlines()[-1]))
-    result = dict(runs[0])
-    for field in ("wall", "cpu"):
-        result[field] = statistics.median(float(r[field]) for r in runs)  # type: ignore[arg-type]
+    result = runs[0].copy()
+    result["wall"] = statistics.median(float(r["wall"]) for r in runs)
+    result["cpu"] = statistics.median(float(r["cpu"]) for r in runs)
     return result
 
 
@@ -145,16 +167,16 @@ def main() -> int:
           f"{'priced':>7} {'time ratio':>11} {'same winner':>12} {'< 1 s wall/CPU':>17}")
     for example in list_examples():
         bounded = _runs(example.slug, "bounded", args.repeat)
-        space = int(bounded["space"])  # type: ignore[call-overload]
+        space = int(bounded["space"])
         if space <= EXHAUSTIVE_LIMIT:
             full = _runs(example.slug, "exhaustive", args.repeat)
-            ratio = f"{float(bounded['wall']) / float(full['wall']):.2f}x"  # type: ignore[arg-type]
+            ratio = f"{float(bounded['wall']) / float(full['wall']):.2f}x"
             same = str(full["winner"] == bounded["winner"])
             exhaustive = f"{_seconds(full):>14} {full['priced']:7d}"
         else:
             ratio, same, exhaustive = "-", "not run", f"{'-':>14} {'-':>7}"
-        met = "/".join("yes" if float(bounded[f]) < EXAMPLE_TARGET_S else "no"  # type: ignore[arg-type]
-                       for f in ("wall", "cpu"))
+        met = "/".join("yes" if float(seconds) < EXAMPLE_TARGET_S else "no"
+                       for seconds in (bounded["wall"], bounded["cpu"]))
         print(f"{example.slug:28} {space:7d} {_seconds(bounded):>14} {bounded['priced']:7d} {bounded['pruned']:7d} "
               f"{exhaustive} {ratio:>11} {same:>12} {met:>17}")
     baseline = _runs(LARGE, "generator", args.repeat)
@@ -165,17 +187,17 @@ def main() -> int:
           f"{search['priced']} designs priced, {search['pruned']} partial layouts pruned, budget exhausted: "
           f"{search['budget']}; best ${search['monthly']}/month as ranked (on-demand ${search['on_demand']}); "
           f"optimality gap: {_gap(search)}; under {LARGE_TARGET_S:g} s: "
-          f"{'yes' if float(search['wall']) < LARGE_TARGET_S else 'no'}")  # type: ignore[arg-type]
+          f"{'yes' if float(search['wall']) < LARGE_TARGET_S else 'no'}")
     return 0
 
 
-def _gap(run: dict[str, object]) -> str:
+def _gap(run: Measurement) -> str:
     gap = run.get("gap")
-    return "not computed (this version of the search states none)" if gap is None else f"{float(gap):.1%}"  # type: ignore[arg-type]
+    return "not computed (this version of the search states none)" if gap is None else f"{float(gap):.1%}"
 
 
-def _seconds(run: dict[str, object]) -> str:
-    return f"{float(run['wall']):.2f} ({float(run['cpu']):.2f})"  # type: ignore[arg-type]
+def _seconds(run: Measurement) -> str:
+    return f"{float(run['wall']):.2f} ({float(run['cpu']):.2f})"
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywher
 
 from modeling.design.checks.context import build_context
 from modeling.design.generator import explicit_design
+from modeling.design.plans import Design
 from modeling.hot_partitions import HotPartitionRequest, analyse_hot_partitions
 from modeling.hot_partitions.load import build_index_load, contributions, index_templates
 from modeling.hot_partitions.metrics import skew_row
@@ -88,10 +89,18 @@ def skewed_model(keys: int) -> Model:
                                                                   "sort_key": "{eventId}"}}]}})
 
 
+def _design(model: Model) -> Design:
+    """The bench models' own key design (each states one)."""
+    design = explicit_design(model)
+    if design is None:
+        raise ValueError(f"the model {model.name} states no key design")
+    return design
+
+
 def build_distribution(model: Model, keys: int, seed: int = 42) -> tuple[Placement, pd.DataFrame]:
     """The measured work: key population and per-key load of the table, every key hashed to its partition,
     and the per-partition sums (PARTITION_COLUMNS)."""
-    ctx = build_context(model, explicit_design(model))
+    ctx = build_context(model, _design(model))
     load = build_index_load(ctx, "table", index_templates(ctx)["table"], contributions(ctx), keys, seed)
     placement = place(load, partition_count(load), seed)
     return placement, partition_frame(placement)
@@ -152,7 +161,7 @@ def peak_memory(model: Model, keys: int) -> int:
 def whole_analysis(model: Model, keys: int, repeats: int) -> tuple[Timing, Timing]:
     """The page's whole analysis at `keys` key values per template: cold (nothing remembered: populations,
     placements, the shard sweep), then a what-if rerun (4 write shards) that reuses what the cold one left."""
-    design = explicit_design(model)
+    design = _design(model)
     cold = HotPartitionRequest(model=model, design=design, max_key_values=keys)
     what_if = HotPartitionRequest(model=model, design=design, max_key_values=keys, shard_count=4)
 

@@ -56,9 +56,10 @@ def patterns(number: int) -> list[dict[str, Any]]:
     def traffic() -> dict[str, float]:  # a fresh dict each time: YAML would write a shared one as an alias
         return {"peak_requests_per_second": 10.0 + number % 13, "average_requests_per_second": 5.0}
 
-    found = [{"name": f"get_thing{number}_by_id", "kind": "read_one", "entities": [name], "inputs": [key],
-              "traffic": traffic()},
-             {"name": f"put_thing{number}", "kind": "write", "entities": [name], "traffic": traffic()}]
+    found: list[dict[str, Any]] = [
+        {"name": f"get_thing{number}_by_id", "kind": "read_one", "entities": [name], "inputs": [key],
+         "traffic": traffic()},
+        {"name": f"put_thing{number}", "kind": "write", "entities": [name], "traffic": traffic()}]
     if number > 0:
         found.append({"name": f"list_thing{number}_by_parent", "kind": "read_many", "entities": [name],
                       "inputs": [f"thing{number - 1}Id"], "range_condition": {"attribute": "createdAt",

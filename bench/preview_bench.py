@@ -19,6 +19,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere in the repository
 
@@ -33,7 +34,7 @@ from modeling.preview.session import load_workers, preview_data, preview_setup
 from modeling.preview.tables import create_preview_table, delete_preview_table, mark_loaded
 
 
-def bare_load_seconds(client, table_name: str, batches: list) -> float:
+def bare_load_seconds(client: Any, table_name: str, batches: list[list[dict[str, Any]]]) -> float:
     """The ceiling: one thread sending pre-built BatchWriteItem requests, nothing else."""
     started = time.perf_counter()
     for batch in batches:

@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 # run from anywhere in the repository; `--code DIR` (the child process of `--before`) imports DIR's importer
 sys.path.insert(0, next((sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--code"),
@@ -42,29 +43,29 @@ DEFAULT_FOLDER = Path("/work/shared/fixtures/nosql-workbench")
 EXPORT_ITEMS = 20  # sample items per entity in the export check
 
 
-def declared(table: dict) -> set[str]:
+def declared(table: dict[str, Any]) -> set[str]:
     names = {a["AttributeName"] for a in table.get("NonKeyAttributes", [])}
     for facet in table.get("TableFacets", []):
         names.update(facet.get("NonKeyAttributes", []))
     return names
 
 
-def key_names(table: dict) -> set[str]:
+def key_names(table: dict[str, Any]) -> set[str]:
     names: set[str] = set()
     for keys in [table["KeyAttributes"], *(i["KeyAttributes"] for i in table.get("GlobalSecondaryIndexes", []))]:
         names.update(k["AttributeName"] for k in (keys.get("PartitionKey"), keys.get("SortKey")) if k)
     return names
 
 
-def items(table: dict) -> list[dict]:
+def items(table: dict[str, Any]) -> list[dict[str, Any]]:
     found = list(table.get("TableData", []))
     for facet in table.get("TableFacets", []):
         found += [i for i in facet.get("TableData", []) if i not in found]
     return found
 
 
-def run(folder: Path) -> dict[str, dict]:
-    results: dict[str, dict] = {}
+def run(folder: Path) -> dict[str, dict[str, Any]]:
+    results: dict[str, dict[str, Any]] = {}
     for path in sorted(folder.glob("*.json")):
         raw = path.read_bytes()
         original = json.loads(raw)

@@ -28,7 +28,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from costs import charts
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
@@ -36,7 +36,7 @@ from costs.design_ranking import chosen_design, proposal_refusal, propose, searc
 from costs.errors import CostError, ModelInputError, UnknownDesignError, UsageError
 from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
-from costs.item_size import ITEM_SIZE_LIMIT_BYTES, item_size_bytes, parse_item_json
+from costs.item_size import item_size_bytes, parse_item_json
 from costs.load_test import export_load_test
 from costs.monitoring import MonitoringOptions
 from costs.monthly import estimate_monthly_cost
@@ -51,19 +51,24 @@ from costs.report_text import (
 )
 from costs.review_render import review_html, review_markdown
 from costs.review_report import ReviewRequest, build_review_report, load_reviewed_model
-from costs.units import Operation, get_item_units, put_item_units, request_units
+from costs.units import get_item_units, put_item_units, request_units
 from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceUsage, TableUsage
 from modeling.cli_exit import load_listing_problems, run_cli
 from modeling.design.checks import FindingSeverity, check_design
 from modeling.design.design_report import designs_json, designs_markdown
 from modeling.design.generator import replace_key_design
+from modeling.design.plans import Operation
 from modeling.errors import ModelFileError, ModelingError
 from modeling.hot_partitions.frames import MAX_KEY_VALUES
 from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
-from modeling.model import Consistency, TableClass
+from modeling.item_size import ITEM_SIZE_LIMIT_BYTES
+from modeling.model import Consistency, KeyDesign, Model, TableClass
 from modeling.model_file import FileFormat, dump_model, load_model_file
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 from modeling.preview.loadtest import LoadTestFormat
+
+if TYPE_CHECKING:  # imported where used: the migration modules load only for `migrate`
+    from costs.migration import PricedPlan
 
 TABLE_CLASSES = {"standard": TableClass.STANDARD, "standard-ia": TableClass.STANDARD_INFREQUENT_ACCESS}
 QUICK_OPTIONS = (CapacityOption.ON_DEMAND, CapacityOption.PROVISIONED_FIXED, CapacityOption.RESERVED_1Y,
@@ -80,7 +85,7 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        output = args.run(args)
+        output: str | tuple[str | None, int] | None = args.run(args)
     except CostError as exc:
         print(f"python -m costs {args.command}: error: {exc}", file=sys.stderr)
         return 1
@@ -201,14 +206,14 @@ def _add_migrate(migrate: argparse.ArgumentParser) -> None:
     migrate.set_defaults(run=_migrate)
 
 
-def _migrate(args: argparse.Namespace) -> str:
+def _migrate(args: argparse.Namespace) -> tuple[str, int]:
     from costs.migration import plan_json_text, plan_markdown, price_plan
     from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
     from modeling.migration.script import migration_script
 
     old, new = _load_model(args.old), _load_model(args.new)
 
-    def keys(model: Any, name: str | None) -> Any:
+    def keys(model: Model, name: str | None) -> KeyDesign | None:
         if name is None:
             return None
         designs = propose(model)
@@ -246,7 +251,7 @@ def _migrate(args: argparse.Namespace) -> str:
     return f"{args.output}: wrote the migration plan ({priced.plan.spec.mode.value}, {len(priced.steps)} steps)", code
 
 
-def _rehearse(args: argparse.Namespace, old: Any, new: Any, priced: Any, fills: dict[str, str]) -> int:
+def _rehearse(args: argparse.Namespace, old: Model, new: Model, priced: PricedPlan, fills: dict[str, str]) -> int:
     """Run the rehearsal; its results go to stderr (the plan stays alone on stdout). Exit 1 when it fails."""
     import tempfile
 
@@ -347,7 +352,7 @@ def _export_iac(args: argparse.Namespace) -> str:
     return f"{args.output}: wrote {LABELS[args.format]} for the design '{result.design.name}'"
 
 
-def _load_model(path: Path) -> Any:
+def _load_model(path: Path) -> Model:
     try:
         return load_model_file(path)
     except ModelFileError as exc:
@@ -375,8 +380,8 @@ def _estimate(args: argparse.Namespace) -> tuple[str, int]:
     if result.region_message:
         print(f"python -m costs estimate: {result.region_message}", file=sys.stderr)
     best = result.cost.recommendation
-    over = args.budget_usd is not None and best is not None and best.monthly_cost_usd > args.budget_usd
-    if over:
+    over = best is not None and args.budget_usd is not None and best.monthly_cost_usd > args.budget_usd
+    if best is not None and over:
         print(f"python -m costs estimate: over budget: the recommended option costs ${best.monthly_cost_usd:,} "
               f"a month, more than the budget of ${args.budget_usd:,}", file=sys.stderr)
     return output(result), 3 if over else 0

@@ -44,6 +44,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import overload
 
 import numpy as np
 
@@ -146,8 +147,8 @@ class CapacityPlan:
     capacity_unit_hours_per_month: Decimal
     average_utilization: float
     throttled_unit_minutes_per_day: float
-    peak_demand_units_per_second: float = 0.0
-    throttling: ThrottlingRisk | None = None
+    peak_demand_units_per_second: float
+    throttling: ThrottlingRisk  # capacity_plan measures it for every plan
 
     @property
     def serves_peak(self) -> bool:
@@ -278,7 +279,8 @@ def _scale_in_threshold(window_max: np.ndarray, floor: np.ndarray, policy: Scali
     margin = policy.target_utilization - points
     if margin <= 0:  # a target of 20 % or less never scales in by this rule
         return np.full(floor.shape, np.inf)
-    return np.maximum(floor, window_max / margin)
+    threshold: np.ndarray = np.maximum(floor, window_max / margin)  # annotated: numpy types a ufunc result Any
+    return threshold
 
 
 def _window_max(units: np.ndarray) -> np.ndarray:
@@ -286,7 +288,8 @@ def _window_max(units: np.ndarray) -> np.ndarray:
     best, width = units, 1
     while width * 2 <= SCALE_IN_MINUTES:
         best, width = np.maximum(best[:-width], best[width:]), width * 2
-    return np.maximum(best[:len(units) - SCALE_IN_MINUTES + 1], best[SCALE_IN_MINUTES - width:])
+    window: np.ndarray = np.maximum(best[:len(units) - SCALE_IN_MINUTES + 1], best[SCALE_IN_MINUTES - width:])
+    return window  # annotated: numpy's stubs type a ufunc's result Any
 
 
 def _walk(signals: _Signals, n: int) -> tuple[np.ndarray, tuple[list[int], list[int]]]:
@@ -404,11 +407,19 @@ def _reference_candidate(units: list[float], capacity_now: float, i: int, policy
     return max(min(floor, capacity_now), policy.min_capacity_units)
 
 
+@overload
+def _above(need: float, capacity: float) -> bool: ...
+@overload
+def _above(need: np.ndarray, capacity: float) -> np.ndarray: ...
 def _above(need: float | np.ndarray, capacity: float) -> np.ndarray | bool:
     """Consumption over the target: need (units / target) strictly above the capacity (§11.1)."""
     return need > capacity * (1 + _ABOVE_TARGET_SLACK)
 
 
+@overload
+def _round_up(units: float, policy: ScalingPolicy) -> float: ...
+@overload
+def _round_up(units: np.ndarray, policy: ScalingPolicy) -> np.ndarray: ...
 def _round_up(units: float | np.ndarray, policy: ScalingPolicy) -> float | np.ndarray:
     if not policy.whole_units:
         return units
@@ -421,7 +432,7 @@ def _clamp(units: float, policy: ScalingPolicy) -> float:
     return float(min(max(units, policy.min_capacity_units), policy.max_capacity_units))
 
 
-def _as_pair(read_units: Sequence[float], write_units: Sequence[float]) -> np.ndarray:
+def _as_pair(read_units: Sequence[float] | np.ndarray, write_units: Sequence[float] | np.ndarray) -> np.ndarray:
     reads, writes = np.asarray(read_units, dtype=float), np.asarray(write_units, dtype=float)
     pair = np.array([writes, reads]) if reads.ndim == writes.ndim == 1 and reads.shape == writes.shape else None
     if pair is None or not np.isfinite(pair).all() or (pair < 0).any():

@@ -24,6 +24,7 @@ from costs.pricing import (
     HOURS_PER_MONTH,
     SECONDS_PER_HOUR,
     CapacityDimension,
+    Price,
     PriceItem,
     PriceSheet,
     available_regions,
@@ -97,7 +98,8 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
     design = chosen_design(designs, request.design_name, proposal_refusal(request.model))
     model_json = request.model.model_dump_json()  # once: every design's price is keyed by it
     profile, usage, cost = _priced(request, design, sheet, model_json)
-    comparison, deltas = ((), ())
+    comparison: tuple[dict[str, Any], ...] = ()
+    deltas: tuple[dict[str, Any], ...] = ()
     if request.compare_designs and len(designs) > 1:
         others = {d.name: _priced(request, d, sheet, model_json)[2] for d in designs if d.name != design.name}
         # why each lost, from these estimates: at the Region asked for, as the table beside it (the ranking's
@@ -277,7 +279,7 @@ def break_even_curve(usage: TableUsage, sheet: PriceSheet, table_class: TableCla
     lines cross at the break-even utilisation (dynamodb-rules §10). A line whose read or write price is not
     available is None in every row (never $0): the chart leaves it out and says so.
     """
-    units = {d: sum(monthly_units(r) for r in _rates(usage, d)) for d in CapacityDimension}
+    units = {d: sum((monthly_units(r) for r in _rates(usage, d)), Decimal(0)) for d in CapacityDimension}
     on_demand = _sum_usd([(units[d], sheet.price(on_demand_item(d), table_class)) for d in CapacityDimension])
     rows = []
     for percent in range(10, 101, 5):
@@ -294,11 +296,14 @@ def _rates(usage: TableUsage, dimension: CapacityDimension) -> list[tuple[float,
             for r in resources]
 
 
-def _sum_usd(quantities: list[tuple[Decimal, Any]]) -> float | None:
+def _sum_usd(quantities: list[tuple[Decimal, Price]]) -> float | None:
     """Sum of quantity x price; None when any price is not available (a missing price is never $0)."""
-    if any(price.value is None for _, price in quantities):
-        return None
-    return float(sum(quantity / price.per * price.value for quantity, price in quantities))
+    total = Decimal(0)
+    for quantity, price in quantities:
+        if price.value is None:
+            return None
+        total += quantity / price.per * price.value
+    return float(total)
 
 
 def price_rows(sheet: PriceSheet) -> list[dict[str, Any]]:

@@ -26,7 +26,6 @@ from costs.design_ranking import chosen_design, proposal_refusal, propose
 from costs.errors import UsageError
 from costs.monitoring import MonitoringOptions, monitoring_plan
 from costs.pricing import CapacityDimension
-from costs.quotas import ACCOUNT_PROVISIONED_QUOTA_UNITS, TABLE_THROUGHPUT_QUOTA_UNITS
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions
 from modeling.design.plans import TABLE, Design
 from modeling.interop.infrastructure import (
@@ -37,6 +36,7 @@ from modeling.interop.infrastructure import (
     ResourceCapacity,
     infrastructure_code,
 )
+from modeling.limits import ACCOUNT_PROVISIONED_QUOTA_UNITS, TABLE_THROUGHPUT_QUOTA_UNITS
 from modeling.model import BillingMode, Model
 
 DEFAULT_MAX_CAPACITY_HEADROOM = 2.0

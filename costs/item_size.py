@@ -10,7 +10,7 @@ engine's `ItemFormatError`, which pages and the command line catch as a `CostErr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -24,19 +24,18 @@ from modeling.item_size import (  # noqa: F401  (the cost engine's names)
     ELEMENT_OVERHEAD_BYTES,
     ITEM_SIZE_LIMIT_BYTES,
     KEY_TYPES,
-    MAX_NESTING_LEVELS,
-    MAX_NUMBER_SIGNIFICANT_DIGITS,
     NUMBER_SIZE_CAP_BYTES,
     PARTITION_KEY_LIMIT_BYTES,
     SCALAR_TYPES,
     SORT_KEY_LIMIT_BYTES,
 )
+from modeling.limits import MAX_NESTING_LEVELS, MAX_NUMBER_SIGNIFICANT_DIGITS  # noqa: F401  (the cost engine's names)
 
 _T = TypeVar("_T")
 
 
 @contextmanager
-def _as_cost_error():
+def _as_cost_error() -> Iterator[None]:
     try:
         yield
     except ItemSizeError as error:

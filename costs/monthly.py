@@ -22,6 +22,7 @@ from costs.autoscaling import (
     capacity_plan,
     monthly_unit_hours,
 )
+from costs.errors import PriceSheetError
 from costs.pricing import (
     HOURS_PER_MONTH,
     RESERVED_BLOCK_UNITS,
@@ -51,6 +52,7 @@ from costs.usage import (
     bytes_to_gb,
     capacity_demands,
     describe_assumptions,
+    elementwise_sum,
     label,
     monthly_units,
 )
@@ -185,7 +187,7 @@ def option_estimate(usage: TableUsage, price_sheet: PriceSheet, options: Estimat
 
 
 def _assumptions(usage: TableUsage, options: EstimateOptions) -> tuple[str, ...]:
-    extra = ()
+    extra: tuple[str, ...] = ()
     if usage.replica_regions:
         extra = ("Global table: reserved capacity covers reads and non-replicated writes (GSI writes) in the home "
                  "Region; the table's replicated writes (rWCU) and every replica Region stay at provisioned rates. "
@@ -294,11 +296,14 @@ def _reserved_lines(ctx: _Pricing, curve: dict[tuple[str, CapacityDimension], Di
                                    monthly_unit_hours(curve[(table, WRITE)]), assumed=True))
         if not reservable:
             continue
-        total = sum(s.capacity_units for _, s in reservable)
+        total = elementwise_sum([s.capacity_units for _, s in reservable])
         upfront, hourly = (ctx.price(item) for item in reserved_items(years, dim))
         on_rate = ctx.price(provisioned_item(dim))
-        blocks = reserved_blocks(total, block_month_usd(ctx.sheet, years, dim), on_rate.value,
-                                 ctx.free_unit_hours.get(dim, Decimal(0)))
+        block_month = block_month_usd(ctx.sheet, years, dim)
+        if upfront.value is None or on_rate.value is None or block_month is None:
+            # `_reserved_unavailable` returns first when any of these prices is missing
+            raise PriceSheetError("a reserved or provisioned price is missing", "prices", ctx.sheet.region)
+        blocks = reserved_blocks(total, block_month, on_rate.value, ctx.free_unit_hours.get(dim, Decimal(0)))
         unit = "RCU" if dim is READ else "WCU"
         months = MONTHS_PER_YEAR * years
         amortised = dataclasses.replace(upfront, value=upfront.value / months, per=1,

@@ -59,7 +59,8 @@ class PreviewRun:
     inputs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def run_preview(request: PreviewRun, progress: Callable[[int, int], None] | None = None) -> PreviewReport:
+def run_preview(request: PreviewRun, progress: Callable[[int, int], object] | None = None) -> PreviewReport:
+    """Run the request's patterns in order; `progress(done, total)` after each (its result is ignored)."""
     setup = request.setup
     client = dynamodb_client(setup.endpoint)
     check_preview_table(setup, client)  # refuses (raises) before any request, read or write

@@ -14,7 +14,7 @@ from datetime import date
 from decimal import Decimal
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from costs.cost_text import option_display_rows, text_rows
 from costs.estimate import ModelEstimate
@@ -23,6 +23,8 @@ from costs.pricing import CostLineItem, price_sheet_file, price_source_line
 from costs.usage import label
 from modeling.design.design_report import markdown_table
 from modeling.interop.spreadsheet import csv_text
+
+_K = TypeVar("_K")  # a mapping's keys, any type: `plain` makes them text
 
 LINE_ITEM_COLUMNS = ("option", "table class", "line item", "quantity", "unit", "unit price USD",
                      "monthly USD", "assumption", "confidence", "source")
@@ -33,7 +35,7 @@ def plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return plain(dataclasses.asdict(value))
     if isinstance(value, dict):
-        return {str(plain(k)): plain(v) for k, v in value.items()}
+        return plain_mapping(value)
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
     if isinstance(value, Enum):
@@ -43,13 +45,18 @@ def plain(value: Any) -> Any:
     return value
 
 
+def plain_mapping(value: Mapping[_K, object]) -> dict[str, Any]:
+    """`plain` of a mapping: the keys as text."""
+    return {str(plain(k)): plain(v) for k, v in value.items()}
+
+
 def cost_estimate_document(estimate: CostEstimate, header: dict[str, Any]) -> dict[str, Any]:
     # an option not offered, or without a read/write/capacity price, has no subtotal: null, never "0"
     options = [{**plain(dataclasses.asdict(o)), "monthly_total_usd": plain(o.monthly_total_usd),
                 "priced_subtotal_usd": None if o.unavailable_reason or o.lacks_throughput_price
                 else plain(o.priced_subtotal_usd), "is_complete": o.is_complete}
                for o in estimate.options]
-    return plain({"region": estimate.region, "price_sheet_effective_date": estimate.price_sheet_effective_date,
+    return plain_mapping({"region": estimate.region, "price_sheet_effective_date": estimate.price_sheet_effective_date,
                   **header, "options": options, "recommendation": estimate.recommendation,
                   "storage_projections": estimate.storage_projections, "assumptions": estimate.assumptions})
 

@@ -193,11 +193,19 @@ def capacity_demands(usage: TableUsage) -> tuple[CapacityDemand, ...]:
     def demand(name: str, is_table: bool, parts: tuple[ResourceUsage, ...]) -> CapacityDemand:
         reads = tuple(map(sum, zip(*(p.read_units_per_second for p in parts), strict=True)))
         writes = tuple(map(sum, zip(*(p.write_units_per_second for p in parts), strict=True)))
-        return CapacityDemand(name, is_table, reads, writes, sum(p.minutes(READ) for p in parts),
-                              sum(p.minutes(WRITE) for p in parts))
+        return CapacityDemand(name, is_table, reads, writes, elementwise_sum([p.minutes(READ) for p in parts]),
+                              elementwise_sum([p.minutes(WRITE) for p in parts]))
 
     return (demand(usage.table.name, True, (usage.table, *usage.lsis)),
             *(demand(g.name, False, (g,)) for g in usage.gsis))
+
+
+def elementwise_sum(arrays: Sequence[np.ndarray]) -> np.ndarray:
+    """The minute-by-minute sum of one or more per-minute curves, a new array (`sum()` starts from the int 0)."""
+    total = arrays[0].copy()
+    for array in arrays[1:]:
+        total = total + array
+    return total
 
 
 def table_storage_bytes(item_count: int, average_item_size_bytes: float, is_global_table: bool = False) -> int:
@@ -328,7 +336,8 @@ class CapacityCurves:
     """
 
     def __init__(self, usage: TableUsage, options: EstimateOptions) -> None:
-        self.demands, self.options, self._cache = capacity_demands(usage), options, {}
+        self.demands, self.options = capacity_demands(usage), options
+        self._cache: dict[CapacityOption, dict[tuple[str, CapacityDimension], DimensionScaling]] = {}
 
     def get(self, option: CapacityOption) -> dict[tuple[str, CapacityDimension], DimensionScaling]:
         if option not in self._cache:
@@ -339,8 +348,9 @@ class CapacityCurves:
     def utilization(self, option: CapacityOption, sheet: PriceSheet, table_class: TableClass) -> Decimal | None:
         """Consumed / provisioned unit-seconds, weighted by the provisioned unit-hour price of each dimension."""
         curves = self.get(option)
-        weights = {d: sheet.price(provisioned_item(d), table_class).value for d in CapacityDimension}
-        if any(weight is None for weight in weights.values()):
+        prices = {d: sheet.price(provisioned_item(d), table_class).value for d in CapacityDimension}
+        weights = {d: price for d, price in prices.items() if price is not None}
+        if len(weights) < len(prices):
             return None
         used = sum(weights[d] * Decimal(repr(float(c.consumed_units.sum()))) for (_, d), c in curves.items())
         paid = sum(weights[d] * Decimal(repr(float(c.capacity_units.sum()))) for (_, d), c in curves.items())

@@ -16,7 +16,7 @@ import binascii
 import json
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, cast
 
 from modeling.errors import ItemSizeError as ItemFormatError
 from modeling.errors import Problem
@@ -134,7 +134,7 @@ def parse_item_json(text: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise ItemFormatError("not valid JSON", "item", text[:40], f"{exc.msg} at line {exc.lineno}") from None
     item_size_bytes(item)  # validates the shape
-    return item
+    return cast(dict[str, Any], item)  # item_size_bytes refused all but a Mapping: json.loads' is a dict of str keys
 
 
 def item_problems(item: Mapping[str, Any], partition_key: str | None = None,

@@ -14,10 +14,10 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
-_MEMOS: list[ContentMemo] = []  # type: ignore[type-arg]
+_MEMOS: list[ContentMemo[Any]] = []  # every memo, whatever it holds
 
 
 class ContentMemo(Generic[T]):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Any, Final, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -34,8 +34,8 @@ from modeling.limits import (
     TABLE_NAME_PATTERN,
 )
 
-FORMAT_NAME = "dynamodb-design-studio/model"
-FORMAT_VERSION = 1
+FORMAT_NAME: Final = "dynamodb-design-studio/model"
+FORMAT_VERSION: Final = 1
 _T = TypeVar("_T")
 
 Name = Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[A-Za-z_][A-Za-z0-9_.\-]*$")]
@@ -430,7 +430,7 @@ class WriteCondition(_Frozen):
         return self
 
 
-def _or_kind_name(schema: dict) -> None:
+def _or_kind_name(schema: dict[str, Any]) -> None:
     """The schema accepts the shorthand `condition: attribute_not_exists` that `_shorthand` reads."""
     whole = dict(schema)
     schema.clear()
@@ -820,16 +820,19 @@ class Model(_Frozen):
     key_design: KeyDesign | None = None
 
     def entity(self, name: str) -> Entity | None:
-        return _by_name(self, "entities").get(name)
+        return _by_name(self, "entities", self.entities).get(name)
 
     def access_pattern(self, name: str) -> AccessPattern | None:
-        return _by_name(self, "access_patterns").get(name)
+        return _by_name(self, "access_patterns", self.access_patterns).get(name)
 
     def relationship(self, name: str) -> Relationship | None:
-        return _by_name(self, "relationships").get(name)
+        return _by_name(self, "relationships", self.relationships).get(name)
 
 
-def _by_name(model: Model, field: str) -> dict:
+_Named = TypeVar("_Named", Entity, AccessPattern, Relationship)
+
+
+def _by_name(model: Model, field: str, values: tuple[_Named, ...]) -> dict[str, _Named]:
     """Name -> first value of a tuple field, built once per model (the first of a duplicated name wins, as a scan
     would; validation reports the duplicate). Lookups are made for every pattern, attribute and relationship, and
     a scan of the tuple each time made validation and the checks quadratic in the entities.
@@ -837,15 +840,15 @@ def _by_name(model: Model, field: str) -> dict:
     Kept in the instance's __dict__ with the tuple it indexes: `model_copy(update=...)` copies the __dict__, so a
     cache whose tuple is not the model's own is stale and rebuilt.
     """
-    values = getattr(model, field)
     cached = model.__dict__.get(f"_by_name_{field}")
-    if cached is None or cached[0] is not values:
-        index: dict = {}
-        for value in values:
-            index.setdefault(value.name, value)
-        cached = (values, index)
-        model.__dict__[f"_by_name_{field}"] = cached
-    return cached[1]
+    if cached is not None and cached[0] is values:
+        found: dict[str, _Named] = cached[1]  # built below from this very tuple
+        return found
+    index: dict[str, _Named] = {}
+    for value in values:
+        index.setdefault(value.name, value)
+    model.__dict__[f"_by_name_{field}"] = (values, index)
+    return index
 
 
 def derived_index(model: Model, key: str, fields: tuple[str, ...], build: Callable[[Model], _T]) -> _T:

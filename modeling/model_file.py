@@ -16,7 +16,7 @@ import json
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Never
 
 import yaml
 from pydantic import ValidationError
@@ -122,7 +122,7 @@ def _parse_json(text: str) -> Any:
                           "or check the file is complete") from None
 
 
-class _StrictConstructor:
+class _StrictConstructor(yaml.constructor.SafeConstructor):
     """Construction shared by both loaders: keys are text and unique in each mapping."""
 
     def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
@@ -146,7 +146,7 @@ class _StrictSafeLoader(_StrictConstructor, yaml.SafeLoader):
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[no-untyped-call]  # types-PyYAML leaves it unannotated
             raise _file_error(
                 f"YAML aliases (`*{event.anchor}`) are not allowed in model files "
                 f"(line {event.start_mark.line + 1})", "write the values out in full")
@@ -154,7 +154,7 @@ class _StrictSafeLoader(_StrictConstructor, yaml.SafeLoader):
 
 
 # libyaml's parser, when PyYAML has it: the pure-Python scanner took most of `check` on a 2,000-entity model
-_FAST_LOADER_BASE = getattr(yaml, "CSafeLoader", None)
+_HAS_LIBYAML = hasattr(yaml, "CSafeLoader")
 
 
 class _YamlFallback(Exception):
@@ -164,7 +164,7 @@ class _YamlFallback(Exception):
 def _fast_yaml(text: str) -> Any:
     """The document through libyaml, the same constructors and checks; _YamlFallback for anything unusual
     (a syntax error, an alias, libyaml missing), so messages stay those of `_StrictSafeLoader`."""
-    if _FAST_LOADER_BASE is None:
+    if not _HAS_LIBYAML:
         raise _YamlFallback
     loader = _StrictFastLoader(text)
     try:
@@ -195,8 +195,8 @@ def _has_alias(root: Any) -> bool:
     return False
 
 
-if _FAST_LOADER_BASE is not None:
-    class _StrictFastLoader(_StrictConstructor, _FAST_LOADER_BASE):
+if _HAS_LIBYAML:
+    class _StrictFastLoader(_StrictConstructor, yaml.CSafeLoader):
         """The strict constructor on libyaml's parser (aliases are refused after composing)."""
 
 
@@ -204,10 +204,15 @@ def _timestamp_as_text(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
     return loader.construct_scalar(node)
 
 
-for _loader in (_StrictSafeLoader, *([_StrictFastLoader] if _FAST_LOADER_BASE is not None else [])):
+def _refused(loader: yaml.SafeLoader, node: yaml.Node) -> Never:
+    """SafeLoader's own refusal of an unknown tag (its `construct_undefined`)."""
+    loader.construct_undefined(node)
+
+
+for _loader in (_StrictSafeLoader, *([_StrictFastLoader] if _HAS_LIBYAML else [])):
     _loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
     for _tag in ("binary", "set", "omap", "pairs"):  # not plain data: refused like any other tag
-        _loader.add_constructor(f"tag:yaml.org,2002:{_tag}", yaml.SafeLoader.construct_undefined)
+        _loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refused)
 
 
 def _has_surrogates(value: Any) -> bool:
@@ -418,7 +423,8 @@ def readable_path(loc: tuple[Any, ...], document: Any) -> tuple[str, bool, Any]:
 
     Also returns whether the location exists in the document, and the value found there.
     """
-    text, node, found, previous = "", document, True, None
+    text, node, found = "", document, True
+    previous: str | int | None = None
     for part in loc:
         if isinstance(part, int):
             if isinstance(node, list) and 0 <= part < len(node):
@@ -445,8 +451,9 @@ def readable_path(loc: tuple[Any, ...], document: Any) -> tuple[str, bool, Any]:
 def _label(item: Any, index: int) -> str:
     if isinstance(item, dict):
         for key in ("name", "entity", "attribute"):
-            if isinstance(item.get(key), str) and item[key].strip():
-                return item[key]
+            value = item.get(key)
+            if isinstance(value, str) and value.strip():
+                return value
     return str(index)
 
 

@@ -295,8 +295,8 @@ def price_overrides() -> tuple[tuple[str, str, str], ...]:
             if st.form_submit_button("Override this price"):
                 overrides.append((item, table_class, repr(value)))
                 st.rerun()
-        for item, table_class, value in overrides:
-            st.caption(f"{item} {table_class}: ${value} (user override)")
+        for item, table_class, price in overrides:
+            st.caption(f"{item} {table_class}: ${price} (user override)")
         if overrides and st.button("Remove all overrides", key="cost.override_clear"):
             overrides.clear()
             st.rerun()

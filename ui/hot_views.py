@@ -9,6 +9,7 @@ from costs.design_ranking import propose
 from modeling import charts
 from modeling.design.checks import FindingSeverity, check_design
 from modeling.design.checks.catalogue import SEVERITY_RANK
+from modeling.design.plans import Design
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.hot_partitions.display import display_frame
 from modeling.model import Model
@@ -55,7 +56,7 @@ def choose_index(indexes: list[str], worst: str | None) -> None:
         st.session_state[key] = worst
 
 
-def _design(model: Model, name: str):
+def _design(model: Model, name: str) -> Design:
     designs = propose(model)
     return next((d for d in designs if d.name == name), designs[0])
 

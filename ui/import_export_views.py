@@ -47,7 +47,8 @@ def iac_tab(model: Model) -> None:
     if not missing_views.has_design(model):  # an empty model: what to add, and the import tab still works
         return
     columns = st.columns([2, 2, 3])
-    fmt = columns[0].radio("Format", list(IacFormat), format_func=LABELS.get, key=session.model_key("iac.format"),
+    formats: list[IacFormat] = list(IacFormat)  # typed: in radio's context list() alone infers list[Never]
+    fmt = columns[0].radio("Format", formats, format_func=LABELS.get, key=session.model_key("iac.format"),
                            persist_state=KEEP)  # kept while another tab is open (ui.tabs)
     designs = [d.name for d in propose(model)]
     design = columns[1].selectbox("Design", designs, key=session.model_key("iac.design"), persist_state=KEEP,
@@ -106,7 +107,8 @@ def load_test_tab(model: Model) -> None:
     st.markdown("A load test whose mix follows the access patterns' traffic, sending the Preview page's "
                 "requests over its seeded sample data. It writes to the table: point it at a test table.")
     left, right = st.columns(2)
-    fmt = left.radio("Tool", list(LoadTestFormat), format_func=_LOAD_TEST_LABELS.get,
+    tools: list[LoadTestFormat] = list(LoadTestFormat)  # typed: in radio's context list() alone infers list[Never]
+    fmt = left.radio("Tool", tools, format_func=_LOAD_TEST_LABELS.get,
                      key=session.model_key("loadtest.format"),
                      persist_state=KEEP)
     design = right.selectbox("Design", [d.name for d in propose(model)],

@@ -7,6 +7,8 @@ computed by the domain (`workshop.reveals`) and cached per step.
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from modeling.endpoint.adapter import configured_endpoint
@@ -37,7 +39,7 @@ def choose_lesson() -> Lesson:
         requested = st.query_params.get("lesson", "")
         current = requested if requested in slugs else slugs[0]
     titles = {item.slug: f"{item.number}. {item.title}" for item in LESSONS}
-    slug = st.selectbox("Lesson", slugs, index=slugs.index(current), format_func=titles.get)
+    slug = st.selectbox("Lesson", slugs, index=slugs.index(current), format_func=titles.__getitem__)
     st.session_state[_LESSON_KEY] = slug
     if st.query_params.get("lesson") != slug:
         st.query_params["lesson"] = slug
@@ -73,7 +75,7 @@ def outline(chosen: Lesson, index: int) -> None:
                     f"{chosen.break_it.title}")
 
 
-def open_in_lesson_model(chosen: Lesson, document: dict) -> str:
+def open_in_lesson_model(chosen: Lesson, document: dict[str, Any]) -> str:
     return session.place_model(chosen.model_slug, chosen.placed(document), chosen.is_untouched)
 
 

@@ -82,10 +82,14 @@ def pending_grids() -> list[tuple[str, Edit]]:
                   (f"auxiliary.{entity}", lambda doc, edits: editing.edit_auxiliary_items(doc, entity, edits))]
     pattern = writes_of()
     if isinstance(pattern, str):
-        grids += [(name, lambda doc, edits, edit=edit: edit(doc, pattern, edits))
-                  for name, edit in write_grids(pattern)]
+        grids += [(name, _for_pattern(edit, pattern)) for name, edit in write_grids(pattern)]
     return [*grids, ("layout.templates", editing.edit_key_templates),
             ("layout.indexes", editing.edit_index_definitions)]
+
+
+def _for_pattern(edit: NamedEdit, pattern: str) -> Edit:
+    """One pattern's edit as a grid's edit (bound here: a lambda in the loop would see the last one)."""
+    return lambda doc, edits: edit(doc, pattern, edits)
 
 
 def apply_pending_edits() -> None:
@@ -260,8 +264,8 @@ def _number_column(label: str, help_text: str = "") -> Any:
 
 def _table_form_fields(document: dict[str, Any]) -> dict[str, Any]:
     """The table settings form's values for a document, as the widgets show them."""
-    table = document.get("table") if isinstance(document.get("table"), dict) else {}
-    profile = document.get("traffic_profile") if isinstance(document.get("traffic_profile"), dict) else {}
+    table = found if isinstance(found := document.get("table"), dict) else {}
+    profile = found if isinstance(found := document.get("traffic_profile"), dict) else {}
     def chosen(options: list[str], value: Any) -> str:  # what a select box shows for the value
         return options[_index(options, value)]
 
@@ -389,8 +393,8 @@ def _table_form_widgets(scope: session.ModelScope) -> dict[str, Any]:
     """The table settings' widgets; their values are set through the session state (_show_in_form), never a
     default, and saved by apply_table_fields."""
     keys = {field: scope.key(name) for field, name in _TABLE_FORM_KEYS.items()}
-    values = {"name": st.text_input("Model name", key=keys["name"]),
-              "description": st.text_area("Description", key=keys["description"])}
+    values: dict[str, Any] = {"name": st.text_input("Model name", key=keys["name"]),
+                               "description": st.text_area("Description", key=keys["description"])}
     left, right = st.columns(2)
     values["table_name"] = left.text_input("Table name", key=keys["table_name"])
     values["region"] = right.selectbox("Region", REGIONS, key=keys["region"])

@@ -220,7 +220,9 @@ def _capacity(result: PatternResult) -> None:
 
 def _custom_inputs(setup: PreviewSetup, data: PreviewData, report: PreviewReport, result: PatternResult) -> None:
     pattern = setup.model.access_pattern(result.run.pattern)
-    attributes = input_attributes(pattern) if pattern is not None and pattern.kind.is_read else ()
+    if pattern is None or not pattern.kind.is_read:
+        return
+    attributes = input_attributes(pattern)
     if not attributes or not result.run.request or len(result.run.request.inputs) != 1:
         return
     used = result.run.request.inputs[0]

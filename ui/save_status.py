@@ -8,6 +8,7 @@ keeping theirs as a copy, saving theirs and ours side by side, or reloading thei
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import streamlit as st
 
@@ -94,7 +95,7 @@ def _shown(value: object, deleted: bool) -> str:
     return text if len(text) <= 80 else text[:77] + "…"
 
 
-def _save_copy(document: dict, label: str) -> None:
+def _save_copy(document: dict[str, Any], label: str) -> None:
     """Save a copy as a new draft without opening it (the open model stays the open model)."""
     try:
         session.save_as_copy(document, label)

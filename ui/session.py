@@ -351,7 +351,8 @@ def notify(message: str) -> None:
 
 
 def take_notice() -> str | None:
-    return st.session_state.pop(_NOTICE_KEY, None)
+    notice: str | None = st.session_state.pop(_NOTICE_KEY, None)  # set_notice stores text
+    return notice
 
 
 def switch_to(slug: str) -> None:

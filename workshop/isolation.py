@@ -28,6 +28,7 @@ import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 from modeling.preview.tables import NAME_PREFIX
 
@@ -65,7 +66,7 @@ def new_session_token() -> str:
     return secrets.token_hex(TOKEN_BYTES)
 
 
-def is_session_token(value: object) -> bool:
+def is_session_token(value: object) -> TypeGuard[str]:
     """The canonical form only: 32 lower-case hex digits, nothing before or after."""
     return isinstance(value, str) and _TOKEN.fullmatch(value) is not None
 

@@ -48,7 +48,7 @@ class StudioPage(StrEnum):
     CAPACITY_AND_COST = "pages/capacity_and_cost.py"
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the page's title, in place of str.title on this StrEnum
         return {StudioPage.MODEL: "Model", StudioPage.LAYOUT: "Layout", StudioPage.HOT_PARTITIONS: "Hot partitions",
                 StudioPage.CAPACITY_AND_COST: "Capacity & cost"}[self]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from costs.design_ranking import propose
 from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
@@ -18,10 +19,10 @@ from costs.units import batch_get_item_units, get_item_units, query_units
 from costs.usage import CapacityOption, label
 from modeling.design.checks import FindingSeverity, check_design
 from modeling.design.planner import plan_pattern
-from modeling.design.plans import Design
+from modeling.design.plans import Design, PatternPlan
 from modeling.hot_partitions import BurstScenario, HotPartitionRequest, analyse_hot_partitions
 from modeling.limits import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
-from modeling.model import Consistency, Model, TableClass
+from modeling.model import Consistency, KeyDesign, Model, TableClass
 from modeling.model_file import model_from_document
 from workshop.roles import index_serving
 from workshop.states import State, state_document
@@ -51,7 +52,22 @@ def _estimate(model: Model) -> ModelEstimate:
     return estimate_model(EstimateRequest(model=model, compare_designs=False))
 
 
-def _pattern_row(estimate: ModelEstimate, pattern: str) -> dict:
+def _plan(design: Design, pattern: str) -> PatternPlan:
+    """The plan of a pattern the lesson's model holds (each reveal names its own lesson's patterns)."""
+    plan = design.plan(pattern)
+    if plan is None:
+        raise ValueError(f"the design has no plan for the access pattern {pattern!r}")
+    return plan
+
+
+def _key_design(model: Model) -> KeyDesign:
+    """The key design of a lesson state's model (each state's document has one)."""
+    if model.key_design is None:
+        raise ValueError(f"the model {model.name} has no key design")
+    return model.key_design
+
+
+def _pattern_row(estimate: ModelEstimate, pattern: str) -> dict[str, Any]:
     return next(r for r in estimate.pattern_rows if r["access pattern"] == pattern)
 
 
@@ -85,7 +101,7 @@ def proposal_indexes(model: Model) -> Reveal:
 
 
 def email_lookup_plan(model: Model) -> Reveal:
-    plan = _design(model).plan("get_student_by_email")
+    plan = _plan(_design(model), "get_student_by_email")
     items = f"{plan.items_read_per_request:g}"
     return Reveal(f"`get_student_by_email` runs as a **{plan.operation.value} on {plan.index}** with "
                   f"`{plan.key_condition}`, reading **{items} item** per request: the index key is built from "
@@ -121,7 +137,7 @@ def status_key_hot_partition(model: Model) -> Reveal:
 
 def tenant_status_key(model: Model) -> Reveal:
     design = _design(model)
-    index = design.plan("list_students_by_status").index
+    index = _plan(design, "list_students_by_status").index
     report = analyse_hot_partitions(HotPartitionRequest(model=model, design=design, index=index,
                                                         max_key_values=VERIFY_KEY_VALUES, seed=SEED))
     need = f"{busiest_key_utilisation(report, index):.1%}"
@@ -137,16 +153,16 @@ def tenant_status_key(model: Model) -> Reveal:
 
 
 def customer_collection(model: Model) -> Reveal:
-    keys = next(k for k in model.key_design.entities if k.entity == "Customer")
-    sharing = [k.entity for k in model.key_design.entities if k.table.partition_key == keys.table.partition_key]
-    plan = _design(model).plan("list_contact_logs_by_customer")
+    keys = next(k for k in _key_design(model).entities if k.entity == "Customer")
+    sharing = [k.entity for k in _key_design(model).entities if k.table.partition_key == keys.table.partition_key]
+    plan = _plan(_design(model), "list_contact_logs_by_customer")
     return Reveal(f"{len(sharing)} entities share the partition `{keys.table.partition_key}`: {', '.join(sharing)}. "
                   f"One **{plan.operation.value}** on `PK = :pk` reads a customer with their contacts and tickets; "
                   f"the sort key's prefix tells them apart.", (str(len(sharing)), plan.operation.value))
 
 
 def contact_window(model: Model) -> Reveal:
-    plan = _design(model).plan("list_contact_logs_by_customer")
+    plan = _plan(_design(model), "list_contact_logs_by_customer")
     row = _pattern_row(_estimate(model), "list_contact_logs_by_customer")
     items, units = f"{plan.items_read_per_request:g}", f"{row['read units per request']:g}"
     return Reveal(f"`{plan.key_condition}`: the ISO-8601 date in `CONTACT#{{contactedAt}}#…` sorts as text in time "
@@ -155,7 +171,7 @@ def contact_window(model: Model) -> Reveal:
 
 
 def open_tickets_filter(model: Model) -> Reveal:
-    plan = _design(model).plan("list_open_tickets_by_customer")
+    plan = _plan(_design(model), "list_open_tickets_by_customer")
     read, returned = f"{plan.items_read_per_request:.1f}", f"{plan.items_returned_per_request:.1f}"
     return Reveal(f"`{plan.key_condition}` with the filter `{plan.filter_expression}`: about **{read} items read** "
                   f"to return **{returned}**. `begins_with(SK, 'TICKET#')` selects the tickets; the status is "
@@ -178,13 +194,13 @@ def index_copies(model: Model) -> Reveal:
 
 def overloaded_indexes(model: Model) -> Reveal:
     """Which entities share each GSI: an overloaded index serves several patterns with one set of key attributes."""
-    users = {gsi.name: [k.entity for k in model.key_design.entities if gsi.name in k.indexes]
-             for gsi in model.key_design.global_secondary_indexes}
+    users = {gsi.name: [k.entity for k in _key_design(model).entities if gsi.name in k.indexes]
+             for gsi in _key_design(model).global_secondary_indexes}
     shared = {name: entities for name, entities in users.items() if len(entities) > 1}
     listing = "; ".join(f"{name}: {', '.join(entities)}" for name, entities in users.items())
     count = f"{len(shared)} of {len(users)}"
-    example = next((i for i in model.key_design.global_secondary_indexes if i.name in shared),
-                   model.key_design.global_secondary_indexes[0])
+    example = next((i for i in _key_design(model).global_secondary_indexes if i.name in shared),
+                   _key_design(model).global_secondary_indexes[0])
     generic = ", ".join(k.name for k in (example.partition_key, example.sort_key) if k is not None)
     return Reveal(f"{listing}. **{count}** GSIs are overloaded: their generic key attributes ({generic}) "
                   "hold different entities' templates, so one index serves several access patterns instead of "
@@ -205,7 +221,7 @@ def xp_write_amplification(model: Model) -> Reveal:
 
 
 def unpaid_report_scan(model: Model) -> Reveal:
-    plan = _design(model).plan("list_unpaid_orders_by_date")
+    plan = _plan(_design(model), "list_unpaid_orders_by_date")
     row = _pattern_row(_estimate(model), "list_unpaid_orders_by_date")
     read, returned = f"{plan.items_read_per_request:,.0f}", f"{plan.items_returned_per_request:,.0f}"
     units = f"{row['read units per request']:,.1f}"
@@ -255,7 +271,7 @@ def myth_batch_get(_: Model) -> Reveal:
 
 
 def myth_filter(model: Model) -> Reveal:
-    plan = _design(model).plan("list_open_tickets_by_customer")
+    plan = _plan(_design(model), "list_open_tickets_by_customer")
     sizes = [MYTH_ITEM_BYTES] * round(plan.items_read_per_request)
     returned = round(plan.items_returned_per_request)
     paid = _units(query_units(sizes).read_units)
@@ -289,7 +305,7 @@ def myth_on_demand_price(model: Model) -> Reveal:
 
 def myth_gsi_strong(model: Model) -> Reveal:
     design = _design(model)
-    eventual = design.plan("get_student_by_email")
+    eventual = _plan(design, "get_student_by_email")
     pattern = next(p for p in model.access_patterns if p.name == "get_student_by_email")
     strong = plan_pattern(model, design.key_design, pattern.model_copy(update={"consistency": Consistency.STRONG}))
     read = f"{strong.items_read_per_request:,.0f}"

@@ -8,6 +8,7 @@ lesson always starts from the same picture and the example files stay the single
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
@@ -108,7 +109,7 @@ def _xp_increment(update: dict[str, Any] | None, versioned: bool) -> Document:
     return document
 
 
-_BUILDERS = {
+_BUILDERS: dict[State, Callable[[], Document]] = {
     State.STUDENT: lambda: example_document("student_platform"),
     State.STUDENT_DESIGNED: lambda: _designed("student_platform"),
     State.STUDENT_MISTAKES: lambda: example_document("student_platform_mistakes"),

@@ -85,7 +85,8 @@ class StepResult:
 
 
 class VerificationStep(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...  # read-only: the steps are frozen dataclasses
 
     def run(self, subject: Subject) -> StepResult: ...
 

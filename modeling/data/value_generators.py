@@ -45,15 +45,15 @@ def _text_generator(texts: list[str]) -> dict[str, Any]:
     distinct = list(dict.fromkeys(texts))
     if all(_EMAIL.match(t) for t in texts):
         return {"kind": "faker", "provider": "email"}
-    uuids = [_UUID.match(t) for t in texts]
-    if all(uuids) and len({m["prefix"] for m in uuids}) == 1:
+    uuids = [m for t in texts if (m := _UUID.match(t)) is not None]
+    if len(uuids) == len(texts) and len({m["prefix"] for m in uuids}) == 1:
         return {"kind": "uuid", **({"prefix": uuids[0]["prefix"]} if uuids[0]["prefix"] else {})}
     if all(_ISO.match(t) and _is_moment(t) for t in texts):
         date_only = all(len(t) == 10 for t in texts)
         return {"kind": "timestamp_range", "start": min(texts), "end": max(texts),
                 "format": "date" if date_only else "iso8601"}
-    prefixed = [_PREFIXED_NUMBER.match(t) for t in texts]
-    if (len(distinct) > 1 and all(m and len(m["digits"]) <= 15 for m in prefixed)
+    prefixed = [m for t in texts if (m := _PREFIXED_NUMBER.match(t)) is not None]
+    if (len(distinct) > 1 and len(prefixed) == len(texts) and all(len(m["digits"]) <= 15 for m in prefixed)
             and len({m["prefix"] for m in prefixed}) == 1 and prefixed[0]["prefix"]):
         widths = {len(m["digits"]) for m in prefixed}
         padded = len(widths) == 1 and any(m["digits"].startswith("0") for m in prefixed)
@@ -83,7 +83,8 @@ def _number_generator(numbers: list[Decimal], is_ttl: bool) -> dict[str, Any] | 
             return {"kind": "timestamp_range", "start": _epoch_text(min(numbers)), "end": _epoch_text(max(numbers)),
                     "format": "epoch_seconds"}
         return {"kind": "int_range", "min": int(min(numbers)), "max": int(max(numbers))}
-    decimals = min(10, max(-n.as_tuple().exponent for n in numbers))
+    # only finite Decimals reach here (the item's numbers), whose exponent is an int ('n', 'N', 'F' are NaN/inf's)
+    decimals = min(10, max(-int(n.as_tuple().exponent) for n in numbers))
     return {"kind": "float_range", "min": float(min(numbers)), "max": float(max(numbers)), "decimals": decimals}
 
 

@@ -74,7 +74,8 @@ def water_fill(per_parent: np.ndarray, sizes: np.ndarray, maximum: float) -> np.
         if not newly.any():
             break
         capped |= newly
-    return np.minimum(result, maximum)
+    capped_values: np.ndarray = np.minimum(result, maximum)
+    return capped_values
 
 
 def spread_counts(rows: Rows) -> tuple[np.ndarray, np.ndarray]:

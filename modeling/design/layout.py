@@ -42,7 +42,8 @@ def layout_view(model: Model, design: KeyDesign, index: str = TABLE, items_per_e
     """Sample items through one access path, sorted like DynamoDB stores them."""
     partition, sort = _key_names(design, index)
     table_keys = [design.partition_key.name, *([design.sort_key.name] if design.sort_key else [])]
-    present, absent = [], []
+    present: list[dict[str, Any]] = []
+    absent: list[dict[str, Any]] = []
     for entity, items in generate_items(model, sample_counts(model, items_per_entity), seed, design).items():
         keys_of = key_renderer(design, entity)  # the design looked up once per entity, not per item
         for item in items:

@@ -236,7 +236,7 @@ def _build_access_paths(design: KeyDesign) -> list[AccessPath]:
 def _index_path(design: KeyDesign, index: SecondaryIndex, is_global: bool,
                 templates: dict[str, KeyTemplates]) -> AccessPath:
     if not is_global:  # an LSI shares the table's partition key template
-        table_keys = {}
+        table_keys: dict[str, str] = {}
         for keys in design.entities:
             table_keys.setdefault(keys.entity, keys.table.partition_key)
         templates = {entity: KeyTemplates(partition_key=table_keys[entity],
@@ -326,7 +326,7 @@ def _plan_inputs(model: Model, memo: _PlanMemo, design: KeyDesign, pattern: Acce
 def _path_inputs(path: AccessPath, entities: tuple[str, ...]) -> tuple[object, ...]:
     """What a read of `entities` reads on one path, kept with the path (paths are immutable)."""
     memo = path.__dict__.setdefault("_plan_inputs", {})
-    found = memo.get(entities)
+    found: tuple[object, ...] | None = memo.get(entities)
     if found is None:
         parts = []
         for name in entities:
@@ -415,7 +415,8 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
     used = set(partition.attribute_names)
     condition = f"{path.partition_key} = :pk"
     exact = False
-    sort_use, known_sort = SortUse.NONE, ()
+    sort_use = SortUse.NONE
+    known_sort: tuple[str, ...] = ()
     sort_source = templates[0].sort_key if len(templates) == 1 else None
     if sort_source is not None and path.sort_key is not None:
         sort = KeyTemplate.parse(sort_source)
@@ -435,8 +436,8 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
         elif exact:
             condition += f" AND {path.sort_key} = :sk"
             sort_use = SortUse.EXACT
-        elif range_attribute and sort.attribute_names[known] == range_attribute:
-            used.add(range_attribute)
+        elif range_attribute and pattern.range_condition and sort.attribute_names[known] == range_attribute:
+            used.add(range_attribute)  # range_attribute is the range condition's: it is set when that is
             syntax = _RANGE_SYNTAX[pattern.range_condition.operator]
             condition += " AND " + syntax.format(sk=path.sort_key, p="sk")
             sort_use = SortUse.RANGE
@@ -469,10 +470,11 @@ def entities_span(path: AccessPath, entities: tuple[str, ...]) -> tuple[str, str
     the lowest and highest of them returns exactly the entities asked for. None when no bounds can (another
     entity sorts between them, or a key starts with an attribute), or when none are needed (nothing else shares
     the partition)."""
-    own = [path.templates.get(e) for e in entities]
-    if path.sort_key is None or not own or any(t is None or t.sort_key is None for t in own):
+    found = [path.templates.get(e) for e in entities]
+    own = [t for t in found if t is not None and t.sort_key is not None]
+    if path.sort_key is None or not found or len(own) < len(found):  # an entity without a sort key here
         return None
-    partition = own[0].partition_key  # type: ignore[union-attr]
+    partition = own[0].partition_key
     others = [t for name, t in path.by_partition.get(partition, {}).items() if name not in entities]
     if not others or any(t.sort_key is None for t in others):
         return None

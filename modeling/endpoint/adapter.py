@@ -133,7 +133,8 @@ def embedded_endpoint_url() -> str:
             host, port = server.get_host_and_port()
             _embedded.update(server=server, url=f"http://{host}:{port}")
             atexit.register(_stop_embedded)
-        return _embedded["url"]
+        url: str = _embedded["url"]
+        return url
 
 
 # DynamoDB applies each write to an item atomically: ADD on a counter from any number of clients at once
@@ -199,7 +200,8 @@ def _checked_url(url: str) -> str:
 
 def _profile_region(profile: str | None) -> str | None:
     try:
-        return boto3.session.Session(profile_name=profile).region_name
+        region: str | None = boto3.session.Session(profile_name=profile).region_name  # boto3 ships no types
+        return region
     except BotoCoreError:
         return None
 
@@ -207,14 +209,14 @@ def _profile_region(profile: str | None) -> str | None:
 # --- clients -------------------------------------------------------------------------------------
 
 
-class DeadlineExceeded(BotoCoreError):
+class DeadlineExceeded(BotoCoreError):  # type: ignore[misc]  # botocore ships no types: its classes are Any
     """The endpoint did not finish answering one call within its total deadline."""
 
     fmt = ("no complete answer to {operation} within {seconds:.0f} s, retries included (the endpoint stalls or "
            "is overloaded)")
 
 
-class NotDynamoDB(BotoCoreError):
+class NotDynamoDB(BotoCoreError):  # type: ignore[misc]  # botocore ships no types: its classes are Any
     """The endpoint answered, but not in DynamoDB's JSON."""
 
     fmt = ("the endpoint answered {operation} with {content_type!r} content, not DynamoDB's JSON: it is not "

@@ -50,13 +50,14 @@ def send_until_done(send: Callable[[Pending], Pending | None], pending: Pending,
     Returns how many times `send` was called. Raises RetriesExhausted after `attempts` calls that
     each left something, or re-raises whatever `send` raises (an endpoint error is not retried here).
     """
-    left: Pending | None = pending
+    left = pending
     for attempt in range(attempts):
         if attempt:
             sleep(backoff_seconds(attempt - 1, rng))
-        left = send(left)  # type: ignore[arg-type]
-        if not left:
+        unprocessed = send(left)
+        if not unprocessed:
             return attempt + 1
+        left = unprocessed
     raise RetriesExhausted(f"{what}: part of the request was still unprocessed after {attempts} attempts "
                            "(the table is throttled; wait, or give it more capacity, then try again)",
                            left, attempts)

@@ -7,13 +7,14 @@ collects findings. Deterministic: the same request (seed included) gives the sam
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from modeling.design.checks.context import build_context
+from modeling.design.checks.context import Context, build_context
 from modeling.design.plans import TABLE, Design
 from modeling.errors import ModelingError
 from modeling.hot_partitions import findings as rules
@@ -30,7 +31,14 @@ from modeling.hot_partitions.frames import (
     SHARDING_COLUMNS,
     SKEW_COLUMNS,
 )
-from modeling.hot_partitions.load import IndexLoad, build_index_load, contributions, index_templates, seeded_rng
+from modeling.hot_partitions.load import (
+    Contribution,
+    IndexLoad,
+    build_index_load,
+    contributions,
+    index_templates,
+    seeded_rng,
+)
 from modeling.hot_partitions.metrics import skew_row
 from modeling.hot_partitions.partitions import (
     BurstLoad,
@@ -153,12 +161,12 @@ def populations_key(request: HotPartitionRequest, cap: int) -> str:
 # The sweep (1 to 32 shards of the hot key) does not depend on the shard count chosen, only on the index
 # and the burst: memoised with the metrics generator's state after it, so the draws that follow (skew,
 # alternatives) are the same whether the sweep was computed or remembered.
-_SWEEPS: ContentMemo[tuple[pd.DataFrame, dict[str, Any]]] = ContentMemo("hot-partition sharding sweeps", 32)
+_SWEEPS: ContentMemo[tuple[pd.DataFrame, Mapping[str, Any]]] = ContentMemo("hot-partition sharding sweeps", 32)
 
 
 def _sharding(request: HotPartitionRequest, cap: int, analysed: IndexLoad,
               burst: BurstLoad | None, hot_row: int, sweep: tuple[int, ...], rng: np.random.Generator) -> pd.DataFrame:
-    def compute() -> tuple[pd.DataFrame, dict[str, Any]]:
+    def compute() -> tuple[pd.DataFrame, Mapping[str, Any]]:
         rows = pd.DataFrame(sharding_rows(analysed, burst, hot_row, sweep, rng), columns=list(SHARDING_COLUMNS))
         return rows, rng.bit_generator.state
     key = (populations_key(request, cap), request.index, repr(request.scenario), sweep, hot_row)
@@ -229,9 +237,8 @@ def _salt(seed: int, index: str) -> int:
 def _burst(request: HotPartitionRequest, load: IndexLoad) -> tuple[BurstLoad | None, int | None]:
     """The scenario's extra utilisation per row of the analysed index, and the row of its one key value."""
     scenario = request.scenario
-    pattern = request.model.access_patterns and next(
-        (p for p in request.model.access_patterns if scenario and p.name == scenario.pattern), None)
-    if scenario is None or not pattern:
+    pattern = next((p for p in request.model.access_patterns if scenario and p.name == scenario.pattern), None)
+    if scenario is None or pattern is None:
         return None, None
     rate = scenario.requests_per_second(pattern.traffic.peak_requests_per_second)
     utilisation = np.zeros(len(load.key_values))
@@ -357,12 +364,14 @@ def _findings(request: HotPartitionRequest, placements: dict[str, Placement], la
     return found
 
 
-def _alternatives(request: HotPartitionRequest, ctx, parts, cap: int, rng: np.random.Generator) -> pd.DataFrame:
-    entity = request.alternative_entity
-    if entity is None or ctx.entity(entity) is None:
+def _alternatives(request: HotPartitionRequest, ctx: Context, parts: list[Contribution], cap: int,
+                  rng: np.random.Generator) -> pd.DataFrame:
+    name = request.alternative_entity
+    entity = ctx.entity(name) if name is not None else None
+    if entity is None:
         return pd.DataFrame(columns=list(ALTERNATIVE_COLUMNS))
     templates = request.alternatives or default_alternatives(ctx, entity)
-    rows = [alternative_row(ctx, entity, t, parts, cap, request.seed, rng) for t in templates]
+    rows = [alternative_row(ctx, entity.name, t, parts, cap, request.seed, rng) for t in templates]
     return pd.DataFrame(rows, columns=list(ALTERNATIVE_COLUMNS))
 
 

@@ -41,7 +41,8 @@ def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
         return constant(top / bottom, len(numerator))
     if bottom == 1.0:
         return numerator
-    return numerator / denominator
+    ratio: np.ndarray = numerator / denominator  # annotated: numpy's stubs type this result Any
+    return ratio
 
 
 def scaled(column: np.ndarray, factor: float, reuse: bool = False) -> np.ndarray:
@@ -49,7 +50,8 @@ def scaled(column: np.ndarray, factor: float, reuse: bool = False) -> np.ndarray
     value = constant_value(column)
     if value is not None:
         return constant(value * factor, len(column))
-    return np.multiply(column, factor, out=column if reuse and column.flags.writeable else None)
+    product: np.ndarray = np.multiply(column, factor, out=column if reuse and column.flags.writeable else None)
+    return product  # annotated: numpy's stubs type a ufunc's result Any
 
 
 def top_rows(values: np.ndarray, count: int) -> np.ndarray:

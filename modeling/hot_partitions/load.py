@@ -21,10 +21,11 @@ from modeling.design.checks.context import Context
 from modeling.design.checks.estimates import entry_bytes, lsi_entry_bytes, read_units_per_request
 from modeling.design.planner import AccessPath, membership_share
 from modeling.design.plans import TABLE, Operation, PatternPlan
+from modeling.errors import ModelingError
 from modeling.hot_partitions.columns import LazyColumns, constant, constant_value, ratio, top_rows, total
 from modeling.hot_partitions.frames import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS, WRITE_BLOCK_BYTES
 from modeling.hot_partitions.population import Layout, layout, row_items, row_shares_known
-from modeling.model import AccessPattern, KeyTemplates, PatternKind
+from modeling.model import AccessPattern, AttributeFilter, Entity, KeyTemplates, PatternKind
 
 BUSIEST_ROWS = 1000  # busiest rows remembered per index: the key table, the profile, the skew and Gini read them
 _NEW_ITEM_KINDS = frozenset({PatternKind.WRITE, PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE})
@@ -96,7 +97,8 @@ def _read_parts(ctx: Context, pattern: AccessPattern, plan: PatternPlan) -> Iter
 def _write_parts(ctx: Context, pattern: AccessPattern, plan: PatternPlan) -> Iterator[Contribution]:
     """Table writes per entity, then index writes (dynamodb-rules §1.2, §2, §4.1)."""
     rate = pattern.traffic.peak_requests_per_second
-    entities = [e for e in plan.entities if ctx.entity(e) is not None and e in ctx.keys]
+    known = {name: found for name in plan.entities if (found := ctx.entity(name)) is not None}
+    entities = [e for e in plan.entities if e in known and e in ctx.keys]
     new_items = pattern.kind in _NEW_ITEM_KINDS
     # §2: a transaction's items cost twice; a put that claims a unique value is one (its plan says so), whatever
     # its kind (a sign-up's `write` with a unique email: 1 WCU here since issue 27's D2 counted its items apart)
@@ -109,9 +111,11 @@ def _write_parts(ctx: Context, pattern: AccessPattern, plan: PatternPlan) -> Ite
                            new_items, _fixed(pattern, None))
     for write in plan.index_writes:
         path = ctx.paths.get(write.index)
-        members = [e for e in entities if path is not None and e in path.templates]
+        if path is None:
+            continue
+        members = [e for e in entities if e in path.templates]
         for entity in members:
-            blocks = math.ceil(entry_bytes(ctx, ctx.entity(entity), path) / WRITE_BLOCK_BYTES)
+            blocks = math.ceil(entry_bytes(ctx, known[entity], path) / WRITE_BLOCK_BYTES)
             units = write.writes_per_item * plan.items_written_per_request / len(members) * blocks * rate
             templates = path.templates[entity]
             yield Contribution(pattern.name, physical_index(path), entity, templates.partition_key, 0.0, units,
@@ -375,7 +379,8 @@ class IndexLoad:
     def per_key_at(self, rows: np.ndarray) -> np.ndarray:
         """`per_key[rows]` (from the share vector while the column is not built)."""
         single = self._single_share()
-        return self.per_key[rows] if single is None else single[0][rows] * single[1]
+        loads: np.ndarray = self.per_key[rows] if single is None else single[0][rows] * single[1]
+        return loads  # annotated: numpy's stubs type an indexed array Any
 
     @cached_property
     def _busiest(self) -> np.ndarray:
@@ -423,6 +428,14 @@ def _non_increasing(values: np.ndarray) -> bool:
     return True
 
 
+def _entity(ctx: Context, name: str) -> Entity:
+    """An entity of an index's templates: `index_templates` keeps only the model's own."""
+    entity = ctx.entity(name)
+    if entity is None:
+        raise ModelingError(f"the model has no entity {name!r}")
+    return entity
+
+
 def seeded_rng(seed: int, *parts: str) -> np.random.Generator:
     """A generator per (seed, index, template, entity); Python's hash() is salted, so sha256."""
     digest = hashlib.sha256("/".join((str(seed), *parts)).encode()).digest()
@@ -434,7 +447,7 @@ def build_index_load(ctx: Context, index: str, templates: dict[str, str], parts:
     """Key population and peak load of one physical index (or a what-if template set on it)."""
     segments, start = [], 0
     for template in dict.fromkeys(templates.values()):
-        layouts = tuple((e, layout(ctx.model, ctx.entity(e), template, cap))
+        layouts = tuple((e, layout(ctx.model, _entity(ctx, e), template, cap))
                         for e, t in templates.items() if t == template)
         rows = max(lay.rows for _, lay in layouts)
         segments.append(Segment(template, start, rows, layouts))
@@ -483,7 +496,7 @@ def _fill_population(ctx: Context, index: str, segment: Segment, arrays: LazyCol
     widest = max((lay for _, lay in segment.layouts), key=lambda lay: lay.rows)
     arrays.add("key_values", slice(segment.start, segment.start + widest.rows), widest.key_values)
     for name, rows in segment.layouts:
-        entity = ctx.entity(name)
+        entity = _entity(ctx, name)
         # a sparse GSI holds only the items that meet its conditions (only_when), on the key values they pin
         conditions = _only_when(ctx, index, name)
         fixed = tuple(dict.fromkeys((c.attribute, str(c.equals)) for c in conditions))
@@ -504,7 +517,7 @@ def _fill_population(ctx: Context, index: str, segment: Segment, arrays: LazyCol
     return terms
 
 
-def _only_when(ctx: Context, index: str, entity: str) -> tuple:
+def _only_when(ctx: Context, index: str, entity: str) -> tuple[AttributeFilter, ...]:
     """The conditions an entity's items meet to be in a GSI (none on the table)."""
     path = ctx.paths.get(index) if index != TABLE else None
     templates = path.templates.get(entity) if path is not None else None
@@ -513,7 +526,7 @@ def _only_when(ctx: Context, index: str, entity: str) -> tuple:
 
 def _entry_bytes(ctx: Context, index: str, name: str) -> float:
     """Bytes one item adds to its key's collection: the item plus its LSI entries (§4.2), or the GSI entry."""
-    entity = ctx.entity(name)
+    entity = _entity(ctx, name)
     if index == TABLE:
         return ctx.item_bytes.get(name, 0.0) + lsi_entry_bytes(ctx, entity)
     return entry_bytes(ctx, entity, ctx.paths[index])

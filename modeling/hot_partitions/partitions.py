@@ -191,7 +191,8 @@ class Placement:
         """Real partition number of given rows (inside the sample or not)."""
         rows = np.asarray(rows, dtype=np.int64)
         if not self.sampled:
-            return self.partition[rows].astype(np.int64)
+            numbers: np.ndarray = self.partition[rows].astype(np.int64)  # annotated: numpy's stubs type this result Any
+            return numbers
         return partition_of(rows.astype(np.uint64), self.partitions, self.salt)
 
     def sums(self, values: np.ndarray) -> np.ndarray:
@@ -377,7 +378,8 @@ def bin_fractions(burst: BurstLoad, resolution_seconds: float, bins: int) -> np.
     starts = np.arange(bins) * resolution_seconds
     end = burst.start_seconds + burst.duration_seconds
     overlap = np.clip(np.minimum(starts + resolution_seconds, end) - np.maximum(starts, burst.start_seconds), 0, None)
-    return overlap / resolution_seconds
+    fractions: np.ndarray = overlap / resolution_seconds  # annotated: numpy's stubs type this result Any
+    return fractions
 
 
 def timeline_frame(placement: Placement, burst: BurstLoad | None, resolution_seconds: float,

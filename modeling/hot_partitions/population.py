@@ -370,7 +370,8 @@ def capped_shares(shares: np.ndarray, key_values: np.ndarray, items: float, maxi
     per_key = shares * (items / total) / key_values
     if not len(per_key) or float(per_key.max()) <= maximum:
         return shares
-    return water_fill(per_key, key_values, maximum) * key_values / items
+    capped_shares: np.ndarray = water_fill(per_key, key_values, maximum) * key_values / items
+    return capped_shares
 
 
 _EXACT_COUNTS = 2.0 ** 50  # below it, whole numbers and their sums are exact floats (53-bit mantissa)

@@ -19,7 +19,7 @@ from modeling.hot_partitions.columns import largest, ratio, total
 from modeling.hot_partitions.load import BUSIEST_ROWS, Contribution, IndexLoad, build_index_load
 from modeling.hot_partitions.metrics import GiniSample, gini, top_share, top_shares, verdict
 from modeling.hot_partitions.partitions import BurstLoad, partition_count, place
-from modeling.model import EnumGenerator, TimestampRangeGenerator
+from modeling.model import Entity, EnumGenerator, TimestampRangeGenerator
 
 
 def shard(load: IndexLoad, row: int, shards: int) -> IndexLoad:
@@ -94,11 +94,10 @@ def sharding_rows(load: IndexLoad, burst: BurstLoad | None, row: int, counts: tu
 # --- alternative partition keys --------------------------------------------------------------------
 
 
-def default_alternatives(ctx: Context, entity_name: str) -> tuple[str, ...]:
+def default_alternatives(ctx: Context, entity: Entity) -> tuple[str, ...]:
     """Candidate table partition keys for an entity: its current one, identifiers, unique attributes,
     its first enum (a status) and its first timestamp (a date)."""
-    entity = ctx.entity(entity_name)
-    keys = ctx.keys.get(entity_name)
+    keys = ctx.keys.get(entity.name)
     candidates = [keys.table.partition_key] if keys is not None else []
     names = [*entity.identifiers, *(a.name for a in entity.attributes if a.unique)]
     names += [next((a.name for a in entity.attributes if isinstance(a.generator, kind)), "")

@@ -121,8 +121,9 @@ def _cfn_global_table(model: Model, key_design: KeyDesign, capacity: Provisioned
     https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-dynamodb-globaltable.html
     """
     table = model.table
-    shared = {k: properties[k] for k in ("TableName", "AttributeDefinitions", "KeySchema", "BillingMode",
-                                         "LocalSecondaryIndexes", "TimeToLiveSpecification") if k in properties}
+    names = ("TableName", "AttributeDefinitions", "KeySchema", "BillingMode", "LocalSecondaryIndexes",
+             "TimeToLiveSpecification")
+    shared: dict[str, Any] = {k: properties[k] for k in names if k in properties}
     shared["StreamSpecification"] = {"StreamViewType": "NEW_AND_OLD_IMAGES"}  # replication reads this stream
     replica: dict[str, Any] = {
         "PointInTimeRecoverySpecification": properties["PointInTimeRecoverySpecification"],

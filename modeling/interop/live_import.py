@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, NoRegionError
@@ -23,7 +24,7 @@ from modeling.endpoint.adapter import Endpoint, NotDynamoDB, Timeouts, dynamodb_
 from modeling.errors import EndpointError
 from modeling.interop.live_inference import TableFacts, infer_model
 from modeling.limits import MAX_LIST_TABLES_PAGE
-from modeling.model import KeyAttribute, Projection, SecondaryIndex
+from modeling.model import KeyAttribute, KeyAttributeType, Projection, SecondaryIndex
 
 DEFAULT_SAMPLE_ITEMS = 500
 MAX_SAMPLE_ITEMS = 5_000
@@ -127,7 +128,8 @@ def facts_from_description(table: dict[str, Any], ttl: dict[str, Any], backups: 
 
 def _keys(schema: list[dict[str, str]], types: dict[str, str]) -> dict[str, KeyAttribute]:
     try:
-        return {_KEY_TYPES[k["KeyType"]]: KeyAttribute(name=k["AttributeName"], type=types[k["AttributeName"]])
+        return {_KEY_TYPES[k["KeyType"]]: KeyAttribute(name=k["AttributeName"],
+                                                        type=KeyAttributeType(types[k["AttributeName"]]))
                 for k in schema}
     except ValueError:  # pydantic: a key attribute name the model format cannot hold
         names = ", ".join(k["AttributeName"] for k in schema)
@@ -152,7 +154,7 @@ def sample_items(endpoint: Endpoint, request: ImportRequest, client: Any) -> tup
         arguments = {"TableName": request.table_name, "Limit": request.sample_items - len(items)}
         if start:
             arguments["ExclusiveStartKey"] = start
-        page = _call(endpoint, f"scan the table {request.table_name}", lambda a=arguments: client.scan(**a),
+        page = _call(endpoint, f"scan the table {request.table_name}", partial(client.scan, **arguments),
                      request.table_name, client)
         pages += 1
         items.extend(page.get("Items", [])[: request.sample_items - len(items)])

@@ -88,9 +88,13 @@ class _Item:
     types: dict[str, str]  # DynamoDB type letter per attribute
 
 
+_Shape = tuple[tuple[str, ...], tuple[str, ...] | None]  # (partition-key shape, sort-key shape or None)
+_KeyTemplates = dict[str, str | list[dict[str, Any]]]  # partition_key, sort_key, only_when of a key-design entry
+
+
 @dataclass
 class _Group:
-    shape: tuple[tuple[str, ...], tuple[str, ...] | None]
+    shape: _Shape
     items: list[_Item]
     name: str = ""
     templates: dict[str, str] = field(default_factory=dict)  # key attribute -> template
@@ -162,7 +166,7 @@ def _groups(facts: TableFacts, items: list[_Item]) -> list[_Group]:
         return None if value is None else render_value(value)
 
     constants = repeated_constants((str(text(i, facts.partition_key.name)), text(i, sort_name)) for i in items)
-    by_shape: dict[tuple, _Group] = {}
+    by_shape: dict[_Shape, _Group] = {}
     for item in items:
         sort_value = text(item, sort_name)
         shape = (key_shape(str(text(item, facts.partition_key.name))),
@@ -200,7 +204,7 @@ def _group_label(group: _Group, generic_sort_constants: set[str]) -> str | None:
 
 def _name_groups(groups: list[_Group], table_name: str, notes: list[str]) -> None:
     sort_constants = Counter(g.shape[1][0] for g in groups if g.shape[1] is not None and len(g.shape[1]) == 1)
-    partition_shapes: dict[str, set] = {}
+    partition_shapes: dict[str, set[tuple[str, ...]]] = {}
     for group in groups:
         if group.shape[1] is not None and len(group.shape[1]) == 1:
             partition_shapes.setdefault(group.shape[1][0], set()).add(group.shape[0])
@@ -476,10 +480,10 @@ def _entity_keys(facts: TableFacts, group: _Group) -> dict[str, Any] | None:
     table = {"partition_key": partition}
     if facts.sort_key is not None and facts.sort_key.name in group.templates:
         table["sort_key"] = group.templates[facts.sort_key.name]
-    indexes = {}
+    indexes: dict[str, _KeyTemplates] = {}
     for index in facts.global_secondary_indexes:
         if index.partition_key.name in group.templates:
-            templates = {"partition_key": group.templates[index.partition_key.name]}
+            templates: _KeyTemplates = {"partition_key": group.templates[index.partition_key.name]}
             if index.sort_key is not None and index.sort_key.name in group.templates:
                 templates["sort_key"] = group.templates[index.sort_key.name]
             if index.partition_key.name in group.conditions:

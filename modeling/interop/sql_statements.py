@@ -150,7 +150,7 @@ def statement_kind(text: str) -> str:
     head = text[_code_start(text):]
     if head.startswith("\\"):
         return "psql command"
-    words = [w.upper() for w in _WORD.findall(head[:300])]
+    words: list[str] = [w.upper() for w in _WORD.findall(head[:300])]  # no groups: findall gives the matches
     if not words:
         return "empty"
     if words[0] == "CREATE":

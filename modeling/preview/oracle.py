@@ -26,6 +26,7 @@ from modeling.model import (
     ComparisonOperator,
     ConditionKind,
     Model,
+    RangeCondition,
     RangeOperator,
     UpdateAction,
     WriteCondition,
@@ -114,14 +115,15 @@ def inputs_from(candidates: list[StoredItem], shape: ReadShape, data: PreviewDat
         return [{n: item.attributes[n] for n in pattern.inputs} for item in chosen]
     item = rng.choice(candidates)
     values = {n: item.attributes[n] for n in pattern.inputs}
-    if shape.range_attribute:
-        values[shape.range_attribute] = _range_value(pattern.range_condition.operator, shape, item, data)
+    condition = pattern.range_condition  # its attribute is shape.range_attribute
+    if condition is not None:
+        values[condition.attribute] = _range_value(condition, shape, item, data)
     return [values]
 
 
-def _range_value(operator: RangeOperator, shape: ReadShape, chosen: StoredItem, data: PreviewData) -> Any:
+def _range_value(condition: RangeCondition, shape: ReadShape, chosen: StoredItem, data: PreviewData) -> Any:
     """Bounds that cut the chosen item's collection in a telling place (quartiles, median, a prefix)."""
-    attribute = shape.range_attribute
+    operator, attribute = condition.operator, condition.attribute
     siblings = sorted(v for i in data.of(chosen.entity)
                       if all(i.attributes.get(n) == chosen.attributes.get(n) for n in shape.pattern.inputs)
                       and (v := i.attributes.get(attribute)) is not None)
@@ -155,9 +157,9 @@ def expected_items(model: Model, shape: ReadShape, data: PreviewData, inputs: li
             continue
         if not all(item.attributes.get(n) == v for n, v in equal.items()):
             continue
-        if shape.range_attribute and not _in_range(pattern.range_condition.operator,
-                                                    item.attributes.get(shape.range_attribute),
-                                                    values.get(shape.range_attribute)):
+        condition = pattern.range_condition  # its attribute is shape.range_attribute
+        if condition is not None and not _in_range(condition.operator, item.attributes.get(condition.attribute),
+                                                   values.get(condition.attribute)):
             continue
         result.append(project(item.attributes, wanted))
     return result
@@ -168,12 +170,12 @@ def _in_range(operator: RangeOperator, value: Any, bound: Any) -> bool:
         return False
     try:
         if operator is RangeOperator.BETWEEN:
-            return bound[0] <= value <= bound[1]
+            return bool(bound[0] <= value <= bound[1])
         if operator is RangeOperator.BEGINS_WITH:
             return isinstance(value, str) and value.startswith(str(bound))
-        return {RangeOperator.EQUALS: value == bound, RangeOperator.LESS_THAN: value < bound,
-                RangeOperator.LESS_THAN_OR_EQUAL: value <= bound, RangeOperator.GREATER_THAN: value > bound,
-                RangeOperator.GREATER_THAN_OR_EQUAL: value >= bound}[operator]
+        return bool({RangeOperator.EQUALS: value == bound, RangeOperator.LESS_THAN: value < bound,
+                     RangeOperator.LESS_THAN_OR_EQUAL: value <= bound, RangeOperator.GREATER_THAN: value > bound,
+                     RangeOperator.GREATER_THAN_OR_EQUAL: value >= bound}[operator])
     except TypeError:  # a number compared with text: not in range
         return False
 
@@ -224,6 +226,8 @@ def compare_first_page(expected: list[Item], returned: list[Item], attributes: t
     values, and each returned item must be one of the expected items.
     """
     attribute, forward = shape.range_attribute, shape.plan.scan_index_forward
+    if attribute is None:
+        raise ValueError("the first page is compared on a range attribute: see first_page_answers")
     ordered = sorted(expected, key=lambda item: _sort_value(item.get(attribute)), reverse=not forward)
     top = ordered[: shape.pattern.page_size]
     returned_projected = [project(item, attributes) for item in returned]
@@ -260,7 +264,7 @@ def _order_problem(shape: ReadShape, returned: list[Item]) -> str:
     return ""
 
 
-def _canonical(item: Item) -> str:
+def _canonical(item: object) -> str:
     return json.dumps(item, sort_keys=True, default=json_value)
 
 
@@ -282,8 +286,8 @@ def apply_operations(before: Item | None, ops: tuple[tuple[UpdateAction, str, st
             after.pop(attribute, None)
         elif isinstance(value, set | frozenset):
             after[attribute] = set(after.get(attribute, set())) | set(value)
-        else:
-            after[attribute] = Decimal(after.get(attribute, 0)) + Decimal(value)
+        else:  # ADD of a number: the request always gives its value
+            after[attribute] = Decimal(after.get(attribute, 0)) + Decimal(values[placeholder])
     return after
 
 
@@ -310,9 +314,11 @@ def condition_holds(condition: WriteCondition | None, claims: bool, before: Item
         return False  # a comparison with a missing attribute is false
     value = values.get(value_of.get("value", ""))
     if condition.kind is ConditionKind.VERSION_MATCHES:
-        return before[condition.attribute] == value
+        return bool(before[condition.attribute] == value)
+    if condition.operator is None:
+        raise ValueError("a compare condition has an operator: WriteCondition's validator requires it")
     try:
-        return bool(_COMPARE[condition.operator](before[condition.attribute], value))  # type: ignore[index]
+        return bool(_COMPARE[condition.operator](before[condition.attribute], value))
     except TypeError:
         return False  # DynamoDB compares only values of one type
 

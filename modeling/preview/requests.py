@@ -22,7 +22,7 @@ from modeling.design.planner import AccessPath, access_paths, entities_span
 from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.errors import ModelingError
 from modeling.limits import MAX_BATCH_GET_ITEMS
-from modeling.model import AccessPattern, AttributeType, KeyDesign, Model, PatternKind, RangeOperator
+from modeling.model import AccessPattern, AttributeType, KeyDesign, Model, PatternKind, RangeCondition, RangeOperator
 from modeling.preview.dataset import PreviewDataError, key_value, number_key_names
 
 _SERIALIZER = TypeSerializer()
@@ -43,7 +43,8 @@ class PatternRequest:
 
     @property
     def index(self) -> str:
-        return self.params.get("IndexName", TABLE)
+        index: str = self.params.get("IndexName", TABLE)  # params hold boto3's values: IndexName is text
+        return index
 
 
 def typed_params(request: PatternRequest) -> dict[str, Any]:
@@ -257,20 +258,21 @@ def _sort_condition(shape: ReadShape, sort_source: str, values: dict[str, Any], 
         expression_values[":sk"] = render_segments(sort.segments, values, sort_source)
         return f"{sk()} = :sk"
     before = render_segments(sort.segments[:references[known]], values, sort_source)
-    if shape.range_attribute == attributes[known]:
+    condition = shape.pattern.range_condition  # its attribute is shape.range_attribute
+    if condition is not None and condition.attribute == attributes[known]:
         segment = sort.segments[references[known]]
         tail = sort.segments[references[known] + 1:]
-        return _range_condition(shape, sk(), before, segment, tail, values, expression_values)
+        return _range_condition(shape, condition, sk(), before, segment, tail, values, expression_values)
     if before:
         expression_values[":sk_prefix"] = before
         return f"begins_with({sk()}, :sk_prefix)"
     return ""
 
 
-def _range_condition(shape: ReadShape, sk: str, before: str, segment: Segment, tail: tuple[Segment, ...],
-                     values: dict[str, Any], expression_values: dict[str, Any]) -> str:
+def _range_condition(shape: ReadShape, condition: RangeCondition, sk: str, before: str, segment: Segment,
+                     tail: tuple[Segment, ...], values: dict[str, Any], expression_values: dict[str, Any]) -> str:
     """The sort-key condition for a range on one key part; text after the part widens the bounds."""
-    operator = shape.pattern.range_condition.operator
+    operator = condition.operator
     value = values.get(segment.text)
     if value is None:
         raise RequestBuildError(f"{shape.pattern.name}: give a value for {segment.text}")
@@ -329,8 +331,9 @@ def _filter(shape: ReadShape, values: dict[str, Any], names: _Names, expression_
     parts = []
     for attribute in shape.filter_attributes:
         placeholder = ":" + re.sub(r"[^A-Za-z0-9_]", "_", attribute)
-        if attribute == shape.range_attribute and shape.pattern.range_condition is not None:
-            parts.append(_range_filter(shape, names(attribute), placeholder, values, expression_values))
+        condition = shape.pattern.range_condition  # its attribute is shape.range_attribute
+        if condition is not None and attribute == condition.attribute:
+            parts.append(_range_filter(shape, condition, names(attribute), placeholder, values, expression_values))
             continue
         if attribute not in values:
             raise RequestBuildError(f"{shape.pattern.name}: give a value for {attribute}")
@@ -339,12 +342,12 @@ def _filter(shape: ReadShape, values: dict[str, Any], names: _Names, expression_
     return " AND ".join(parts)
 
 
-def _range_filter(shape: ReadShape, name: str, placeholder: str, values: dict[str, Any],
+def _range_filter(shape: ReadShape, condition: RangeCondition, name: str, placeholder: str, values: dict[str, Any],
                   expression_values: dict[str, Any]) -> str:
-    operator = shape.pattern.range_condition.operator
-    value = values.get(shape.range_attribute)
+    operator = condition.operator
+    value = values.get(condition.attribute)
     if value is None:
-        raise RequestBuildError(f"{shape.pattern.name}: give a value for {shape.range_attribute}")
+        raise RequestBuildError(f"{shape.pattern.name}: give a value for {condition.attribute}")
     if operator is RangeOperator.BETWEEN:
         expression_values[placeholder + "_from"], expression_values[placeholder + "_to"] = value
         return f"{name} BETWEEN {placeholder}_from AND {placeholder}_to"

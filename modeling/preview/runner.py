@@ -25,7 +25,7 @@ from modeling.design.plans import TABLE, Design, IndexChange, Operation, Pattern
 from modeling.endpoint.retry import RetriesExhausted, send_until_done
 from modeling.errors import ModelingError
 from modeling.limits import MAX_BATCH_WRITE_ITEMS
-from modeling.model import KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
+from modeling.model import AccessPattern, KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
 from modeling.preview.dataset import PreviewData, StoredItem, from_dynamodb_json, primary_key_names, to_dynamodb_json
 from modeling.preview.oracle import (
     Comparison,
@@ -218,7 +218,7 @@ def _execute_read(client: Any, request: PatternRequest, max_pages: int = MAX_PAG
     if operation is Operation.TRANSACT_GET_ITEMS:
         return [client.transact_get_items(**params)]
     call = client.query if operation is Operation.QUERY else client.scan
-    pages = []
+    pages: list[dict[str, Any]] = []
     while len(pages) < max_pages:
         page = call(**params)
         pages.append(page)
@@ -247,7 +247,8 @@ def _page_items(request: PatternRequest, page: dict[str, Any]) -> list[dict[str,
         return [item for items in page.get("Responses", {}).values() for item in items]
     if request.operation is Operation.TRANSACT_GET_ITEMS:
         return [r["Item"] for r in page.get("Responses", []) if r.get("Item")]
-    return page.get("Items", [])
+    items: list[dict[str, Any]] = page.get("Items", [])  # a Query or Scan page (boto3's answers are untyped)
+    return items
 
 
 def _items_read(client: Any, request: PatternRequest, max_pages: int) -> tuple[tuple[dict[str, Any], ...], ...]:
@@ -294,6 +295,14 @@ def _capacity_entries(page: dict[str, Any]) -> list[dict[str, Any]]:
 # --- writes ----------------------------------------------------------------------------------------
 
 
+def _pattern(context: RunContext, plan: PatternPlan) -> AccessPattern:
+    """The access pattern of a plan of the context's design (the design's plans come from its model)."""
+    pattern = context.model.access_pattern(plan.pattern)
+    if pattern is None:
+        raise ModelingError(f"the design has no plan for the access pattern {plan.pattern!r}")
+    return pattern
+
+
 def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun:
     if plan.unaddressed:  # the preview could take the key from a stored item; the application cannot (DDS312)
         gaps = "; ".join(f"{u.entity}'s key ({u.partition_key} / {u.sort_key or '(no sort key)'}) needs "
@@ -303,7 +312,7 @@ def _run_write(client: Any, context: RunContext, plan: PatternPlan) -> PatternRu
                              "by what the inputs give.")
     if plan.write is not None and plan.operation is not Operation.BATCH_WRITE_ITEM:
         return _run_semantic(client, context, plan)
-    pattern = context.model.access_pattern(plan.pattern)
+    pattern = _pattern(context, plan)
     key_design = context.design.key_design
     table = context.table_name
     pk_names = primary_key_names(key_design)
@@ -370,14 +379,14 @@ def _run_update(client: Any, context: RunContext, plan: PatternPlan, target: Sto
     latency_ms = (time.perf_counter() - started) * 1000
     problems = _check_present(client, context.table_name, key_design, after)
     client.put_item(TableName=context.table_name, Item=to_dynamodb_json(target.full_item))  # undo
-    changed = context.model.access_pattern(plan.pattern).changed_attributes
+    changed = _pattern(context, plan).changed_attributes
     return _write_run(plan, request, (_written(key_design, target.full_item, after),), latency_ms, problems,
                       f"updated {', '.join(changed)}")
 
 
 def update_request(context: RunContext, plan: PatternPlan, target: StoredItem) -> tuple[PatternRequest, Item] | str:
     """The UpdateItem an update pattern sends to `target` and the item it leaves, or why none can be sent."""
-    pattern = context.model.access_pattern(plan.pattern)
+    pattern = _pattern(context, plan)
     key_design = context.design.key_design
     pk_names = primary_key_names(key_design)
     changed = list(pattern.changed_attributes)
@@ -445,7 +454,7 @@ def _write_run(plan: PatternPlan, request: PatternRequest, writes: tuple[Written
 
 def delete_request(context: RunContext, plan: PatternPlan, target: StoredItem) -> PatternRequest:
     """The DeleteItem a delete pattern sends to `target` (it must exist)."""
-    pattern = context.model.access_pattern(plan.pattern)
+    pattern = _pattern(context, plan)
     pk_names = primary_key_names(context.design.key_design)
     original = target.full_item
     return PatternRequest(plan.pattern, Operation.DELETE_ITEM, {

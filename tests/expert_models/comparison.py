@@ -83,9 +83,12 @@ def price_expert(model: Model) -> Priced:
 def expert_design_name(model: Model) -> str:
     # auxiliary items (uniqueness, counts, edge copies) a file leaves out are derived from the model, for the
     # expert's design and the proposal alike: compare them only where the expert's file states them
-    stated = {k.entity for k in model.key_design.entities if k.auxiliary}
-    wanted = {k.entity: _canonical(k) for k in model.key_design.entities}
-    wanted_indexes = _indexes(model.key_design)
+    expert = model.key_design
+    if expert is None:
+        raise ValueError(f"the expert model {model.name} has no key design")
+    stated = {k.entity for k in expert.entities if k.auxiliary}
+    wanted = {k.entity: _canonical(k) for k in expert.entities}
+    wanted_indexes = _indexes(expert)
     for design in propose(model):
         keys = {k.entity: _canonical(k if k.entity in stated else k.model_copy(update={"auxiliary": {}}))
                 for k in design.key_design.entities}

@@ -282,6 +282,17 @@ def test_batch_get_rounds_each_small_item_up_to_4_kb() -> None:
     assert "DDS204" not in _ids(doc)
 
 
+
+def test_batch_get_total_size_prints_a_whole_number_of_units_without_a_decimal_point() -> None:
+    # 40 Customer items of ≈ 148 B each: 40 x 148 = 5,920 B fit in two 4 KB blocks, 2 x 0.5 = 1 RCU eventually
+    # consistent; BatchGetItem rounds each item up: 40 x 0.5 = 20 RCU (the Decimal factor printed "1.0 RCU")
+    doc = _doc()
+    _add_pattern(doc, "get_customers_by_ids", "batch_read", ["customerId"], entities=("Customer",),
+                 expected_items=40)
+    finding = _only(doc, "DDS204")
+    assert "≈ 148 B" in finding.message and "≈ 20 RCU per request" in finding.message
+    assert "not the 1 RCU their total size suggests" in finding.message
+
 def test_gsi_projection_without_the_returned_attribute_is_an_error() -> None:
     doc = _doc()
     _add_gsi(doc, "ORDER#{orderId}", "ORDER", projection={"type": "KEYS_ONLY"})

@@ -82,7 +82,7 @@ def _groups_differently(ctx: Context, keys: EntityKeys, on_index: Mapping[str, K
     return bool(together - on_table)
 
 
-def _shape(index: SecondaryIndex) -> tuple:
+def _shape(index: SecondaryIndex) -> tuple[bool, ProjectionType, tuple[str, ...]]:
     return (index.sort_key is not None, index.projection.type, index.projection.non_key_attributes)
 
 

@@ -82,7 +82,8 @@ def _owners(ctx: Context) -> dict[tuple[str, str], tuple[KeyOwner, ...]]:
         if entity is None:
             continue
         base = f"key_design.entities[{entity.name}]"
-        found = [(TABLE, keys.table.partition_key, f"{base}.table.partition_key", None)]
+        found: list[tuple[str, str, str, str | None]] = [(TABLE, keys.table.partition_key,
+                                                          f"{base}.table.partition_key", None)]
         found += [(name, t.partition_key, f"{base}.indexes[{name}].partition_key", name)
                   for name, t in keys.indexes.items() if name in ctx.paths and ctx.paths[name].is_global]
         for physical, template, path, index in found:

@@ -257,8 +257,10 @@ def _table_key_updates(ctx: Context) -> Iterator[Finding]:
     for pattern in ctx.model.access_patterns:
         for entity, changed in changed_attributes(ctx, pattern):
             keys = ctx.keys.get(entity.name)
-            hit = sorted(changed & template_names(keys.table.partition_key, keys.table.sort_key)) if keys else []
-            if hit and keys is not None:
+            if keys is None:
+                continue
+            hit = sorted(changed & template_names(keys.table.partition_key, keys.table.sort_key))
+            if hit:
                 yield finding("DDS107", f"access_patterns[{pattern.name}]", (
                     f"{pattern.name} changes {', '.join(hit)}, part of {entity.name}'s table key "
                     f"{keys.table.partition_key} / {keys.table.sort_key or '(none)'}: at "

@@ -76,7 +76,7 @@ def _batch_get_rounding(ctx: Context) -> Iterator[Finding]:
         if plan.operation is not Operation.BATCH_GET_ITEM or plan.items_read_per_request <= 1 or not entities:
             continue
         size = ctx.item_bytes[entities[0].name]
-        factor = 1.0 if plan.consistent_read else EVENTUAL_READ_FACTOR  # §1.1
+        factor = 1.0 if plan.consistent_read else float(EVENTUAL_READ_FACTOR)  # §1.1
         per_item = read_units_per_request(ctx, plan)
         together = math.ceil(plan.items_read_per_request * size / READ_BLOCK_BYTES) * factor  # §1.2 Query rule
         if per_item > together:

@@ -21,6 +21,7 @@ from modeling.model import (
     AccessPattern,
     Attribute,
     AttributeType,
+    AttributeUpdate,
     AuxiliaryKind,
     Entity,
     PatternKind,
@@ -52,7 +53,8 @@ def _lost_updates(ctx: Context) -> Iterator[Finding]:
                                       f"access_patterns[{pattern.name}].members[{i}]")
 
 
-def _unguarded(pattern: AccessPattern, entity: Entity | None, updates: list, path: str) -> Iterator[Finding]:
+def _unguarded(pattern: AccessPattern, entity: Entity | None, updates: list[AttributeUpdate],
+               path: str) -> Iterator[Finding]:
     if entity is None:
         return
     totals = [u.attribute for u in updates

@@ -260,7 +260,7 @@ class _Builder:
             return self.declared_ttl(entities, self.table.ttl_attribute)
         found = {a.name: a.type for e in entities for a in e.attributes if a.name.lower() in TTL_NAMES}
         for name, kind in found.items():
-            owners = [e.attribute(name) for e in entities if e.attribute(name)]
+            owners = [a for e in entities if (a := e.attribute(name)) is not None]
             if kind is AttributeType.N and all(a.type is AttributeType.N for a in owners):
                 self.notes.append(f"`{name}` (a Number) is taken as the table's time-to-live attribute.")
                 return name
@@ -433,7 +433,7 @@ class _Builder:
         sort = self.table.sort_key.name if self.table.sort_key else None
         return of(self.table.partition_key.name, set()), of(sort, constants)
 
-    def shape_name(self, shape: tuple[Any, ...]) -> str:
+    def shape_name(self, shape: tuple[tuple[str, ...], tuple[str, ...]]) -> str:
         partition, sort = shape
         partition_labels = [s for s in partition if s != "*" and s]
         sort_labels = [s for s in sort if s != "*" and s]
@@ -457,7 +457,7 @@ class _Builder:
             if name not in self.generic:
                 values.setdefault(name, [])
         table = self.table
-        self.fragments: list[str] = []
+        self.fragments = []
         partition = self.template(group, table.partition_key.name, group.partition_alias, values)
         sort = self.template(group, table.sort_key.name, group.sort_alias, values) if table.sort_key else None
         indexes: dict[str, KeyTemplates] = {}
@@ -548,11 +548,12 @@ class _Builder:
         present = sum(1 for i in group.items if name in i)
         text = [v for v in found if isinstance(v, str)]
         unique = identifier and len(found) > 1 and len(set(map(str, found))) == len(found)
-        return Attribute(name=self.name_of(name), type=AttributeType(kind),
-                         required=not group.items or present == len(group.items) or identifier, unique=unique,
-                         generator=self.sample_format(name, kind) or generator_for(kind, found), avg_size_bytes=(
-                             min(MAX_ITEM_BYTES, round(sum(len(t.encode()) for t in text) / len(text)))
-                             if text else None))
+        # validated from a dict: the generator is a spec (a dict) that pydantic turns into its GeneratorSpec model
+        return Attribute.model_validate({
+            "name": self.name_of(name), "type": AttributeType(kind),
+            "required": not group.items or present == len(group.items) or identifier, "unique": unique,
+            "generator": self.sample_format(name, kind) or generator_for(kind, found), "avg_size_bytes": (
+                min(MAX_ITEM_BYTES, round(sum(len(t.encode()) for t in text) / len(text))) if text else None)})
 
 
     def sample_format(self, name: str, kind: str) -> dict[str, Any] | None:
