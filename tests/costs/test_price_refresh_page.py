@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from costs import price_refresh
 from tests.cli_runner import ROOT
+from tests.pages.model_page import page_through_app
 
 PAGES = json.loads((ROOT / "tests/fixtures/price_list/get-products-us-east-1.json").read_text(encoding="utf-8"))
 
@@ -26,11 +27,7 @@ def fresh_caches() -> None:
 
 
 def cost_page() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    at.run()
-    at.switch_page("pages/capacity_and_cost.py").run()
-    assert not at.exception, at.exception
-    return at
+    return page_through_app("capacity_and_cost", timeout_seconds=180)
 
 
 def captions(at: AppTest) -> list[str]:

@@ -11,12 +11,17 @@ from modeling.workspace.folder import Workspace
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def model_page() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+def page_through_app(page: str, timeout_seconds: float = 60) -> AppTest:
+    """`pages/<page>.py` reached as a user reaches it: app.py's navigation first, then the page."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout_seconds)
     at.run()
-    at.switch_page("pages/model.py").run()
+    at.switch_page(f"pages/{page}.py").run()
     assert not at.exception, at.exception
     return at
+
+
+def model_page() -> AppTest:
+    return page_through_app("model")
 
 
 def saved(workspace_dir: Path) -> dict:

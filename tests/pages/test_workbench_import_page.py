@@ -9,17 +9,13 @@ from streamlit.testing.v1 import AppTest
 
 from modeling.workspace.folder import Workspace
 from tests.fixture_files import workbench_file
-from tests.pages.model_page import scoped
+from tests.pages.model_page import model_page, scoped
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _model_page() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    at.switch_page("pages/model.py").run()
-    assert not at.exception, at.exception
-    return at
+    return model_page()
 
 
 def test_importing_a_two_table_file_opens_the_chosen_table_as_a_new_model(workspace_dir: Path) -> None:
