@@ -7,14 +7,15 @@ from typing import Any
 from costs.design_ranking import chosen_design, proposal_refusal
 from costs.design_ranking import propose as _propose
 from editing import adopt_key_design
-from modeling.design.checks import Finding, FindingSeverity, check_design
+from modeling.design.checks import Finding, FindingSeverity
+from modeling.design.checks import check_design as _check_design
 from modeling.design.design_report import design_document
 from modeling.design.planner import plan_pattern
 from modeling.design.plans import TABLE, Design, Operation
 from modeling.model import Model
 
-__all__ = ["TABLE", "Design", "Finding", "FindingSeverity", "Operation", "adopt_design", "check", "check_design",
-           "chosen_design", "design_document", "plan_pattern", "proposal_refusal", "propose"]
+__all__ = ["TABLE", "Design", "Finding", "FindingSeverity", "Operation", "adopt_design", "adopt_key_design",
+           "check_design", "chosen_design", "design_document", "plan_pattern", "proposal_refusal", "propose"]
 
 
 def propose(model: Model) -> tuple[Design, ...]:
@@ -22,9 +23,9 @@ def propose(model: Model) -> tuple[Design, ...]:
     return _propose(model)
 
 
-def check(model: Model, design: Design) -> list[Finding]:
+def check_design(model: Model, design: Design) -> list[Finding]:
     """Every design check's findings for one design (`modeling.design.checks.check_design`)."""
-    return check_design(model, design)
+    return _check_design(model, design)
 
 
 def adopt_design(document: dict[str, Any], design: Design) -> dict[str, Any]:

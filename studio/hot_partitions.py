@@ -5,13 +5,13 @@ from modeling.hot_partitions import (
     HotPartitionError,
     HotPartitionReport,
     HotPartitionRequest,
-    analyse_hot_partitions,
 )
+from modeling.hot_partitions import analyse_hot_partitions as _analyse_hot_partitions
 
-__all__ = ["BurstScenario", "HotPartitionError", "HotPartitionReport", "HotPartitionRequest", "analyse",
+__all__ = ["BurstScenario", "HotPartitionError", "HotPartitionReport", "HotPartitionRequest",
            "analyse_hot_partitions"]
 
 
-def analyse(request: HotPartitionRequest) -> HotPartitionReport:
+def analyse_hot_partitions(request: HotPartitionRequest) -> HotPartitionReport:
     """The report for one design and index (`modeling.hot_partitions.analyse_hot_partitions`)."""
-    return analyse_hot_partitions(request)
+    return _analyse_hot_partitions(request)

@@ -13,8 +13,8 @@ from modeling.endpoint.adapter import Endpoint
 from modeling.migration.plan import PlanOptions
 from modeling.model import KeyDesign, Model
 
-__all__ = ["MigrationRequest", "PlanOptions", "PricedPlan", "RehearsalReport", "RehearsalRequest", "plan",
-           "plan_json_text", "plan_markdown", "rehearse_migration"]
+__all__ = ["MigrationRequest", "PlanOptions", "PricedPlan", "RehearsalReport", "RehearsalRequest", "plan_json_text",
+           "plan_markdown", "plan_migration", "rehearse_migration"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class MigrationRequest:
     sheet: PriceSheet | None = None  # None: the NEW model's Region's sheet
 
 
-def plan(request: MigrationRequest) -> PricedPlan:
+def plan_migration(request: MigrationRequest) -> PricedPlan:
     """The ordered plan with every step priced (`costs.migration.price_plan`)."""
     return price_plan(request.old, request.new, request.old_keys, request.new_keys, request.options, request.sheet)
 
