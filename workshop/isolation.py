@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from modeling.preview.tables import NAME_PREFIX
+from studio.preview import NAME_PREFIX
 
 WORKSHOP_ENV = "DESIGN_STUDIO_WORKSHOP"
 # Importing a live table lists the endpoint's tables; in a workshop they are the other attendees' tables,
