@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from costs.__main__ import main as costs_main
-from costs.design_ranking import propose
-from costs.price_refresh import main as prices_main
 from modeling.__main__ import main as modeling_main
-from modeling.cli_exit import run_cli
+from studio.commands import refresh_prices, run_cli
+from studio.design import propose
 
 APP_PATH = Path(__file__).resolve().parents[1] / "app.py"
 WORKBENCH_FORMAT = "workbench"
@@ -123,7 +122,7 @@ SUBCOMMANDS: dict[str, tuple[str, Runner]] = {
     "examples": ("list the built-in example models", _to(modeling_main, "examples")),
     "schema": ("print the JSON Schema of the model format", _to(modeling_main, "schema")),
     "prices": ("refresh: dated price sheets from the AWS Price List (AWS credentials, or --offer-file FILE), "
-               "written into the workspace and preferred over the shipped ones", prices_main),
+               "written into the workspace and preferred over the shipped ones", refresh_prices),
     "serve": ("start the app on http://127.0.0.1:8501", _serve),
 }
 

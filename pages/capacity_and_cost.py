@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from costs.errors import CostError
-from modeling.model import TableClass
+from studio.errors import CostError
+from studio.model import TableClass
 from ui import cost_views, missing_views, session
 from ui.frame import page_frame
 from ui.tabs import lazy_tabs

@@ -2,8 +2,7 @@
 
 import streamlit as st
 
-from costs.errors import CostError
-from modeling.errors import ModelingError
+from studio.errors import CostError, ModelingError
 from ui import changes_views, missing_views, session
 from ui.frame import page_frame
 from ui.text import plain

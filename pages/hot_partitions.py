@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from modeling.errors import ModelingError
+from studio.errors import ModelingError
 from ui import hot_views, missing_views, session
 from ui.frame import page_frame
 from ui.text import plain

@@ -2,9 +2,8 @@
 
 import streamlit as st
 
-import editing
-from modeling.design.design_report import design_document
-from modeling.errors import problems_under
+from studio.design import adopt_design
+from studio.errors import problems_under
 from ui import layout_views, missing_views, session
 from ui.frame import page_frame
 from ui.problems import show_problems
@@ -41,8 +40,7 @@ if result.search_note:
 st.markdown(f"**{plain(result.design.name)}** — {plain(result.design.summary)}")
 if result.design.name != "Your design" and st.button("Use this design as mine (then override anything)",
                                                      key="layout.adopt"):
-    session.save_document(editing.adopt_key_design(document, design_document(result.design)["key_design"]),
-                          session.current_scope())
+    session.save_document(adopt_design(document, result.design), session.current_scope())
     st.rerun()
 
 errors = sum(f.severity == "error" for f in result.findings)

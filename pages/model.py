@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from modeling.errors import Severity
+from studio.errors import Severity
 from ui import missing_views, model_editor, session
 from ui.file_tab import file_tab
 from ui.frame import page_frame

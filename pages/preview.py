@@ -2,11 +2,9 @@
 
 import streamlit as st
 
-from costs.design_ranking import propose
-from modeling.endpoint.adapter import configured_endpoint
-from modeling.errors import EndpointError
-from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
-from modeling.preview.session import preview_setup
+from studio.design import propose
+from studio.errors import EndpointError
+from studio.preview import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS, configured_endpoint, preview_setup
 from ui import missing_views, preview_views, session
 from ui.frame import page_frame
 from ui.text import plain

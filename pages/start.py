@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from modeling.design.summary import document_summary
-from modeling.examples import example_document, list_examples
+from studio.examples import example_document, list_examples
+from studio.model import document_summary
 from ui import session, start_views
 from ui.frame import page_frame
 from ui.text import plain

@@ -7,6 +7,11 @@ workshop). A module may import its own layer and the layers below it, never one 
 the domain never imports streamlit, plotly only in a charts.py, and inside the endpoint side the endpoint
 adapter, the hot-partition analysis and interop keep away from their neighbours.
 
+The application layer (`studio/`) is the only door the pages, `dds` and the workshop have into the domain:
+they import `studio`, `ui` (the pages only), their own package, streamlit, the standard library and third-party
+libraries; never `modeling`, `costs` or `editing` (`test_edges_reach_the_domain_only_through_studio`). `ui/`
+still imports domain modules directly; routing it through `studio` too is the next step.
+
 Imports are read with `ast` in every form: `import a.b`, `from a.b import c` (c may be a submodule: `from
 modeling.preview import runner`), relative imports resolved against the importing module's package, and
 imports inside functions and `if TYPE_CHECKING:` blocks.
@@ -54,8 +59,8 @@ LAYERS = (
     Layer("data and design", frozenset({"modeling.data", "modeling.design"})),
     Layer("endpoint side", ENDPOINT_SIDE),
     Layer("costs", frozenset({"costs"})),
-    # The application layer (issue 29: one package of use cases) is not built yet; `editing` (the editor's
-    # document operations, beside ui/) is use-case code the ui calls.
+    # The application layer (issue 29): `studio`, one module per use case group, delegating to the layers
+    # below; `editing` (the editor's document operations, beside ui/) is use-case code the ui calls.
     Layer("application", frozenset({"studio", "editing"})),
     # The edges: the Streamlit app, and the command lines and the workshop, which call everything below.
     Layer("edges", frozenset({"app", "pages", "ui", "dds", "workshop", "modeling.__main__", "costs.__main__"})),
@@ -65,11 +70,11 @@ LAYERS = (
 # an entry no longer imported fails `test_known_upward_imports_still_exist`.
 KNOWN_UPWARD_IMPORTS: dict[tuple[str, str], str] = {}
 
-SOURCE_FOLDERS = ("modeling", "costs", "workshop", "dds", "ui", "pages")
+SOURCE_FOLDERS = ("modeling", "costs", "studio", "workshop", "dds", "ui", "pages")
 ALL_MODULES = sorted([*(p for folder in SOURCE_FOLDERS for p in (ROOT / folder).rglob("*.py")),
                       ROOT / "editing.py", ROOT / "app.py"])
-DOMAIN_MODULES = [p for p in ALL_MODULES if p.relative_to(ROOT).parts[0] in ("modeling", "costs", "workshop",
-                                                                               "editing.py")]
+DOMAIN_MODULES = [p for p in ALL_MODULES if p.relative_to(ROOT).parts[0] in ("modeling", "costs", "studio",
+                                                                               "workshop", "editing.py")]
 
 
 # --- the import reader ---------------------------------------------------------------------------------------
@@ -263,7 +268,7 @@ def test_domain_module_imports_no_ui_library(path: Path) -> None:
     package = path.relative_to(ROOT).parts[0]
     if package in ("modeling", "editing.py"):
         assert "costs" not in imported
-    if package in ("modeling", "costs", "editing.py"):
+    if package in ("modeling", "costs", "studio", "editing.py"):
         assert "workshop" not in imported
     assert not {"ui", "pages"} & imported
     if package in ("modeling", "costs"):
@@ -307,3 +312,73 @@ def test_the_layout_has_the_subpackages_the_architecture_page_describes() -> Non
                         "workspace"]
     for package in packages:
         assert f"`modeling/{package}/`" in page, package
+
+
+# --- the application layer is the edges' only door into the domain -------------------------------------------
+
+# The project's own top-level packages and modules; anything else an edge imports is the standard library or a
+# third-party library (streamlit, boto3, ...), which the rule allows.
+PROJECT_PACKAGES = frozenset({"modeling", "costs", "editing", "studio", "ui", "pages", "dds", "workshop", "app"})
+# What each edge may import of the project: studio, its own package, and (the pages only) ui.
+EDGE_ALLOWED = {"pages": {"studio", "ui", "pages"}, "dds": {"studio", "dds"}, "workshop": {"studio", "workshop"}}
+EDGE_FILES = [p for p in ALL_MODULES if p.relative_to(ROOT).parts[0] in EDGE_ALLOWED]
+
+# Imports not routed through studio yet, as (importing module, imported module): reason. The list may only
+# shrink: an entry no longer imported fails `test_known_edge_imports_still_exist`.
+KNOWN_EDGE_IMPORTS: dict[tuple[str, str], str] = {
+    ("dds.cli", "costs.__main__"): "dds hands its arguments to `python -m costs`, an edge kept as an alias for one "
+                                   "release; its parser moves under dds when the alias goes",
+    ("dds.cli", "modeling.__main__"): "dds hands its arguments to `python -m modeling`, an edge kept as an alias "
+                                      "for one release; its parser moves under dds when the alias goes",
+    ("dds.cli_reference", "costs.__main__"): "the CLI reference captures `python -m costs`'s quick-calculator "
+                                             "help, the parser dds dispatches to",
+}
+
+
+def edge_violations(module: str, imports: list[Import]) -> list[Import]:
+    """The imports of an edge module (`pages.x`, `dds.x`, `workshop.x`) that reach a project package other than
+    studio, its own, or ui for a page: `modeling`, `costs`, `editing`, or another edge."""
+    allowed = EDGE_ALLOWED[module.split(".")[0]]
+    return [i for i in imports if i.module.split(".")[0] in PROJECT_PACKAGES - allowed]
+
+
+def test_the_edge_rule_sees_every_import_form() -> None:
+    # Written out by hand: each line below but the first three reaches the domain (or another edge) its own way.
+    source = textwrap.dedent("""\
+        import streamlit as st, boto3
+        from studio.design import propose
+        from ui import session
+        import costs.units
+        from modeling.errors import Severity
+        import editing
+        from workshop import lessons
+        def later():
+            from costs import estimate
+        from typing import TYPE_CHECKING
+        if TYPE_CHECKING:
+            from modeling.model import Model
+    """)
+    found = sorted({(i.line, i.module.split(".")[0])
+                    for i in edge_violations("pages.x", imported_modules(source, "pages.x"))})
+    assert found == [(4, "costs"), (5, "modeling"), (6, "editing"), (7, "workshop"), (9, "costs"), (12, "modeling")]
+    # ui is a page's own glue, not dds's or the workshop's; a package's relative import stays in the package.
+    from_ui = imported_modules("from ui import session\n", "dds.cli")
+    assert [i.module for i in edge_violations("dds.cli", from_ui)] == ["ui", "ui.session"]
+    assert not edge_violations("workshop.roles", imported_modules("from . import states\n", "workshop.roles"))
+
+
+@pytest.mark.parametrize("path", EDGE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_edges_reach_the_domain_only_through_studio(path: Path) -> None:
+    module, _ = module_name(path)
+    problems = [f"{path.relative_to(ROOT)}:{i.line}: {module} imports {i.module}; import it from studio (add a "
+                f"use case or a re-export there if it has none)"
+                for i in edge_violations(module, file_imports(path))
+                if (module, _owning_module(i.module)) not in KNOWN_EDGE_IMPORTS]
+    assert not problems, "\n".join(problems)
+
+
+def test_known_edge_imports_still_exist() -> None:
+    for (importer, imported), reason in KNOWN_EDGE_IMPORTS.items():
+        path = ROOT.joinpath(*importer.split(".")).with_suffix(".py")
+        assert reason and any(_owning_module(i.module) == imported for i in file_imports(path)), (
+            f"{importer} no longer imports {imported}: remove it from KNOWN_EDGE_IMPORTS")

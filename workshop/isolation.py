@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
 
-from modeling.preview.tables import NAME_PREFIX
+from studio.preview import NAME_PREFIX
 
 WORKSHOP_ENV = "DESIGN_STUDIO_WORKSHOP"
 # Importing a live table lists the endpoint's tables; in a workshop they are the other attendees' tables,

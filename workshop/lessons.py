@@ -17,8 +17,8 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
-from modeling.design.plans import Design, Operation
-from modeling.model_file import model_from_document
+from studio.design import Design, Operation
+from studio.model import model_from_document
 from workshop import breaks, reveals
 from workshop.reveals import Reveal, RevealFunction
 from workshop.roles import ALL_INDEXES, document_design, index_role, needs_design, resolve_roles

@@ -12,18 +12,24 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from costs.design_ranking import propose
-from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
-from costs.pricing import CapacityDimension, break_even_utilization, load_price_sheet
-from costs.units import batch_get_item_units, get_item_units, query_units
-from costs.usage import CapacityOption, label
-from modeling.design.checks import FindingSeverity, check_design
-from modeling.design.planner import plan_pattern
-from modeling.design.plans import Design, PatternPlan
-from modeling.hot_partitions import BurstScenario, HotPartitionRequest, analyse_hot_partitions
-from modeling.limits import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
-from modeling.model import Consistency, KeyDesign, Model, TableClass
-from modeling.model_file import model_from_document
+from studio.design import Design, FindingSeverity, PatternPlan, check_design, plan_pattern, propose
+from studio.estimate import (
+    PARTITION_READ_UNITS,
+    PARTITION_WRITE_UNITS,
+    CapacityDimension,
+    CapacityOption,
+    EstimateRequest,
+    ModelEstimate,
+    batch_get_item_units,
+    break_even_utilization,
+    estimate_model,
+    get_item_units,
+    label,
+    load_price_sheet,
+    query_units,
+)
+from studio.hot_partitions import BurstScenario, HotPartitionRequest, analyse_hot_partitions
+from studio.model import Consistency, KeyDesign, Model, TableClass, model_from_document
 from workshop.roles import index_serving
 from workshop.states import State, state_document
 from workshop.verification import SEED, VERIFY_KEY_VALUES, busiest_key_utilisation

@@ -21,10 +21,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from costs.design_ranking import propose
-from modeling.design.plans import TABLE, Design
-from modeling.errors import ModelingError
-from modeling.model_file import model_from_document
+from studio.design import TABLE, Design, propose
+from studio.errors import ModelingError
+from studio.model import model_from_document
 
 _ROLE = re.compile(r"\[index:([A-Za-z0-9_.\-]+)\]")
 ALL_INDEXES = "[indexes]"  # every GSI of the design, listed

@@ -16,8 +16,8 @@ import re
 import zlib
 from typing import Any
 
-from modeling.errors import ModelFileError, Problem
-from modeling.model_file import MAX_FILE_BYTES, model_from_document, parse_document
+from studio.errors import ModelFileError, Problem
+from studio.model import MAX_FILE_BYTES, model_from_document, parse_document
 
 MAX_SHARE_CHARS = 8_000
 # A link of 8,000 characters carries ~6 KB packed; models compress about 5:1, so ~30 KB of JSON is the

@@ -12,10 +12,9 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-from costs.design_ranking import propose
-from editing import adopt_key_design
-from modeling.examples import example_document
-from modeling.model_file import model_from_document
+from studio.design import adopt_key_design, propose
+from studio.examples import example_document
+from studio.model import model_from_document
 from workshop.roles import document_index_serving, free_index_name
 
 Document = dict[str, Any]

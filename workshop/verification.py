@@ -21,19 +21,24 @@ from typing import Any, Protocol
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from costs.design_ranking import propose
-from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
-from costs.preview import PreviewRun, run_preview
-from costs.usage import CapacityOption
-from modeling.design.checks import Finding, check_design
-from modeling.design.plans import Design, Operation
-from modeling.endpoint.adapter import Endpoint, configured_endpoint, dynamodb_client
-from modeling.errors import ModelFileError, ModelingError
-from modeling.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
-from modeling.model import BillingMode, Model
-from modeling.model_file import model_from_document
-from modeling.preview.session import already_loaded, check_preview_table, load_preview, preview_setup
-from modeling.preview.write_runner import WriteContext, concurrent_increments
+from studio.design import Design, Finding, Operation, check_design, propose
+from studio.errors import ModelFileError, ModelingError
+from studio.estimate import CapacityOption, EstimateRequest, ModelEstimate, estimate_model
+from studio.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
+from studio.model import BillingMode, Model, model_from_document
+from studio.preview import (
+    Endpoint,
+    PreviewRun,
+    WriteContext,
+    already_loaded,
+    check_preview_table,
+    concurrent_increments,
+    configured_endpoint,
+    dynamodb_client,
+    load_preview,
+    preview_setup,
+    run_preview,
+)
 
 # Key values simulated per template when a step asks the hot-partition analysis: enough for the
 # busiest-key figures (which depend on the distributions, not on the population size) in well under a second.

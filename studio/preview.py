@@ -1,0 +1,30 @@
+"""The preview: seeded sample data loaded into the endpoint, every access pattern run and its answer checked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from costs.preview import PatternResult, PreviewReport, PreviewRun
+from costs.preview import run_preview as _run_preview
+from modeling.endpoint.adapter import Endpoint, configured_endpoint, dynamodb_client
+from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
+from modeling.preview.session import (
+    PreviewSetup,
+    already_loaded,
+    check_preview_table,
+    load_preview,
+    preview_setup,
+)
+from modeling.preview.tables import NAME_PREFIX
+from modeling.preview.write_runner import WriteContext, concurrent_increments
+
+__all__ = ["DEFAULT_PREVIEW_ITEMS", "MAX_PREVIEW_ITEMS", "NAME_PREFIX", "Endpoint", "PatternResult", "PreviewReport",
+           "PreviewRun", "PreviewSetup", "WriteContext", "already_loaded", "check_preview_table",
+           "concurrent_increments", "configured_endpoint", "dynamodb_client", "load_preview", "preview_setup",
+           "run_preview"]
+
+
+def run_preview(request: PreviewRun, progress: Callable[[int, int], None] | None = None) -> PreviewReport:
+    """Run the request's access patterns on its loaded data (`costs.preview.run_preview`); `progress(done,
+    total)` is told after each pattern."""
+    return _run_preview(request, progress)

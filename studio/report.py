@@ -1,0 +1,17 @@
+"""The cost-review report: estimate, checks and hot partitions of one model, assembled for a reviewer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from costs.review_report import ModelSource, ReviewReport, ReviewRequest, load_reviewed_model
+from costs.review_report import build_review_report as _build_review_report
+
+__all__ = ["ModelSource", "ReviewReport", "ReviewRequest", "build_review_report", "load_reviewed_model"]
+
+
+def build_review_report(request: ReviewRequest,
+                        progress: Callable[[float, str], None] | None = None) -> ReviewReport:
+    """The report (`costs.review_report.build_review_report`); `progress(fraction done, what comes next)` is
+    told before each engine runs."""
+    return _build_review_report(request, progress)
