@@ -259,7 +259,7 @@ def poisson_pmf_table(lam: FloatArray, top: int) -> FloatArray:
     """P(count = k) for k = 0 .. top (columns), one row per mean in `lam` (a mean of 0 is always 0)."""
     k = np.arange(top + 1, dtype=float)
     log_factorial = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, top + 1)))])
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # a mean of 0: log 0 = -inf and 0 x -inf, masked below
         log_pmf = k[None, :] * np.log(lam)[:, None] - lam[:, None] - log_factorial[None, :]
     pmf: FloatArray = np.where(lam[:, None] > 0, np.exp(log_pmf), (k == 0)[None, :].astype(float))
     return pmf
