@@ -346,6 +346,7 @@ def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
         base = _FormBase(now, held)
     # a field Streamlit forgot (the page was left, so its widgets were not drawn) is set again, never left blank
     _show_in_form(scope, base.shown, [f for f in base.shown if scope.key(_TABLE_FORM_KEYS[f]) not in st.session_state])
+    _resend_to_browser(scope)
     st.session_state[base_key] = base
     with st.container(key="table_form"):
         st.caption("Saved as you go: a field is saved when you leave it (Tab, Enter, or a click anywhere, "
@@ -381,6 +382,18 @@ def _typed_in_form(scope: session.ModelScope, base: _FormBase) -> bool:
     from, so a field another tab saved meanwhile is merged or asked about, never overwritten or dropped."""
     return any(st.session_state.get(scope.key(name), base.shown[field]) != base.shown[field]
                for field, name in _TABLE_FORM_KEYS.items())
+
+
+def _resend_to_browser(scope: session.ModelScope) -> None:
+    """Send every field's value to the browser on every run, not only those set this run. A click on another
+    page at the instant a field was left races the field's save: the browser asks for the other page, then the
+    save's run of this page arrives second and is the one shown, and the browser, having dropped the fields it
+    drew, showed Model name, Description and Table name blank though the model held them (a stranger's
+    session; typing into a blank field would then have overwritten the model). A value assigned through the
+    session state is one Streamlit sends with the widget (`set_value`); one the browser sent is not."""
+    for name in _TABLE_FORM_KEYS.values():
+        key = scope.key(name)
+        st.session_state[key] = st.session_state[key]
 
 
 def _show_in_form(scope: session.ModelScope, fields: dict[str, Any], names: list[str]) -> None:
