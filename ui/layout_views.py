@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 import pandas as pd
 import streamlit as st
+from pandas.io.formats.style import Styler
 
 import editing
 from costs.design_ranking import propose, rank_designs, ranking_rows
@@ -55,18 +58,41 @@ def entity_colours(model: Model) -> dict[str, str]:
     return {e.name: _ENTITY_COLOURS[i % len(_ENTITY_COLOURS)] for i, e in enumerate(model.entities)}
 
 
-def table_view(result: LayoutResult, colours: dict[str, str]) -> None:
-    view = result.view
-    frame = pd.DataFrame(list(view.rows), columns=list(view.columns)).dropna(axis="columns", how="all")
+def cell_text(value: Any) -> str:
+    """A sample value as the tables show it: blank where the item has no such attribute, a whole number without
+    decimals, a fraction with the digits it has, a list or set as JSON. pandas' Styler showed "None" and
+    "2.000000" (a column with a gap became floats, printed to six places; a stranger's session)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, list | tuple | dict):
+        return json.dumps(value, default=str, ensure_ascii=False)
+    return str(value)
+
+
+def sample_table(rows: tuple[dict[str, Any], ...], columns: tuple[str, ...], colours: dict[str, str]) -> Styler:
+    """The sample items as a table, each row in its entity's colour; the columns no item has are left out.
+    Cells stay objects (an integer is not turned into a float by a gap in its column)."""
+    frame = pd.DataFrame(list(rows), columns=list(columns), dtype=object).dropna(axis="columns", how="all")
     styled = frame.style.apply(
         lambda row: [f"background-color: {colours.get(row[ENTITY_COLUMN], '')}"] * len(row), axis=1)
-    st.dataframe(styled, hide_index=True, width="stretch", key="layout.table")
+    return styled.format(cell_text)
+
+
+def table_view(result: LayoutResult, colours: dict[str, str]) -> None:
+    view = result.view
+    st.dataframe(sample_table(view.rows, view.columns, colours), hide_index=True, width="stretch",
+                 key="layout.table")
     st.caption(f"{len(view.rows)} sample items through {plain(view.index)}, sorted by {plain(view.partition_key)}"
                + (f" then {plain(view.sort_key)}" if view.sort_key else "") + "; colours show the entity.")
     if view.absent:
         st.markdown(f"**Not in {plain(view.index)}** ({len(view.absent)} items: a sparse index leaves out items "
                     "without its keys, and they cost nothing in it)")
-        st.dataframe(pd.DataFrame(list(view.absent)), hide_index=True, width="stretch", key="layout.absent")
+        absent = pd.DataFrame(list(view.absent), dtype=object)
+        st.dataframe(absent.style.format(cell_text), hide_index=True, width="stretch", key="layout.absent")
 
 
 def chart_with_downloads(name: str, rows: tuple[dict[str, Any], ...], columns: tuple[str, ...]) -> None:
