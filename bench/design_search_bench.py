@@ -28,8 +28,9 @@ from typing import Any, TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from costs.design_search import NoDesign, search_layouts
+from costs.search_pricing import SEARCH_PRICING
 from modeling.design.generator import generate_design
+from modeling.design.search import NoDesign, search_layouts
 from modeling.examples import list_examples, load_example
 from modeling.model import Model
 
@@ -117,7 +118,7 @@ def _warm_up() -> None:
             {"name": "get_widget", "kind": "read_one", "entities": ["Widget"], "inputs": ["widgetId"],
              "traffic": {"peak_requests_per_second": 2, "average_requests_per_second": 1}},
             {"name": "put_widget", "kind": "write", "entities": ["Widget"], "inputs": ["widgetId"],
-             "traffic": {"peak_requests_per_second": 2, "average_requests_per_second": 1}}]}))
+             "traffic": {"peak_requests_per_second": 2, "average_requests_per_second": 1}}]}), SEARCH_PRICING)
 
 
 def _measure(name: str, mode: str) -> Measurement:
@@ -128,7 +129,7 @@ def _measure(name: str, mode: str) -> Measurement:
     if mode == "generator":
         generate_design(model)
         return {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu}
-    result = search_layouts(model, exhaustive=mode == "exhaustive")
+    result = search_layouts(model, SEARCH_PRICING, exhaustive=mode == "exhaustive")
     if isinstance(result, NoDesign):
         raise SystemExit(f"{name}: the search found no design")
     stats = result.stats

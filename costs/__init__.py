@@ -3,7 +3,9 @@
 What it costs: `item_size` measures items as DynamoDB does, `units` turns one request into capacity
 units, `usage` holds what a table consumes (`TableUsage`), `autoscaling` simulates provisioned capacity
 minute by minute, `pricing` loads dated price sheets (`price_sheets/`), and `monthly` prices every
-capacity option and table class as line items with a recommendation. Money is `Decimal` USD and a
+capacity option and table class as line items with a recommendation. `search_pricing` prices layouts for
+the key-design search (`modeling.design.search`, which receives it from `studio.design`), `design_cost` prices
+one design and `design_ranking` ranks the search's finalists by their monthly cost. Money is `Decimal` USD and a
 month is 730 hours. Every rule and price cites `docs/dynamodb-rules.md` by section.
 
 Vocabulary follows the glossary in `modeling/__init__.py` and the README: RCU / WCU are provisioned

@@ -37,13 +37,14 @@ from modeling.model_file import (
 )
 from modeling.schema import model_json_schema
 
-# Commands whose answer is the ranked design (`costs.design_ranking.propose`), and where they live now.
+# Commands whose answer is the ranked design (`studio.design.propose`), and where they live now.
 MOVED_COMMANDS = {"design": "dds design", "check": "dds check"}
 
 
 def main(argv: list[str] | None = None, propose: Proposer | None = None) -> int:
-    """`propose`: the ranked designs (`costs.design_ranking.propose`), which `dds` passes in (costs sits above
-    modeling) for `export-workbench`'s design and the one-line design summary of `import-sql`/`import-queries`."""
+    """`propose`: the ranked designs (`studio.design.propose`), which `dds` passes in (the search's pricing
+    sits above modeling) for `export-workbench`'s design and the one-line design summary of
+    `import-sql`/`import-queries`."""
     words = sys.argv[1:] if argv is None else list(argv)
     if words and words[0] in MOVED_COMMANDS:
         print(f"python -m modeling {words[0]}: moved to `{MOVED_COMMANDS[words[0]]}` (or `python -m costs "

@@ -1,27 +1,42 @@
-"""Propose key designs for a model (the cost-based search), check one, adopt one as the model's own."""
+"""Propose key designs for a model (the cost-based search), check one, adopt one as the model's own.
+
+The search (`modeling.design.search`, its finalists in `modeling.design.proposal`) prices layouts with the
+`SearchPricing` it is given; this module passes it the cost engine's (`costs.search_pricing.SEARCH_PRICING`),
+so no page, `dds` command or lesson passes pricing itself.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from costs.design_ranking import chosen_design, proposal_refusal
-from costs.design_ranking import propose as _propose
+from costs.design_ranking import chosen_design, rank_designs, ranking_rows
+from costs.search_pricing import SEARCH_PRICING
 from editing import adopt_key_design
+from modeling.design import proposal
 from modeling.design.checks import Finding, FindingSeverity
 from modeling.design.checks import check_design as _check_design
 from modeling.design.design_report import design_document
 from modeling.design.planner import plan_pattern
 from modeling.design.plans import TABLE, Design, Operation, PatternPlan
+from modeling.design.proposal import NoSafeDesign
 from modeling.model import Model
 
 __all__ = ["TABLE", "Design", "Finding", "FindingSeverity", "Operation", "PatternPlan", "adopt_design",
            "adopt_key_design",
-           "check_design", "chosen_design", "design_document", "plan_pattern", "proposal_refusal", "propose"]
+           "check_design", "chosen_design", "design_document", "plan_pattern", "proposal_refusal", "propose",
+           "rank_designs", "ranking_rows"]
 
 
 def propose(model: Model) -> tuple[Design, ...]:
-    """The designs every page shows, in the order they show them (`costs.design_ranking.propose`)."""
-    return _propose(model)
+    """The designs every page shows, in the order they show them (`modeling.design.proposal.propose`, priced by
+    the cost engine's search pricing)."""
+    return proposal.propose(model, SEARCH_PRICING)
+
+
+def proposal_refusal(model: Model) -> NoSafeDesign | None:
+    """Why no proposal is offered (every candidate fails the checks), else None
+    (`modeling.design.proposal.proposal_refusal`, with the same pricing as `propose`)."""
+    return proposal.proposal_refusal(model, SEARCH_PRICING)
 
 
 def check_design(model: Model, design: Design) -> list[Finding]:

@@ -8,13 +8,13 @@ from typing import Any
 
 import streamlit as st
 
-from costs.design_ranking import propose
 from costs.migration import PricedPlan, plan_json_text, plan_markdown, price_plan
 from modeling.errors import ModelFileError, ModelingError
 from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
 from modeling.migration.script import migration_script
 from modeling.model import KeyDesign, Model
 from modeling.model_file import model_from_document, parse_document, refuse_oversized
+from studio.design import propose
 from ui import session
 from ui.problems import show_problems
 from ui.text import plain

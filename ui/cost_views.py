@@ -10,7 +10,6 @@ import streamlit as st
 
 from costs import charts, cost_text
 from costs.capacity import UsageExtras
-from costs.design_ranking import propose
 from costs.errors import CostError, PriceListError
 from costs.estimate import (
     EstimateRequest,
@@ -35,6 +34,7 @@ from costs.units import request_units
 from costs.usage import CapacityOption, label
 from modeling.design.plans import Operation
 from modeling.model import Consistency, Model, TableClass
+from studio.design import propose
 from ui import choices, session
 from ui.tabs import KEEP
 from ui.text import plain

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from costs.design_ranking import propose
 from modeling import charts
 from modeling.design.checks import FindingSeverity, check_design
 from modeling.design.checks.catalogue import SEVERITY_RANK
@@ -13,6 +12,7 @@ from modeling.design.plans import Design
 from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.hot_partitions.display import display_frame
 from modeling.model import Model
+from studio.design import propose
 from ui import session
 from ui.text import plain
 

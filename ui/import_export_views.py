@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costs.design_ranking import propose
 from costs.errors import CostError
 from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
 from costs.load_test import export_load_test
@@ -22,6 +21,7 @@ from modeling.interop.live_import import (
 from modeling.model import BillingMode, Model
 from modeling.preview.loadtest import LoadTest, LoadTestFormat
 from modeling.workspace.store import workspace_table_name
+from studio.design import propose
 from ui import missing_views, session
 from ui.tabs import KEEP, kept_text
 from ui.text import plain

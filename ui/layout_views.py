@@ -11,7 +11,6 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 import editing
-from costs.design_ranking import propose, rank_designs, ranking_rows
 from modeling.design.checks import FindingSeverity
 from modeling.design.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
 from modeling.design.layout import (
@@ -24,6 +23,7 @@ from modeling.design.layout import (
 )
 from modeling.interop.spreadsheet import csv_text
 from modeling.model import Model, ProjectionType
+from studio.design import propose, rank_designs, ranking_rows
 from ui import model_editor, session
 from ui.text import plain
 

@@ -12,11 +12,11 @@ from typing import Any
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
-from costs.design_ranking import proposal_refusal, propose
 from costs.errors import CostError
 from modeling.design.missing import nothing_to_design, what_is_missing
 from modeling.errors import Problem, errors_only
 from modeling.model import Model
+from studio.design import proposal_refusal, propose
 from ui import session
 from ui.text import plain
 

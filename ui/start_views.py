@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costs.design_ranking import propose
 from editing import starter_document
 from modeling.design.missing import nothing_to_design
 from modeling.design.summary import DesignFindingsSummary, DocumentSummary, design_findings_summary
 from modeling.model import Model
+from studio.design import propose
 from ui import missing_views, session
 
 

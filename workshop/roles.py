@@ -44,7 +44,7 @@ def index_serving(design: Design, pattern: str) -> str:
 
 
 def document_design(document: Mapping[str, Any]) -> Design:
-    """The design a lesson's document opens on: `costs.design_ranking.propose`'s first, as on every page
+    """The design a lesson's document opens on: `studio.design.propose`'s first, as on every page
     (the document's own design when it has one, else the search's proposal)."""
     return propose(model_from_document(dict(document)))[0]
 

@@ -4,8 +4,8 @@ A `LayoutChoice` fixes, for every entity, where its items live on the table (`Pl
 partition, partitioned by part of its identity for one list pattern, or inside a parent's item
 collection) and which pattern's order its sort key follows, plus whether GSIs are shared (overloaded)
 or one per pattern. `modeling.design.generator.generate_design` turns a choice into a design; the search that
-prices choices lives in `costs.design_search` (costs may import modeling, never the reverse), so this
-module only says what the candidates are.
+prices choices is `modeling.design.search` (with the pricing it is given: `costs` may import modeling, never the
+reverse), so this module only says what the candidates are.
 
 Everything here works on `canonical_model(model)`: entities, attributes, relationships and access
 patterns sorted by name, so the order a file lists them in never changes a candidate or its cost.

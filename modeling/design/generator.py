@@ -15,8 +15,8 @@ Rules, in order (each choice records one sentence saying why):
 A strongly consistent read never gets a GSI (GSIs are eventually consistent, dynamodb-rules §4.1): it gets
 an LSI when it knows the table's partition key, else it is left for a layout that keys the table for it.
 `generate_design(model, strategy, choice)` builds the layout a `modeling.design.design_space.LayoutChoice` names;
-`costs.design_search` prices the choices (seeded with `rule_based_designs`) and keeps the cheapest;
-`costs.design_ranking.propose` is the one answer every caller shows. The model is canonicalised first
+`modeling.design.search` prices the choices (seeded with `rule_based_designs`) and keeps the cheapest;
+`modeling.design.proposal.propose` is the one answer every caller shows. The model is canonicalised first
 (`canonical_model`), so the same model gives the same designs byte for byte whatever order its file
 lists entities, attributes, relationships and access patterns in.
 """
@@ -771,7 +771,7 @@ def rule_based_designs(model: Model) -> tuple[Design, ...]:
     "Separate partitions").
 
     Not the product's answer to "what design?": these are the seeds of the cost-based search, and
-    `costs.design_ranking.propose(model)` (which every page, the CLI, the report and the workshop call)
+    `studio.design.propose(model)` (which every page, the CLI, the report and the workshop call)
     ranks them with every other layout the search prices. Use this where a test or a benchmark needs a
     design of the model that does not depend on prices."""
     designs: list[Design] = []

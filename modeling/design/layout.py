@@ -100,8 +100,8 @@ def _shown(value: Any) -> Any:
 @dataclass(frozen=True)
 class LayoutRequest:
     model: Model
-    # the candidates, the default first: `costs.design_ranking.propose` / `DesignRanking.designs` (modeling
-    # cannot rank them itself, and a second source of designs would answer "what design?" differently)
+    # the candidates, the default first: `studio.design.propose` / `DesignRanking.designs` (modeling
+    # cannot price them itself, and a second source of designs would answer "what design?" differently)
     designs: tuple[Design, ...]
     design_name: str | None = None  # None: the first candidate
     index: str = TABLE

@@ -4,9 +4,9 @@ The model goes to the file (or to stdout as YAML when `import-sql` has no `-o`);
 needs a decision and the statements no access pattern serves go to stderr. Bad SQL, a bad CSV or a window
 that cannot be used is one message per problem with its line and column, exit 1; never a traceback.
 
-The one-line design summary names the design every page proposes, which only `costs.design_ranking.propose`
-knows (`modeling` never imports `costs`): `dds import` passes it in as `propose`; without it the summary
-points to `dds design`.
+The one-line design summary names the design every page proposes, which only `studio.design.propose`
+knows (`modeling.design.proposal.propose` needs the cost engine's pricing, and `modeling` never imports
+`costs`): `dds import` passes it in as `propose`; without it the summary points to `dds design`.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def _schema_options(parser: argparse.ArgumentParser) -> None:
                              "PREFIX, the prefix every table name shares")
 
 
-# The designs of a model, the default first (`costs.design_ranking.propose`, passed in by the caller).
+# The designs of a model, the default first (`studio.design.propose`, passed in by the caller).
 Proposer = Callable[[Model], tuple[Design, ...]]
 
 

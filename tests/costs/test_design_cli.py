@@ -1,5 +1,5 @@
 """`dds design` / `dds check` (`python -m costs design|check`): Markdown and JSON output, --write, and clear
-errors; the designs are the ranking every page shows (`costs.design_ranking.propose`)."""
+errors; the designs are the ranking every page shows (`studio.design.propose`)."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_the_modeling_alias_says_where_design_and_check_moved() -> None:
 
 def test_design_and_check_say_why_when_no_candidate_passes_the_checks(tmp_path: Path, monkeypatch) -> None:
     """Issue 28.4: every candidate returning other entities' items is refused, in one line, not offered."""
-    from costs import design_ranking
+    from modeling.design import proposal
     from modeling.design.checks.catalogue import finding
     from modeling.model_file import FileFormat, dump_document, model_to_document
     from tests.modeling.exact_models import books_model
@@ -85,7 +85,7 @@ def test_design_and_check_say_why_when_no_candidate_passes_the_checks(tmp_path: 
     def always_wrong(model: object, design: object) -> list:
         return [finding("DDS206", "access_patterns[list_titles_by_isbn]", "the Query returns the Book item too",
                         pattern="list_titles_by_isbn")]
-    monkeypatch.setattr(design_ranking, "check_design", always_wrong)
+    monkeypatch.setattr(proposal, "check_design", always_wrong)
     path = tmp_path / "books.yaml"
     model = books_model().model_copy(update={"name": "Books refused by the CLI"})  # its own memo entry
     path.write_text(dump_document(model_to_document(model), FileFormat.YAML), encoding="utf-8")

@@ -11,16 +11,18 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from costs.design_ranking import PROPOSED, YOUR_DESIGN, chosen_design, propose, rank_designs, ranking_rows
-from costs.design_search import NoDesign, SearchResult, search_layouts
+from costs.design_ranking import chosen_design, propose, rank_designs, ranking_rows
 from costs.errors import NoDesignError, UnknownDesignError
 from costs.estimate import EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.load_test import export_load_test
 from costs.pricing import load_price_sheet
+from costs.search_pricing import SEARCH_PRICING, CostSearchPricing
 from modeling.design.keys import KeyTemplate
 from modeling.design.missing import Gap, what_is_missing
 from modeling.design.plans import Operation
+from modeling.design.proposal import PROPOSED, YOUR_DESIGN
+from modeling.design.search import NoDesign, SearchResult, search_layouts
 from modeling.examples import list_examples, load_example
 from modeling.interop.infrastructure import IacFormat
 from modeling.memo import clear_domain_caches
@@ -28,6 +30,7 @@ from modeling.model import Model
 from modeling.preview.loadtest import LoadTestFormat
 
 SHEET = load_price_sheet("us-east-1")
+SHEET_PRICING = CostSearchPricing(SHEET)
 
 
 def _shuffled(model: Model, rng: random.Random) -> Model:
@@ -48,9 +51,9 @@ def test_shuffling_the_models_lists_never_changes_the_proposal_or_its_cost(slug:
     # realistic models: the generic `tests.strategies.models()` draws ones the cost engine cannot price
     # (Decimal overflow on 1e130 constants, identifiers the sample data leaves out), a separate finding
     model = _support_desk() if slug == "support_desk" else load_example(slug).model_copy(update={"key_design": None})
-    first = search_layouts(model, SHEET, max_candidates=60)
+    first = search_layouts(model, SHEET_PRICING, max_candidates=60)
     clear_domain_caches()  # the shuffled model must be searched again, not found in the memo
-    second = search_layouts(_shuffled(model, rng), SHEET, max_candidates=60)
+    second = search_layouts(_shuffled(model, rng), SHEET_PRICING, max_candidates=60)
     assert second.best.design.key_design == first.best.design.key_design
     assert second.best.monthly_cost_usd == first.best.monthly_cost_usd
     assert {p.pattern: p for p in second.best.design.plans} == {p.pattern: p for p in first.best.design.plans}
@@ -61,23 +64,23 @@ def test_reversing_the_patterns_of_an_example_changes_nothing(slug: str) -> None
     model = load_example(slug)
     reversed_model = model.model_copy(update={"access_patterns": model.access_patterns[::-1],
                                               "entities": model.entities[::-1]})
-    reversed_best = search_layouts(reversed_model).best.design.key_design
+    reversed_best = search_layouts(reversed_model, SEARCH_PRICING).best.design.key_design
     clear_domain_caches()
-    assert reversed_best == search_layouts(model).best.design.key_design
+    assert reversed_best == search_layouts(model, SEARCH_PRICING).best.design.key_design
 
 
 def test_a_reordered_model_is_the_same_search_and_a_changed_one_is_searched_again() -> None:
     # the Layout page reruns on every click: a model whose lists were only reordered is answered from the memo
     clear_domain_caches()
     model = load_example("iot_telemetry").model_copy(update={"key_design": None})
-    first = search_layouts(model, SHEET, max_candidates=20)
+    first = search_layouts(model, SHEET_PRICING, max_candidates=20)
     reordered = model.model_copy(update={"access_patterns": model.access_patterns[::-1],
                                          "entities": model.entities[::-1]})
-    assert search_layouts(reordered, SHEET, max_candidates=20) is first
+    assert search_layouts(reordered, SHEET_PRICING, max_candidates=20) is first
     busier = model.model_copy(update={"access_patterns": tuple(p.model_copy(update={"traffic": p.traffic.model_copy(
         update={"average_requests_per_second": p.traffic.average_requests_per_second * 7,
                 "peak_requests_per_second": p.traffic.peak_requests_per_second * 7})}) for p in model.access_patterns)})
-    again = search_layouts(busier, SHEET, max_candidates=20)
+    again = search_layouts(busier, SHEET_PRICING, max_candidates=20)
     assert again is not first
     assert again.best.monthly_cost_usd > first.best.monthly_cost_usd  # seven times the traffic costs more
 
@@ -85,7 +88,7 @@ def test_a_reordered_model_is_the_same_search_and_a_changed_one_is_searched_agai
 @pytest.mark.parametrize("slug", ["iot_telemetry", "student_platform", "ecommerce_orders"])
 def test_branch_and_bound_finds_the_exhaustive_enumerations_winner(slug: str) -> None:
     model = load_example(slug)
-    bounded, exhaustive = search_layouts(model), search_layouts(model, exhaustive=True)
+    bounded, exhaustive = search_layouts(model, SEARCH_PRICING), search_layouts(model, SEARCH_PRICING, exhaustive=True)
     assert bounded.best.rank_key() == exhaustive.best.rank_key()
 
 
@@ -146,7 +149,7 @@ def test_no_layout_keys_the_table_on_an_attribute_a_write_changes_in_place(slug:
 
     model = _one_pattern_per_kind(slug)
     clear_domain_caches()
-    for candidate in search_layouts(model, SHEET, max_candidates=40).complete:
+    for candidate in search_layouts(model, SHEET_PRICING, max_candidates=40).complete:
         for keys in candidate.design.key_design.entities:
             table = KeyTemplate.parse(keys.table.partition_key).attribute_names + (
                 KeyTemplate.parse(keys.table.sort_key).attribute_names if keys.table.sort_key else ())
@@ -161,7 +164,7 @@ EMPTY = Model.model_validate({"name": "New model", "table": {"name": "new-model"
 
 def test_a_model_without_entities_has_no_design_and_says_what_to_add() -> None:
     # it raised IndexError in the depth-first walk (`order[0]` of an empty placement order)
-    search = search_layouts(EMPTY)
+    search = search_layouts(EMPTY, SEARCH_PRICING)
     assert isinstance(search, NoDesign)
     assert [m.gap for m in search.missing] == [Gap.NO_ENTITIES] and "Add an entity" in search.message
     ranking = rank_designs(EMPTY)
@@ -203,12 +206,12 @@ def test_a_half_built_model_lists_each_missing_step_once(document: dict, expecte
 
 def _every_prefix_bound_and_completion(slug: str) -> list[tuple[Decimal, Decimal]]:
     """(bound of a partial layout, cheapest complete layout extending it) for every partial layout of an example."""
-    from costs.design_search import COLLECTIONS, LayoutChoice, _BranchAndBound, _Node, _Pricer
     from modeling.design.design_space import canonical_model
     from modeling.design.generator import generate_design
+    from modeling.design.search import COLLECTIONS, LayoutChoice, _BranchAndBound, _Node, _Pricer
 
     canonical = canonical_model(load_example(slug)).model_copy(update={"key_design": None})
-    pricer = _Pricer(canonical, SHEET)
+    pricer = _Pricer(canonical, SHEET_PRICING)
     search = _BranchAndBound(canonical, pricer, max_candidates=10**9)
     completions: dict[tuple, Decimal] = {}
     for share in (True, False):
@@ -243,13 +246,13 @@ def test_the_search_ranks_by_the_option_the_estimate_recommends() -> None:
     `estimate_monthly_cost` gives on the same usage (not on-demand's): here reserved capacity, far below
     on-demand, so a layout that is cheaper on-demand but dearer as recommended loses."""
     from costs.capacity import capacity_profile, table_usage
-    from costs.design_search import SEARCH_SAMPLE_ITEMS, _Pricer
     from costs.monthly import estimate_monthly_cost
+    from costs.search_pricing import SEARCH_SAMPLE_ITEMS, CostLayoutPricer
     from modeling.design.design_space import canonical_model
 
     canonical = canonical_model(load_example("student_platform")).model_copy(update={"key_design": None})
-    result = search_layouts(canonical, SHEET)
-    pricer = _Pricer(canonical, SHEET)
+    result = search_layouts(canonical, SHEET_PRICING)
+    pricer = CostLayoutPricer(canonical, SHEET)
     profile = capacity_profile(canonical, result.best.design, sample_items_per_entity=SEARCH_SAMPLE_ITEMS,
                                items=pricer.items)
     estimate = estimate_monthly_cost(table_usage(canonical, result.best.design, profile), SHEET)
@@ -262,7 +265,7 @@ def test_the_search_ranks_by_the_option_the_estimate_recommends() -> None:
 
 @pytest.mark.parametrize("slug", [e.slug for e in list_examples()])
 def test_each_example_is_searched_to_proven_optimality(slug: str) -> None:
-    result = search_layouts(load_example(slug))
+    result = search_layouts(load_example(slug), SEARCH_PRICING)
     assert not result.stats.budget_exhausted
     assert result.stats.optimality_gap == 0.0 and result.stats.lower_bound_usd == result.best.monthly_cost_usd
     assert result.stats.describe().startswith("Search: optimal within its space")
@@ -272,7 +275,7 @@ def test_a_search_stopped_by_its_budget_states_a_proven_gap() -> None:
     """On a model too large to finish, the gap is (best - least queued bound) / best, and the bound is below
     every complete layout the search priced."""
     model = load_example("crm_single_table")
-    result = search_layouts(model, SHEET, max_candidates=5)
+    result = search_layouts(model, SHEET_PRICING, max_candidates=5)
     stats = result.stats
     assert stats.budget_exhausted
     assert 0 < stats.optimality_gap < 1
@@ -280,7 +283,7 @@ def test_a_search_stopped_by_its_budget_states_a_proven_gap() -> None:
     gap = (result.best.monthly_cost_usd - stats.lower_bound_usd) / result.best.monthly_cost_usd
     assert abs(float(gap) - stats.optimality_gap) < 1e-9
     assert f"at most {stats.optimality_gap:.0%} more" in stats.describe()
-    full = search_layouts(model, SHEET)
+    full = search_layouts(model, SHEET_PRICING)
     assert full.best.monthly_cost_usd >= stats.lower_bound_usd  # the proven bound holds for the true best
 
 
@@ -288,12 +291,12 @@ def test_the_search_never_keeps_a_layout_that_returns_wrong_results_as_its_best(
     """The github use case's cheapest layouts read a repository's forks and issues in one Query with other items
     (DDS206): the search refuses them as its best, so a correct layout bounds the search instead of being
     pruned by a wrong one (it was 1.54x the expert under the recommended option)."""
-    from costs.design_search import search_layouts as search
     from modeling.design.checks import wrong_results
+    from modeling.design.search import search_layouts as search
     from tests.expert_models.comparison import load, use_cases
 
     case = next(c for c in use_cases() if c.name == "github")
-    result = search(load(case.model_path))
+    result = search(load(case.model_path), SEARCH_PRICING)
     assert isinstance(result, SearchResult)
     assert wrong_results(load(case.model_path), result.best.design) == []
     assert any(c.refused.startswith("it returns wrong results: DDS206") for c in result.complete)

@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from costs import design_ranking
-from costs.design_ranking import YOUR_DESIGN, chosen_design, proposal_refusal, propose
+from costs.design_ranking import chosen_design, proposal_refusal, propose
 from costs.errors import NoSafeDesignError
+from modeling.design import proposal
 from modeling.design.checks import FindingSeverity, check_design
 from modeling.design.checks.catalogue import finding
 from modeling.design.generator import explicit_design
 from modeling.design.plans import Design, Operation
+from modeling.design.proposal import YOUR_DESIGN
 from modeling.examples import EXAMPLES_DIR
 from modeling.model import Model
 from modeling.model_file import load_model_file
@@ -136,7 +137,7 @@ def test_when_every_candidate_returns_wrong_results_nothing_is_proposed_and_call
     def always_wrong(model: Model, design: Design) -> list:
         return [finding("DDS206", "access_patterns[list_titles_by_isbn]", "returns the Book item too",
                         pattern="list_titles_by_isbn")]
-    monkeypatch.setattr(design_ranking, "check_design", always_wrong)
+    monkeypatch.setattr(proposal, "check_design", always_wrong)
     assert propose(model) == ()
     refusal = proposal_refusal(model)
     assert refusal is not None and refusal.findings[0][0] == "DDS206"

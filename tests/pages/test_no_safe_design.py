@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from costs import design_ranking
+from modeling.design import proposal
 from modeling.design.checks.catalogue import finding
 from modeling.model_file import model_to_document
 from modeling.workspace.folder import Workspace
@@ -24,7 +24,7 @@ def test_a_model_without_a_passing_design_is_refused_with_the_finding(page: str,
     def always_wrong(model: object, design: object) -> list:
         return [finding("DDS206", "access_patterns[list_titles_by_isbn]", "the Query returns the Book item too",
                         pattern="list_titles_by_isbn")]
-    monkeypatch.setattr(design_ranking, "check_design", always_wrong)
+    monkeypatch.setattr(proposal, "check_design", always_wrong)
     model = books_model().model_copy(update={"name": f"Books refused on {page}"})  # its own memo entry
     slug = Workspace(workspace_dir).create(model_to_document(model))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)

@@ -3,7 +3,7 @@
 One table; one facet per entity, whose key aliases are the entity's key templates
 (`CUSTOMER#{customerId}`: NoSQL Workbench shows them as column titles, and the importer reads them
 back as templates); the items of every facet are the model's sample data with the keys rendered through
-the design the caller passes: `costs.design_ranking.propose`'s first, what every page shows (the model's
+the design the caller passes: `studio.design.propose`'s first, what every page shows (the model's
 own key design, else the proposal); without one, the model's own, else the rule-based generator's. What the
 format has no place for (LSIs, access patterns, traffic, streams, table class, sparse-index conditions) is
 listed in the export's notes; the time-to-live attribute is written as the table's `TimeToLiveAttribute`.

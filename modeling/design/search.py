@@ -1,9 +1,11 @@
-"""The key-design search: price candidate layouts with the cost engine and keep the cheapest.
+"""The key-design search: price candidate layouts with the pricing it is given and keep the cheapest.
 
 `modeling.design.design_space` says what the candidates are (a placement per entity, shared or per-pattern
 GSIs) and `modeling.design.generator` builds each (its rule-based designs, `rule_based_designs`, are always
-among the candidates); this module prices them on the model's own traffic with the cost engine
-(`costs.capacity` + `costs.monthly`) and finds the cheapest by best-first branch and bound.
+among the candidates); this module prices them on the model's own traffic with a `SearchPricing` (the cost
+engine's, `costs.search_pricing.SEARCH_PRICING`: `costs.capacity` + `costs.monthly`, passed in from above:
+`modeling` never imports `costs`; `studio.design` wires the two) and finds the cheapest by best-first branch
+and bound.
 
 The objective is what the user will pay: the monthly total of the option the estimate recommends
 (`costs.monthly.recommended_subtotal_usd`: the cheapest of on-demand, provisioned, auto scaling and reserved,
@@ -27,8 +29,7 @@ placed or not, can be cheaper than that bound.
 
 Ties, in `PricedCandidate.rank_key`'s order: a layout that is not refused, then fewer reads served by a Scan,
 then the lower recommended total, then the lower on-demand total, then fewer indexes, then the key design's
-JSON (so the same model always gives the same bytes). It lives in `costs` because it prices; `modeling` never
-imports `costs`.
+JSON (so the same model always gives the same bytes).
 
 Rules the search enforces, not just prefers: a layout that serves a read with a Scan loses to any that
 serves it with a key (strong reads never come from a GSI: the planner refuses it, dynamodb-rules §4.1),
@@ -41,36 +42,45 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
-from costs.capacity import CapacityProfile, PatternCapacity, capacity_profile, table_usage
-from costs.monthly import option_estimate, recommended_subtotal_usd
-from costs.pricing import PriceItem, PriceSheet, load_price_sheet, price_sheet_for
-from costs.usage import CapacityOption, EstimateOptions
-from modeling.data.sample_data import generate_items
 from modeling.design.checks import wrong_results
 from modeling.design.design_space import OWN_PARTITION, LayoutChoice, Placement, canonical_model, placement_options
 from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design, rule_based_designs
 from modeling.design.keys import KeyTemplate
 from modeling.design.missing import Missing, nothing_to_design, what_is_missing
-from modeling.design.plans import TABLE, Design, Operation
-from modeling.design.sizing import EntitySize, SizingMemo, attribute_bytes_floor
-from modeling.dynamodb_rules import read_factor, write_unit_blocks
+from modeling.design.plans import Design, Operation
 from modeling.limits import MAX_ITEM_COLLECTION_BYTES
 from modeling.memo import ContentMemo, content_key
-from modeling.model import Consistency, Model, PatternKind, TableClass, parents_first
+from modeling.model import Model, parents_first
 
-SEARCH_SAMPLE_ITEMS = 12  # sample items per entity for sizes while searching (the final estimate uses more)
 # Work budget: designs priced (complete or partial) x access patterns. Deterministic (a time limit would make the
 # answer depend on the machine); a large model settles for the best layout found by then, with its gap.
 DEFAULT_PRICING_BUDGET = 20_000
-# the objective's options: every capacity option in both classes, as the estimate's recommendation compares them
-OBJECTIVE_OPTIONS = EstimateOptions()
+
+
+class LayoutPricer(Protocol):
+    """Prices the layouts of one canonical model (made by `SearchPricing.pricer`, used by one search)."""
+
+    def price(self, model: Model, design: Design) -> tuple[Decimal, Decimal]:
+        """(objective, on-demand total) per month of a complete design of the canonical model, or the lower bound
+        of a partial one: `model` is then a sub-model of the placed entities, and the patterns and items not in
+        it are priced at the least any layout can charge them (see the module docstring)."""
+        ...
+
+
+class SearchPricing(Protocol):
+    """What the search prices with, given from above (`modeling` never imports `costs`): the cost engine's is
+    `costs.search_pricing.SEARCH_PRICING`. Its `repr` names its prices (a sheet, or the model's Region's): the
+    search is remembered per pricing."""
+
+    def pricer(self, model: Model) -> LayoutPricer:
+        """The pricer of one canonical model's layouts (samples and price sheet drawn once)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -144,33 +154,14 @@ class NoDesign:
         return " ".join(m.message for m in self.missing)
 
 
-# The search only orders layouts by what they cost relative to each other. In a Region whose sheet does
-# not price on-demand requests, it orders them at this Region's rates; no figure from it is shown: the
-# ranking's costs are estimated with the model's own Region's sheet, and say "not available" there.
-RANKING_REFERENCE_REGION = "us-east-1"
-
-
-def ranking_sheet(region: str, table_class: TableClass) -> PriceSheet:
-    sheet = price_sheet_for(region)
-    known = all(sheet.price(item, table_class).value is not None for item in (
-        PriceItem.ON_DEMAND_READ_REQUEST_UNITS, PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS))
-    return sheet if known else load_price_sheet(RANKING_REFERENCE_REGION)
-
-
 class _Pricer:
-    """Prices designs of one (canonical) model; samples and price sheet drawn once, results memoised."""
+    """Prices designs of one (canonical) model with a `SearchPricing`; results memoised and counted (the budget)."""
 
-    def __init__(self, model: Model, sheet: PriceSheet | None = None) -> None:
+    def __init__(self, model: Model, pricing: SearchPricing) -> None:
         self.model = model
-        self.sheet = sheet or ranking_sheet(model.table.region, model.table.table_class)
-        self.items = generate_items(model, SEARCH_SAMPLE_ITEMS)
-        self.on_demand = EstimateOptions(capacity_options=(CapacityOption.ON_DEMAND,),
-                                         table_classes=(model.table.table_class,))
+        self.layouts = pricing.pricer(model)
         self.costed = 0
-        self.sizing = SizingMemo()  # for self.items: most entities are keyed alike in most layouts
         self._memo: dict[tuple[tuple[str, ...], str], tuple[Decimal, Decimal]] = {}
-        self._entity_bytes_floor = {e.name: attribute_bytes_floor(e, self.items[e.name]) for e in model.entities}
-        self._floors = _pattern_floors(model, self._entity_bytes_floor)
 
     def price(self, model: Model, design: Design) -> tuple[Decimal, Decimal]:
         """(objective, on-demand total) of a complete design, or the lower bound of a partial one (`model` a
@@ -178,16 +169,7 @@ class _Pricer:
         key = (tuple(e.name for e in model.entities), design.key_design.model_dump_json())
         if key not in self._memo:
             self.costed += 1
-            items = {e.name: self.items[e.name] for e in model.entities}
-            profile = capacity_profile(model, design, sample_items_per_entity=SEARCH_SAMPLE_ITEMS, items=items,
-                                       sizing_memo=self.sizing)
-            if len(model.entities) < len(self.model.entities):
-                model, profile = self._with_floors(model, profile)
-            usage = table_usage(model, design, profile)
-            on_demand = option_estimate(usage, self.sheet, self.on_demand, CapacityOption.ON_DEMAND,
-                                        model.table.table_class).priced_subtotal_usd
-            recommended = recommended_subtotal_usd(usage, self.sheet, OBJECTIVE_OPTIONS)
-            self._memo[key] = (on_demand if recommended is None else recommended, on_demand)
+            self._memo[key] = self.layouts.price(model, design)
         return self._memo[key]
 
     def floor(self) -> Decimal:
@@ -196,40 +178,10 @@ class _Pricer:
         design = Design("floor", "", empty.key_design or _empty_key_design(self.model), (), (), ())
         return self.price(empty, design)[0]
 
-    def _with_floors(self, placed: Model, profile: CapacityProfile) -> tuple[Model, CapacityProfile]:
-        names = {e.name for e in placed.entities}
-        missing_entities = tuple(e for e in self.model.entities if e.name not in names)
-        in_model = {p.name for p in placed.access_patterns}
-        floors = tuple(f for name, f in self._floors if name not in in_model)
-        sizes = tuple(EntitySize(e.name, *(4 * [math.floor(self._entity_bytes_floor[e.name])]))
-                      for e in missing_entities)
-        whole = placed.model_copy(update={"entities": (*placed.entities, *missing_entities)})
-        return whole, replace(profile, entity_sizes=(*profile.entity_sizes, *sizes),
-                              patterns=(*profile.patterns, *floors))
-
     def candidate(self, choice: LayoutChoice | None, design: Design) -> PricedCandidate:
         cost, on_demand = self.price(self.model, design)
         scans = tuple(p.pattern for p in design.plans if p.operation is Operation.SCAN)
         return PricedCandidate(choice, design, cost, scans, _lsi_collection_problem(self.model, design), on_demand)
-
-
-_WRITE_KINDS = frozenset({PatternKind.WRITE, PatternKind.UPDATE, PatternKind.DELETE, PatternKind.TRANSACT_WRITE,
-                          PatternKind.BATCH_WRITE})
-
-
-def _pattern_floors(model: Model, entity_bytes: dict[str, float]) -> tuple[tuple[str, PatternCapacity], ...]:
-    """Each pattern at the least any layout charges it, on the base table (see the module docstring)."""
-    floors = []
-    for pattern in model.access_patterns:
-        is_write = pattern.kind in _WRITE_KINDS
-        smallest = min((entity_bytes.get(name, 0.0) for name in pattern.entities), default=0.0)
-        written = (Decimal(repr(min(1.0, float(pattern.expected_items)))) * write_unit_blocks(math.floor(smallest))
-                   if is_write else Decimal(0))
-        read = Decimal(0) if is_write else read_factor(pattern.consistency is Consistency.STRONG)
-        floors.append((pattern.name, PatternCapacity(
-            pattern.name, Operation.QUERY, TABLE, read, written, (), pattern.traffic.peak_requests_per_second,
-            pattern.traffic.average_requests_per_second, 0.0, 0.0)))
-    return tuple(floors)
 
 
 def _empty_key_design(model: Model) -> Any:
@@ -261,18 +213,18 @@ def _options(model: Model) -> dict[str, tuple[Placement, ...]]:
 _SEARCHES: ContentMemo[SearchResult] = ContentMemo("design_search", max_entries=32)
 
 
-def search_layouts(model: Model, sheet: PriceSheet | None = None, max_candidates: int | None = None,
+def search_layouts(model: Model, pricing: SearchPricing, max_candidates: int | None = None,
                    exhaustive: bool = False) -> SearchResult | NoDesign:
-    """The cheapest layout of the model (canonicalised first), with every complete layout priced on the way;
-    `NoDesign` for a model without entities.
+    """The cheapest layout of the model (canonicalised first), with every complete layout priced on the way by
+    `pricing`; `NoDesign` for a model without entities.
 
     Memoised by the canonical model's content and the arguments (the stats of a remembered answer are those of
     the search that found it)."""
     if nothing_to_design(model):
         return NoDesign(what_is_missing(model))
     canonical = canonical_model(model).model_copy(update={"key_design": None})
-    key = content_key(canonical.model_dump_json(), repr(sheet), repr(max_candidates), repr(exhaustive))
-    return _SEARCHES.get(key, lambda: _search(canonical, sheet, max_candidates, exhaustive))
+    key = content_key(canonical.model_dump_json(), repr(pricing), repr(max_candidates), repr(exhaustive))
+    return _SEARCHES.get(key, lambda: _search(canonical, pricing, max_candidates, exhaustive))
 
 
 @dataclass(frozen=True)
@@ -383,13 +335,13 @@ class _BranchAndBound:
         return (scans, self.pricer.price(partial, design)[0])
 
 
-def _search(canonical: Model, sheet: PriceSheet | None, max_candidates: int | None,
+def _search(canonical: Model, pricing: SearchPricing, max_candidates: int | None,
             exhaustive: bool) -> SearchResult:
     started = time.perf_counter()
     if max_candidates is None:  # pricing a design costs in proportion to its entities and patterns
         work = len(canonical.access_patterns) + len(canonical.entities)
         max_candidates = max(4, min(DEFAULT_PRICING_BUDGET // max(1, work), DEFAULT_PRICING_BUDGET // 12))
-    pricer = _Pricer(canonical, sheet)
+    pricer = _Pricer(canonical, pricing)
     search = _BranchAndBound(canonical, pricer, max_candidates)
     space = 2 * _product(len(o) for o in search.options.values())
     # the rule-based generator's designs and the all-own-partitions layouts are always priced: they seed the
