@@ -37,7 +37,6 @@ from costs.errors import CostError, ModelInputError, UnknownDesignError, UsageEr
 from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.item_size import item_size_bytes, parse_item_json
-from costs.load_test import export_load_test
 from costs.monitoring import MonitoringOptions
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import available_regions, price_sheet_for, priced_regions
@@ -66,6 +65,7 @@ from modeling.model import Consistency, KeyDesign, Model, TableClass
 from modeling.model_file import FileFormat, dump_model, load_model_file
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 from modeling.preview.loadtest import LoadTestFormat
+from studio.load_test import export_load_test
 
 if TYPE_CHECKING:  # imported where used: the migration modules load only for `migrate`
     from costs.migration import PricedPlan

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from costs.preview import PreviewRun, run_preview
+from costs.preview_units import CAPACITY_RULES
 from modeling.design.generator import explicit_design
 from modeling.design.plans import Design
 from modeling.endpoint.adapter import Endpoint, dynamodb_client
@@ -45,6 +45,7 @@ from modeling.migration.run import (
 from modeling.model import KeyDesign, Model
 from modeling.preview.dataset import PreviewData, StoredItem
 from modeling.preview.ownership import owned_identity
+from modeling.preview.run import PreviewRun, run_preview
 from modeling.preview.session import PreviewSetup, load_preview, load_workers, preview_setup
 from modeling.preview.tables import (
     PREVIEW_PROVISIONED_UNITS,
@@ -204,7 +205,7 @@ def verify(rehearsal: Rehearsal, run: RunReport | None = None, seconds: float = 
     lost = sum((expected - found).values())
     duplicated = sum((found - expected).values())
     before = len(keys_by_form(client, spec, rehearsal.source_table, spec.old_keys, spec.old))
-    report = run_preview(PreviewRun(rehearsal.new_setup, data))
+    report = run_preview(PreviewRun(rehearsal.new_setup, data), CAPACITY_RULES)
     return RehearsalReport(spec.mode, before, sum(found.values()), sum(expected.values()), lost, duplicated,
                            report.passed, len(report.results), report.failed, run, consistency, seconds)
 

@@ -16,7 +16,6 @@ from costs.design_search import NoDesign, SearchResult, search_layouts
 from costs.errors import NoDesignError, UnknownDesignError
 from costs.estimate import EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
-from costs.load_test import export_load_test
 from costs.pricing import load_price_sheet
 from modeling.design.keys import KeyTemplate
 from modeling.design.missing import Gap, what_is_missing
@@ -26,6 +25,7 @@ from modeling.interop.infrastructure import IacFormat
 from modeling.memo import clear_domain_caches
 from modeling.model import Model
 from modeling.preview.loadtest import LoadTestFormat
+from studio.load_test import export_load_test
 
 SHEET = load_price_sheet("us-east-1")
 
