@@ -4,8 +4,9 @@ What it costs: `item_size` measures items as DynamoDB does, `units` turns one re
 units, `usage` holds what a table consumes (`TableUsage`), `autoscaling` simulates provisioned capacity
 minute by minute, `pricing` loads dated price sheets (`price_sheets/`), and `monthly` prices every
 capacity option and table class as line items with a recommendation; `preview_units` gives the preview
-(`modeling.preview.measured`) the units a request consumed and the model's estimate of them. Money is
-`Decimal` USD and a month is 730 hours. Every rule and price cites `docs/dynamodb-rules.md` by section.
+(`modeling.preview.measured`) the units a request consumed and the model's estimate of them, and
+`migration_prices` prices a migration's steps (`modeling.migration.pricing`). Money is `Decimal` USD and a
+month is 730 hours. Every rule and price cites `docs/dynamodb-rules.md` by section.
 
 Vocabulary follows the glossary in `modeling/__init__.py` and the README: RCU / WCU are provisioned
 capacity units, RRU / WRU on-demand request units; numeric names carry units (`item_size_bytes`,
