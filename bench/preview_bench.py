@@ -4,7 +4,7 @@
 
 For each example: generate and load about `--items` items with the product's loader
 (`modeling.preview.loader.load_items`), then run every access pattern with its oracle check
-(`costs.preview.run_preview`). The baseline, measured in the same run on the same endpoint, is a
+(`studio.preview.run_preview`). The baseline, measured in the same run on the same endpoint, is a
 bare loop of pre-built BatchWriteItem calls with the same items (the endpoint's ceiling), so the
 ratio loader rate / bare rate says what the loader's threads, retries and bookkeeping cost (its
 final count is timed apart, in "load s"). Each is timed --rounds times, alternating, each into a
@@ -24,7 +24,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere in the repository
 
 from costs.design_ranking import propose
-from costs.preview import PreviewRun, run_preview
 from modeling.endpoint.adapter import configured_endpoint, dynamodb_client
 from modeling.examples import example_document, list_examples
 from modeling.model_file import model_from_document
@@ -32,6 +31,7 @@ from modeling.preview.loader import batches_of, load_items
 from modeling.preview.ownership import TableGuard
 from modeling.preview.session import load_workers, preview_data, preview_setup
 from modeling.preview.tables import create_preview_table, delete_preview_table, mark_loaded
+from studio.preview import PreviewRun, run_preview
 
 
 def bare_load_seconds(client: Any, table_name: str, batches: list[list[dict[str, Any]]]) -> float:

@@ -5,7 +5,9 @@ units, `usage` holds what a table consumes (`TableUsage`), `autoscaling` simulat
 minute by minute, `pricing` loads dated price sheets (`price_sheets/`), and `monthly` prices every
 capacity option and table class as line items with a recommendation. `search_pricing` prices layouts for
 the key-design search (`modeling.design.search`, which receives it from `studio.design`), `design_cost` prices
-one design and `design_ranking` ranks the search's finalists by their monthly cost. Money is `Decimal` USD and a
+one design and `design_ranking` ranks the search's finalists by their monthly cost; `preview_units` gives the
+preview (`modeling.preview.measured`) the units a request consumed and the model's estimate of them, and
+`migration_prices` prices a migration's steps (`modeling.migration.pricing`). Money is `Decimal` USD and a
 month is 730 hours. Every rule and price cites `docs/dynamodb-rules.md` by section.
 
 Vocabulary follows the glossary in `modeling/__init__.py` and the README: RCU / WCU are provisioned

@@ -37,7 +37,6 @@ from costs.errors import CostError, ModelInputError, UnknownDesignError, UsageEr
 from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
 from costs.infrastructure import InfrastructureRequest, export_infrastructure
 from costs.item_size import item_size_bytes, parse_item_json
-from costs.load_test import export_load_test
 from costs.monitoring import MonitoringOptions
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import available_regions, price_sheet_for, priced_regions
@@ -66,9 +65,10 @@ from modeling.model import Consistency, KeyDesign, Model, TableClass
 from modeling.model_file import FileFormat, dump_model, load_model_file
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 from modeling.preview.loadtest import LoadTestFormat
+from studio.load_test import export_load_test
 
 if TYPE_CHECKING:  # imported where used: the migration modules load only for `migrate`
-    from costs.migration import PricedPlan
+    from studio.migration import PricedPlan
 
 TABLE_CLASSES = {"standard": TableClass.STANDARD, "standard-ia": TableClass.STANDARD_INFREQUENT_ACCESS}
 QUICK_OPTIONS = (CapacityOption.ON_DEMAND, CapacityOption.PROVISIONED_FIXED, CapacityOption.RESERVED_1Y,
@@ -207,9 +207,9 @@ def _add_migrate(migrate: argparse.ArgumentParser) -> None:
 
 
 def _migrate(args: argparse.Namespace) -> tuple[str, int]:
-    from costs.migration import plan_json_text, plan_markdown, price_plan
     from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
     from modeling.migration.script import migration_script
+    from studio.migration import MigrationRequest, plan_json_text, plan_markdown, plan_migration
 
     old, new = _load_model(args.old), _load_model(args.new)
 
@@ -236,8 +236,8 @@ def _migrate(args: argparse.Namespace) -> tuple[str, int]:
     if not 0 <= grey <= 365:
         raise UsageError("the grey period is out of range", "grey-days", grey, "give 0 to 365 days")
     try:
-        priced = price_plan(old, new, keys(old, args.old_design), keys(new, args.new_design),
-                            PlanOptions(rate, grey, fills))
+        priced = plan_migration(MigrationRequest(old, new, keys(old, args.old_design), keys(new, args.new_design),
+                                                 PlanOptions(rate, grey, fills)))
     except ModelingError as exc:
         raise UsageError("the migration cannot be planned", "fill", args.fill, str(exc)) from None
     text = plan_json_text(priced) if args.format == "json" else plan_markdown(priced)
@@ -255,10 +255,11 @@ def _rehearse(args: argparse.Namespace, old: Model, new: Model, priced: PricedPl
     """Run the rehearsal; its results go to stderr (the plan stays alone on stdout). Exit 1 when it fails."""
     import tempfile
 
-    from costs.migration_rehearsal import rehearse, report_lines
     from modeling.endpoint.adapter import configured_endpoint
     from modeling.errors import EndpointError
+    from modeling.migration.rehearsal import report_lines
     from modeling.preview.dataset import MAX_PREVIEW_ITEMS
+    from studio.migration import MigrationRequest, RehearsalRequest, rehearse_migration
 
     if not 1 <= args.items <= MAX_PREVIEW_ITEMS:
         raise UsageError("the rehearsal's sample is out of range", "items", args.items,
@@ -266,8 +267,9 @@ def _rehearse(args: argparse.Namespace, old: Model, new: Model, priced: PricedPl
     spec = priced.plan.spec
     try:
         with tempfile.TemporaryDirectory() as folder:
-            report = rehearse(old, new, configured_endpoint(), "cli", "rehearsal", Path(folder) / "checkpoint.json",
-                              spec.old_keys, spec.new_keys, fills, args.items)
+            report = rehearse_migration(RehearsalRequest(
+                MigrationRequest(old, new, spec.old_keys, spec.new_keys), configured_endpoint(), "cli", "rehearsal",
+                Path(folder) / "checkpoint.json", fills, args.items))
     except (EndpointError, ModelingError) as exc:
         print(f"rehearsal: could not run: {exc}", file=sys.stderr)
         return 1

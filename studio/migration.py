@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from costs.migration import PricedPlan, plan_json_text, plan_markdown, price_plan
-from costs.migration_rehearsal import DEFAULT_REHEARSAL_ITEMS, DUAL_WRITES, RehearsalReport, rehearse
+from costs.migration_prices import migration_pricing
+from costs.preview_units import CAPACITY_RULES
 from costs.pricing import PriceSheet
 from modeling.endpoint.adapter import Endpoint
 from modeling.migration.plan import PlanOptions
+from modeling.migration.pricing import PricedPlan, plan_json_text, plan_markdown, price_plan
+from modeling.migration.rehearsal import DEFAULT_REHEARSAL_ITEMS, DUAL_WRITES, RehearsalReport, rehearse
 from modeling.model import KeyDesign, Model
 
 __all__ = ["MigrationRequest", "PlanOptions", "PricedPlan", "RehearsalReport", "RehearsalRequest", "plan_json_text",
@@ -30,8 +32,10 @@ class MigrationRequest:
 
 
 def plan_migration(request: MigrationRequest) -> PricedPlan:
-    """The ordered plan with every step priced (`costs.migration.price_plan`)."""
-    return price_plan(request.old, request.new, request.old_keys, request.new_keys, request.options, request.sheet)
+    """The ordered plan with every step priced (`modeling.migration.pricing.price_plan`) at the cost engine's prices
+    (`costs.migration_prices`)."""
+    return price_plan(request.old, request.new, request.old_keys, request.new_keys, request.options,
+                      pricing=migration_pricing(request.sheet))
 
 
 @dataclass(frozen=True)
@@ -51,8 +55,9 @@ class RehearsalRequest:
 
 
 def rehearse_migration(request: RehearsalRequest) -> RehearsalReport:
-    """Run the migration script on seeded data and verify the result (`costs.migration_rehearsal.rehearse`)."""
+    """Run the migration script on seeded data and verify the result (`modeling.migration.rehearsal.rehearse`), the
+    oracle's run measured by the cost engine's units (`costs.preview_units`)."""
     migration = request.migration
     return rehearse(migration.old, migration.new, request.endpoint, request.namespace, request.slug,
                     request.checkpoint, migration.old_keys, migration.new_keys, request.fills, request.total_items,
-                    request.dual_writes, request.workspace_root, request.keep_tables)
+                    request.dual_writes, request.workspace_root, request.keep_tables, rules=CAPACITY_RULES)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from costs.preview import PatternResult, PreviewReport, PreviewRun
-from costs.preview import run_preview as _run_preview
+from costs.preview_units import CAPACITY_RULES
 from modeling.endpoint.adapter import Endpoint, configured_endpoint, dynamodb_client
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
+from modeling.preview.run import PatternResult, PreviewReport, PreviewRun
+from modeling.preview.run import run_preview as _run_preview
 from modeling.preview.session import (
     PreviewSetup,
     already_loaded,
@@ -24,7 +25,7 @@ __all__ = ["DEFAULT_PREVIEW_ITEMS", "MAX_PREVIEW_ITEMS", "NAME_PREFIX", "Endpoin
            "run_preview"]
 
 
-def run_preview(request: PreviewRun, progress: Callable[[int, int], None] | None = None) -> PreviewReport:
-    """Run the request's access patterns on its loaded data (`costs.preview.run_preview`); `progress(done,
-    total)` is told after each pattern."""
-    return _run_preview(request, progress)
+def run_preview(request: PreviewRun, progress: Callable[[int, int], object] | None = None) -> PreviewReport:
+    """Run the request's access patterns on its loaded data (`modeling.preview.run.run_preview`), each measured by
+    the cost engine's units (`costs.preview_units`); `progress(done, total)` is told after each pattern."""
+    return _run_preview(request, CAPACITY_RULES, progress)

@@ -8,13 +8,13 @@ from typing import Any
 
 import streamlit as st
 
-from costs.migration import PricedPlan, plan_json_text, plan_markdown, price_plan
 from modeling.errors import ModelFileError, ModelingError
 from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
 from modeling.migration.script import migration_script
 from modeling.model import KeyDesign, Model
 from modeling.model_file import model_from_document, parse_document, refuse_oversized
 from studio.design import propose
+from studio.migration import MigrationRequest, PricedPlan, plan_json_text, plan_markdown, plan_migration
 from ui import session
 from ui.problems import show_problems
 from ui.text import plain
@@ -112,8 +112,9 @@ def cached_plan(old_json: str, new_json: str, old_keys_json: str | None, new_key
                 rate: float, grey: int, fills: tuple[tuple[str, str], ...]) -> PricedPlan:
     def keys(text: str | None) -> KeyDesign | None:
         return None if text is None else KeyDesign.model_validate_json(text)
-    return price_plan(Model.model_validate_json(old_json), Model.model_validate_json(new_json), keys(old_keys_json),
-                      keys(new_keys_json), PlanOptions(rate, grey, dict(fills)))
+    request = MigrationRequest(Model.model_validate_json(old_json), Model.model_validate_json(new_json),
+                               keys(old_keys_json), keys(new_keys_json), PlanOptions(rate, grey, dict(fills)))
+    return plan_migration(request)
 
 
 def plan(model: Model, choice: Choice, chosen: PlanOptions) -> PricedPlan:

@@ -6,7 +6,6 @@ import streamlit as st
 
 from costs.errors import CostError
 from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
-from costs.load_test import export_load_test
 from costs.monitoring import MonitoringOptions
 from modeling.endpoint.adapter import configured_endpoint
 from modeling.errors import EndpointError, ModelingError, WorkspaceError
@@ -22,6 +21,7 @@ from modeling.model import BillingMode, Model
 from modeling.preview.loadtest import LoadTest, LoadTestFormat
 from modeling.workspace.store import workspace_table_name
 from studio.design import propose
+from studio.load_test import export_load_test
 from ui import missing_views, session
 from ui.tabs import KEEP, kept_text
 from ui.text import plain

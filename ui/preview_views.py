@@ -7,7 +7,6 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from costs.preview import PatternResult, PreviewReport, PreviewRun, run_preview
 from modeling.errors import EndpointError, ModelingError
 from modeling.preview.code import python_code
 from modeling.preview.dataset import PreviewData
@@ -15,6 +14,7 @@ from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
 from modeling.preview.runner import PatternRun
 from modeling.preview.session import PreviewSetup, already_loaded, cleanup_preview, load_preview
+from studio.preview import PatternResult, PreviewReport, PreviewRun, run_preview
 from ui import session
 from ui.sidebar import endpoint_changed
 from ui.text import plain

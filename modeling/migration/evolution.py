@@ -136,7 +136,8 @@ class Change:
 def effective_key_design(model: Model) -> KeyDesign:
     """The model's own key design (with keys for entities it leaves out), else the first rule-based design:
     the fallback of modeling-level callers. Callers above `modeling` pass the keys of the design the pages
-    show (`costs.design_ranking.propose`'s first) instead, as `costs.migration.price_plan` does."""
+    show (`costs.design_ranking.propose`'s first) instead, as `modeling.migration.pricing.price_plan` does (its
+    `MigrationPricing.default_keys`)."""
     from modeling.design.generator import rule_based_designs  # imported here: the generator imports much of modeling
     return rule_based_designs(model)[0].key_design
 

@@ -1,5 +1,5 @@
 """What a migration from OLD to NEW does to the stored items: the mode, one action per entity, the item transform,
-and the ordered steps of the plan (the figures of each step are priced in `costs.migration`).
+and the ordered steps of the plan (the figures of each step are priced in `modeling.migration.pricing`).
 
 The mode follows the change that needs the most work (`modeling.migration.evolution.overall`):
 - backfill: every item of the affected entities is updated once in place (UpdateItem SET/REMOVE of the index

@@ -8,7 +8,10 @@ import json
 import math
 from decimal import Decimal
 
-from costs.migration import (
+from costs.migration_prices import migration_pricing
+from modeling.design.sizing import design_sizes
+from modeling.migration.plan import Mode, PlanOptions
+from modeling.migration.pricing import (
     copy_write_units,
     move_write_units,
     plan_json,
@@ -18,8 +21,6 @@ from costs.migration import (
     scan_read_units,
     update_write_units,
 )
-from modeling.design.sizing import design_sizes
-from modeling.migration.plan import Mode, PlanOptions
 from tests.evolution_models import (
     library,
     library_document,
@@ -27,6 +28,8 @@ from tests.evolution_models import (
     with_loan_sort_key_by_due_date,
     with_loans_by_book,
 )
+
+PRICING = migration_pricing()  # the cost engine's prices, as studio.migration passes them
 
 
 def test_units_of_a_scan_and_of_each_kind_of_write() -> None:
@@ -42,7 +45,7 @@ def test_units_of_a_scan_and_of_each_kind_of_write() -> None:
 
 
 def test_a_gsi_backfill_is_priced_in_the_models_region() -> None:
-    priced = price_plan(library(), library(with_loans_by_book()))
+    priced = price_plan(library(), library(with_loans_by_book()), pricing=PRICING)
     assert priced.plan.spec.mode is Mode.BACKFILL and priced.region == "eu-west-1"
     backfill = next(s for s in priced.steps if s.units.items)
     # 50,000 Loans; each item and its ByBook entry are well under 1 KB: per item 1 (UpdateItem) + 1 (entry put)
@@ -66,7 +69,7 @@ def test_a_gsi_backfill_is_priced_in_the_models_region() -> None:
 
 def test_a_chosen_write_rate_sets_the_duration() -> None:
     priced = price_plan(library(), library(with_loan_sort_key_by_due_date()),
-                        options=PlanOptions(write_rate_items_per_second=50))
+                        options=PlanOptions(write_rate_items_per_second=50), pricing=PRICING)
     rewrite = next(s for s in priced.steps if s.units.items)
     # 50,000 Loans at 50 items/s = 1,000 s = 0.2778 h; each move: 2 x (1 + 1) = 4 WRU (no index) -> 200,000
     assert rewrite.duration_hours.quantize(Decimal("0.0001")) == Decimal("0.2778")
@@ -79,7 +82,8 @@ def test_a_chosen_write_rate_sets_the_duration() -> None:
 
 
 def test_a_new_table_has_three_phases_with_their_checks_and_the_second_tables_cost() -> None:
-    priced = price_plan(library(), library(with_branch_partition_key()), options=PlanOptions(grey_period_days=10))
+    priced = price_plan(library(), library(with_branch_partition_key()), options=PlanOptions(grey_period_days=10),
+                        pricing=PRICING)
     phases = [s.step.phase for s in priced.steps]
     assert phases == sorted(phases) and {p.split(".")[0] for p in phases} == {"1", "2", "3"}
     assert all(s.step.checks and s.step.rollback for s in priced.steps)
@@ -99,7 +103,7 @@ def test_a_new_table_has_three_phases_with_their_checks_and_the_second_tables_co
 def test_a_region_without_prices_says_not_available_never_zero() -> None:
     document = copy.deepcopy(with_loans_by_book())
     document["table"]["region"] = "me-south-1"
-    priced = price_plan(library(), library(document))
+    priced = price_plan(library(), library(document), pricing=PRICING)
     backfill = next(s for s in priced.steps if s.units.items)
     assert backfill.one_time_on_demand_usd is None and backfill.one_time_provisioned_usd is None
     text = plan_markdown(priced)
@@ -113,16 +117,17 @@ def test_the_plan_is_the_same_bytes_whatever_the_order_of_the_file() -> None:
     reordered["access_patterns"].reverse()
     old = copy.deepcopy(library_document())
     old["key_design"]["entities"].reverse()
-    first = plan_json_text(price_plan(library(), library(with_loans_by_book())))
-    again = plan_json_text(price_plan(library(old), library(reordered)))
+    first = plan_json_text(price_plan(library(), library(with_loans_by_book()), pricing=PRICING))
+    again = plan_json_text(price_plan(library(old), library(reordered), pricing=PRICING))
     assert first == again
-    assert plan_markdown(price_plan(library(), library(with_loans_by_book()))).startswith("# Migration plan")
+    assert plan_markdown(price_plan(library(), library(with_loans_by_book()), pricing=PRICING)).startswith(
+        "# Migration plan")
 
 
 def test_settings_switched_on_in_place_touch_no_item_and_cost_nothing_once() -> None:
     document = copy.deepcopy(library_document())
     document["table"].update(point_in_time_recovery=True, deletion_protection=True)
-    priced = price_plan(library(), library(document))
+    priced = price_plan(library(), library(document), pricing=PRICING)
     assert priced.plan.spec.mode is Mode.NONE
     assert [s.step.title for s in priced.steps] == ["Apply table.deletion_protection",
                                                     "Apply table.point_in_time_recovery"]

@@ -31,9 +31,9 @@ import boto3
 import pytest
 from botocore.config import Config
 
-from costs.migration_rehearsal import Rehearsal, migrate, prepare_rehearsal
 from modeling.endpoint.adapter import Endpoint, Timeouts, dynamodb_client
 from modeling.migration.plan import Mode
+from modeling.migration.rehearsal import Rehearsal, migrate, prepare_rehearsal
 from modeling.migration.run import MigrationInterrupted, RunReport, run_migration
 from modeling.migration.script import EXIT_INTERRUPTED, migration_script
 from tests.evolution_models import library, with_loan_sort_key_by_due_date

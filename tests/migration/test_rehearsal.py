@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from costs.migration_rehearsal import dual_write, migrate, prepare_rehearsal, rehearse, verify
+from costs.preview_units import CAPACITY_RULES
 from modeling.endpoint.adapter import dynamodb_client
 from modeling.migration.plan import Mode
+from modeling.migration.rehearsal import dual_write, migrate, prepare_rehearsal, rehearse, verify
 from modeling.migration.run import CheckpointMismatch, MigrationInterrupted, check_consistency
 from modeling.preview.ownership import ForeignTableError
 from modeling.preview.tables import preview_table, table_owner_tags
@@ -37,7 +38,7 @@ def _loans(rehearsal) -> int:
 
 def test_a_new_gsi_is_backfilled_and_every_new_pattern_passes(endpoint, tmp_path: Path) -> None:
     report = rehearse(library(), library(with_loans_by_book()), endpoint, _namespace(), "library",
-                      tmp_path / "checkpoint.json", total_items=ITEMS)
+                      tmp_path / "checkpoint.json", total_items=ITEMS, rules=CAPACITY_RULES)
     assert report.mode is Mode.BACKFILL
     assert report.items_before == report.items_after == report.items_expected > 0
     assert (report.lost, report.duplicated) == (0, 0)
@@ -55,14 +56,14 @@ def test_a_sort_key_template_change_moves_every_loan_once_and_a_rerun_changes_no
     assert rehearsal.spec.mode is Mode.REWRITE and first.written == _loans(rehearsal)
     again = migrate(rehearsal, client, None)  # a second run by mistake: every Loan is found moved already
     assert again.written == 0 and again.already_done == _loans(rehearsal)
-    report = verify(rehearsal, first)
+    report = verify(rehearsal, first, rules=CAPACITY_RULES)
     assert (report.lost, report.duplicated) == (0, 0) and report.items_after == report.items_before
     assert report.failed == ()
 
 
 def test_a_new_partition_key_copies_into_a_new_table_with_dual_writes_and_a_consistency_check(endpoint) -> None:
     report = rehearse(library(), library(with_branch_partition_key()), endpoint, _namespace(), "library",
-                      total_items=ITEMS, dual_writes=6)
+                      total_items=ITEMS, dual_writes=6, rules=CAPACITY_RULES)
     assert report.mode is Mode.NEW_TABLE
     # the 6 dual-written Loans are on both tables: the OLD table counts them and the NEW one holds them too
     assert report.items_after == report.items_before == report.items_expected
@@ -83,7 +84,7 @@ def test_the_consistency_check_and_the_count_find_an_item_the_new_table_lacks(en
     client.delete_item(TableName=rehearsal.target_table, Key={"pk": victim["pk"], "SK": victim["SK"]})
     consistency = check_consistency(client, rehearsal.spec, rehearsal.source_table, rehearsal.target_table)
     assert len(consistency.missing) == 1 and not consistency.extra and not consistency.consistent
-    assert verify(rehearsal).lost == 1
+    assert verify(rehearsal, rules=CAPACITY_RULES).lost == 1
 
 
 def test_an_interrupted_migration_resumes_from_its_checkpoint_with_exact_counts(endpoint, proxied, fault_proxy,
@@ -105,7 +106,7 @@ def test_an_interrupted_migration_resumes_from_its_checkpoint_with_exact_counts(
     # every item is copied exactly once over both runs; the resumed run re-reads the page that was cut short,
     # and its conditional puts find those copies there already
     assert interrupted.written + resumed.written == total
-    report = verify(rehearsal, resumed)
+    report = verify(rehearsal, resumed, rules=CAPACITY_RULES)
     assert (report.lost, report.duplicated, report.items_after) == (0, 0, total)
     assert report.failed == ()
 
@@ -161,9 +162,9 @@ def test_the_generated_script_runs_the_backfill_and_refuses_an_unconfirmed_table
         return 0
 
     assert run() == 1  # no --confirm: nothing written
-    assert verify(rehearsal).failed == ("list_loans_by_book",)
+    assert verify(rehearsal, rules=CAPACITY_RULES).failed == ("list_loans_by_book",)
     assert run("--confirm", rehearsal.source_table) == 0
-    report = verify(rehearsal)
+    report = verify(rehearsal, rules=CAPACITY_RULES)
     assert report.failed == () and (report.lost, report.duplicated) == (0, 0)
 
 
@@ -187,7 +188,7 @@ def test_an_item_whose_new_key_needs_a_value_stops_the_run_until_one_is_given(en
     filled = prepare_rehearsal(library(), library(document), endpoint, _namespace(), "library", total_items=40,
                                fills={"Loan.shelf": "A1"})
     assert migrate(filled, client, None).written == _loans(filled)
-    report = verify(filled)
+    report = verify(filled, rules=CAPACITY_RULES)
     assert (report.lost, report.duplicated, report.failed) == (0, 0, ())
 
 
@@ -202,7 +203,7 @@ def test_a_foreign_new_table_refuses_the_rehearsal_before_the_old_table_is_made(
     try:
         with pytest.raises(ForeignTableError):
             rehearse(library(), library(with_branch_partition_key()), endpoint, namespace, "library",
-                     total_items=40)
+                     total_items=40, rules=CAPACITY_RULES)
         assert table_owner_tags(client, old_name) is None  # no such table: nothing was created
         assert client.scan(TableName=new_name, Select="COUNT")["Count"] == 0  # the foreign table is untouched
     finally:
@@ -212,7 +213,7 @@ def test_a_foreign_new_table_refuses_the_rehearsal_before_the_old_table_is_made(
 def test_a_new_table_refused_after_the_load_still_removes_the_old_table(endpoint, monkeypatch) -> None:
     """The NEW name taken between the check and CreateTable (a race no real server can be timed to show, hence
     the stand-in): the OLD table, which no Rehearsal holds for cleanup, is deleted before the error goes up."""
-    import costs.migration_rehearsal as rehearsal_module
+    import modeling.migration.rehearsal as rehearsal_module
 
     def taken(*_args, **_kwargs):
         raise ForeignTableError("taken meanwhile")

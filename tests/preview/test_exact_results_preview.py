@@ -12,13 +12,13 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 
 from costs.design_ranking import propose
-from costs.preview import PreviewReport, PreviewRun, run_preview
 from modeling.design.checks import check_design
 from modeling.design.generator import explicit_design
 from modeling.design.plans import Design
 from modeling.endpoint.adapter import Endpoint
 from modeling.model import Model
 from modeling.preview.session import cleanup_preview, load_preview, preview_setup
+from studio.preview import PreviewReport, PreviewRun, run_preview
 from tests.modeling.exact_models import books_model, keyed, orders_model, repo_model, small_models
 
 _tables = itertools.count()

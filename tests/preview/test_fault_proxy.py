@@ -16,11 +16,11 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from costs.preview import PreviewRun, run_preview
 from modeling.endpoint.adapter import Endpoint, EndpointKind, Timeouts, dynamodb_client
 from modeling.preview.dataset import PreviewData, primary_key_names, to_dynamodb_json
 from modeling.preview.loader import LoadInterrupted, LoadReport
 from modeling.preview.session import PreviewSetup, cleanup_preview, load_preview
+from studio.preview import PreviewRun, run_preview
 from tests.fault_proxy import KINDS, FaultPlan, FaultProxy
 from tests.preview.conftest import PROXY_TIMEOUTS
 

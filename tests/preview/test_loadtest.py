@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 
 from costs.design_ranking import propose
-from costs.load_test import export_load_test
 from modeling.endpoint.adapter import Endpoint
 from modeling.examples import load_example
 from modeling.model import Model, PatternKind
 from modeling.preview.loadtest import LoadTestFormat
 from modeling.preview.session import cleanup_preview, load_preview, preview_setup
+from studio.load_test import export_load_test
 from tests.cli_runner import run_main
 
 ITEMS, SEED = 200, 7

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from costs.preview import PreviewRun, run_preview
 from modeling.endpoint.adapter import Endpoint, Timeouts
 from modeling.preview.loader import LoadInterrupted, count_items
 from modeling.preview.ownership import CREATOR, CREATOR_TAG, INSTANCE_TAG, LOAD_TAG, ForeignTableError
 from modeling.preview.session import PreviewSetup, cleanup_preview, load_preview, preview_setup
 from modeling.preview.tables import create_preview_table, table_owner_tags
 from modeling.workspace.folder import instance_id
+from studio.preview import PreviewRun, run_preview
 from tests.fault_proxy import FaultPlan, FaultProxy
 
 

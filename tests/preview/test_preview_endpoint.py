@@ -8,12 +8,12 @@ from decimal import Decimal
 
 import pytest
 
-from costs.preview import PreviewRun, run_preview
 from modeling.examples import list_examples
 from modeling.model import EntityKeys, KeyTemplates
 from modeling.preview.loader import count_items
 from modeling.preview.session import load_preview
 from modeling.preview.tables import ForeignTableError, create_preview_table, delete_preview_table
+from studio.preview import PreviewRun, run_preview
 
 EXAMPLES = [e.slug for e in list_examples()]
 

@@ -183,7 +183,7 @@ def test_the_python_code_shown_for_a_failing_write_catches_the_failure(loaded, c
 
 
 def test_running_the_counter_pattern_alone_from_the_preview_includes_the_concurrent_case(loaded) -> None:
-    from costs.preview import PreviewRun, run_preview
+    from studio.preview import PreviewRun, run_preview
 
     setup, data = loaded
     alone = run_preview(PreviewRun(setup, data, ("earn_coins_by_user",))).results[0].run
@@ -195,7 +195,7 @@ def test_running_the_counter_pattern_alone_from_the_preview_includes_the_concurr
 def test_the_student_transfer_never_takes_a_balance_below_zero(make_setup) -> None:
     """A 100-item sample picks a sender with 0 xp: the amount chosen is what the sender holds (here 0), so the
     leaderboard key built from xp never renders a negative number (found by the thirty-attendees test)."""
-    from costs.preview import PreviewRun, run_preview
+    from studio.preview import PreviewRun, run_preview
 
     setup = make_setup("student_platform", 100)
     data, _ = load_preview(setup)

@@ -2,7 +2,8 @@
 
 The one entry point the Preview page calls after loading: executes the chosen patterns on the
 preview table (modeling.preview.runner), checks their answers, and sets the capacity measured from
-the data beside the model's estimate (costs.measured).
+the data beside the model's estimate (modeling.preview.measured). The capacity units are the cost engine's:
+they come in as `CapacityRules`, which the application layer (`studio.preview`) passes.
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from costs.capacity import capacity_profile
-from costs.measured import MeasuredCapacity, measure
 from modeling.endpoint.adapter import dynamodb_client
 from modeling.preview.code import cli_command, javascript_code, python_code
 from modeling.preview.dataset import PreviewData
+from modeling.preview.measured import CapacityRules, Estimate, MeasuredCapacity, measure
 from modeling.preview.runner import PatternRun, RunContext, run_pattern
 from modeling.preview.session import PreviewSetup, check_preview_table
 from modeling.preview.write_runner import CONCURRENT_CLIENTS
@@ -59,8 +59,10 @@ class PreviewRun:
     inputs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def run_preview(request: PreviewRun, progress: Callable[[int, int], object] | None = None) -> PreviewReport:
-    """Run the request's patterns in order; `progress(done, total)` after each (its result is ignored)."""
+def run_preview(request: PreviewRun, rules: CapacityRules,
+                progress: Callable[[int, int], object] | None = None) -> PreviewReport:
+    """Run the request's patterns in order, measuring each by `rules`; `progress(done, total)` after each (its
+    result is ignored)."""
     setup = request.setup
     client = dynamodb_client(setup.endpoint)
     check_preview_table(setup, client)  # refuses (raises) before any request, read or write
@@ -70,19 +72,19 @@ def run_preview(request: PreviewRun, progress: Callable[[int, int], object] | No
     concurrent = CONCURRENT_CLIENTS if len(names) == 1 else 0
     context = RunContext(setup.model, setup.design, request.data, setup.table.name, setup.seed, request.inputs,
                          before_write=lambda: check_preview_table(setup, client), concurrent_clients=concurrent)
-    profile = capacity_profile(setup.model, setup.design)
+    estimate = rules.estimates(setup.model, setup.design)
     results = []
     for done, name in enumerate(names, start=1):
         run = run_pattern(client, context, name)
-        results.append(_result(run, profile, setup))
+        results.append(_result(run, estimate(run.pattern), setup, rules))
         if progress is not None:
             progress(done, len(names))
     return PreviewReport(tuple(results))
 
 
-def _result(run: PatternRun, profile: Any, setup: PreviewSetup) -> PatternResult:
+def _result(run: PatternRun, estimate: Estimate, setup: PreviewSetup, rules: CapacityRules) -> PatternResult:
     endpoint_url = setup.endpoint.url if setup.endpoint.url else None
     if run.request is None:
-        return PatternResult(run, measure(run, profile, setup.endpoint.kind), "", "", "")
-    return PatternResult(run, measure(run, profile, setup.endpoint.kind), python_code(run.request),
+        return PatternResult(run, measure(run, estimate, setup.endpoint.kind, rules), "", "", "")
+    return PatternResult(run, measure(run, estimate, setup.endpoint.kind, rules), python_code(run.request),
                          cli_command(run.request, endpoint_url), javascript_code(run.request))

@@ -6,6 +6,9 @@ The oracle's data is the OLD sample data transformed in plain Python (the NEW ke
 attributes and fills), never read back from the migrated table, so a lost or mis-keyed item shows. Only tables
 this installation and session created are written to (modeling.preview.ownership): the OLD preview table
 before any UpdateTable or item write, both tables after every page.
+
+The oracle's run is the preview's (`modeling.preview.run`), which measures each request with the cost engine's
+units: they come in as `CapacityRules` (`modeling.preview.measured`), passed in by `studio.migration`.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from costs.preview import PreviewRun, run_preview
 from modeling.design.generator import explicit_design
 from modeling.design.plans import Design
 from modeling.endpoint.adapter import Endpoint, dynamodb_client
@@ -44,7 +46,9 @@ from modeling.migration.run import (
 )
 from modeling.model import KeyDesign, Model
 from modeling.preview.dataset import PreviewData, StoredItem
+from modeling.preview.measured import CapacityRules
 from modeling.preview.ownership import owned_identity
+from modeling.preview.run import PreviewRun, run_preview
 from modeling.preview.session import PreviewSetup, load_preview, load_workers, preview_setup
 from modeling.preview.tables import (
     PREVIEW_PROVISIONED_UNITS,
@@ -194,8 +198,9 @@ def expected_data(rehearsal: Rehearsal) -> PreviewData:
 
 
 def verify(rehearsal: Rehearsal, run: RunReport | None = None, seconds: float = 0.0,
-           consistency: Consistency | None = None) -> RehearsalReport:
-    """Count by key (none lost, none doubled), then run every NEW access pattern against the oracle."""
+           consistency: Consistency | None = None, *, rules: CapacityRules) -> RehearsalReport:
+    """Count by key (none lost, none doubled), then run every NEW access pattern against the oracle (each request
+    measured by `rules`)."""
     client = dynamodb_client(rehearsal.old_setup.endpoint)
     spec = rehearsal.spec
     data = expected_data(rehearsal)
@@ -204,7 +209,7 @@ def verify(rehearsal: Rehearsal, run: RunReport | None = None, seconds: float = 
     lost = sum((expected - found).values())
     duplicated = sum((found - expected).values())
     before = len(keys_by_form(client, spec, rehearsal.source_table, spec.old_keys, spec.old))
-    report = run_preview(PreviewRun(rehearsal.new_setup, data))
+    report = run_preview(PreviewRun(rehearsal.new_setup, data), rules)
     return RehearsalReport(spec.mode, before, sum(found.values()), sum(expected.values()), lost, duplicated,
                            report.passed, len(report.results), report.failed, run, consistency, seconds)
 
@@ -221,20 +226,21 @@ def rehearse(old: Model, new: Model, endpoint: Endpoint, namespace: str, slug: s
              old_keys: KeyDesign | None = None, new_keys: KeyDesign | None = None,
              fills: dict[str, Any] | None = None, total_items: int = DEFAULT_REHEARSAL_ITEMS,
              dual_writes: int = DUAL_WRITES, workspace_root: Path | None = None,
-             keep_tables: bool = False) -> RehearsalReport:
+             keep_tables: bool = False, *, rules: CapacityRules) -> RehearsalReport:
     """The whole rehearsal. A new table also rehearses phase 2: dual writes before and after the backfill,
-    drained through the retrying queue, then the consistency check of both tables. The tables are deleted
-    afterwards unless `keep_tables`."""
+    drained through the retrying queue, then the consistency check of both tables (the oracle's run measured by
+    `rules`). The tables are deleted afterwards unless `keep_tables`."""
     rehearsal = prepare_rehearsal(old, new, endpoint, namespace, slug, old_keys, new_keys, fills, total_items,
                                   workspace_root=workspace_root)
     try:
-        return _rehearse(rehearsal, endpoint, checkpoint, dual_writes)
+        return _rehearse(rehearsal, endpoint, checkpoint, dual_writes, rules)
     finally:
         if not keep_tables:
             cleanup(rehearsal)
 
 
-def _rehearse(rehearsal: Rehearsal, endpoint: Endpoint, checkpoint: Path | None, dual_writes: int) -> RehearsalReport:
+def _rehearse(rehearsal: Rehearsal, endpoint: Endpoint, checkpoint: Path | None, dual_writes: int,
+              rules: CapacityRules) -> RehearsalReport:
     client = dynamodb_client(endpoint)
     started = time.perf_counter()
     if rehearsal.spec.mode is Mode.NEW_TABLE:
@@ -245,7 +251,7 @@ def _rehearse(rehearsal: Rehearsal, endpoint: Endpoint, checkpoint: Path | None,
         rehearsal = dual_write(rehearsal, client, dual_writes - dual_writes // 2)
         consistency = check_consistency(client, rehearsal.spec, rehearsal.source_table, rehearsal.target_table)
     seconds = time.perf_counter() - started
-    return verify(rehearsal, run, seconds, consistency)
+    return verify(rehearsal, run, seconds, consistency, rules=rules)
 
 
 def report_lines(report: RehearsalReport) -> list[str]:

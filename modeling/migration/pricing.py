@@ -10,32 +10,29 @@ migrated item before each checkpoint is a strongly consistent BatchGetItem read,
 its own and a key already gone still one unit (§1.1, §1.2 BatchGetItem). A provisioned step is
 priced as the unit-hours it keeps busy: units / 3,600 (§0.2). Prices come from the Region's sheet
 (`costs.pricing`); a Region without one shows "not available", never $0 or another Region's price.
+
+The prices, the NEW table's usage and the design a model opens on are the cost engine's, which `modeling` never
+imports: they come in as `MigrationPricing`, built by `costs.migration_prices.migration_pricing` and passed in by
+the application layer (`studio.migration`).
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
-from costs.capacity import capacity_profile, table_usage
-from costs.design_ranking import propose
-from costs.pricing import (
-    HOURS_PER_MONTH,
-    SECONDS_PER_HOUR,
-    CostLineItem,
-    PriceItem,
-    PriceSheet,
-    line_item,
-    price_sheet_for,
-    round_to_cent,
-)
-from costs.usage import BYTES_PER_GB
-from modeling.design.generator import explicit_design
 from modeling.design.sizing import Sizes, design_sizes
-from modeling.dynamodb_rules import EVENTUAL_READ_FACTOR, TRANSACTION_FACTOR, read_unit_blocks, write_unit_blocks
+from modeling.dynamodb_rules import (
+    EVENTUAL_READ_FACTOR,
+    HOURS_PER_MONTH,
+    TRANSACTION_FACTOR,
+    read_unit_blocks,
+    write_unit_blocks,
+)
 from modeling.markdown import markdown_literal
 from modeling.migration.evolution import Classification
 from modeling.migration.plan import Action, Plan, PlanOptions, Step, plan_migration
@@ -43,6 +40,7 @@ from modeling.model import KeyDesign, Model
 
 TRANSACTION_WRITE_FACTOR = TRANSACTION_FACTOR  # doubles the base table's write only (modeling.dynamodb_rules)
 NOT_AVAILABLE = "not available"
+SECONDS_PER_HOUR = 3600  # a step's duration in hours (the unit-hours a step is priced at are the cost engine's)
 
 
 @dataclass(frozen=True)
@@ -88,15 +86,71 @@ def copy_write_units(new_bytes: int, new_entries: tuple[int, ...]) -> int:
     return write_unit_blocks(new_bytes) + sum(write_unit_blocks(b) for b in new_entries)
 
 
+# --- what pricing takes from the cost engine --------------------------------------------------------------------
+
+
+class PriceLine(Protocol):
+    """One priced quantity (`costs.pricing.CostLineItem`): `quantity` `unit`s cost `monthly_cost_usd` (None: the
+    price is not available)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def unit(self) -> str: ...
+
+    @property
+    def quantity(self) -> Decimal: ...
+
+    @property
+    def monthly_cost_usd(self) -> Decimal | None: ...
+
+
+@dataclass(frozen=True)
+class StepPrices:
+    """A step's priced lines: one-time, on-demand and provisioned, and the extra monthly cost while it runs."""
+
+    on_demand: tuple[PriceLine, ...] = ()
+    provisioned: tuple[PriceLine, ...] = ()
+    extra_monthly_on_demand: tuple[PriceLine, ...] = ()
+    extra_monthly_provisioned: tuple[PriceLine, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlanPrices:
+    """One plan's prices in one Region: the sheet's Region, its note (empty for a shipped sheet), and each step's
+    lines from its units (the NEW table's dual writes and storage included)."""
+
+    region: str
+    note: str
+    step: Callable[[Step, StepUnits], StepPrices]
+
+
+@dataclass(frozen=True)
+class MigrationPricing:
+    """What pricing a migration plan takes from the cost engine (`costs.migration_prices.migration_pricing`).
+
+    `default_keys`: the design every page opens on (the ranking's first: the model's own, else the proposal), None
+    when there is none; `plan_prices`: the plan's prices in the NEW model's Region (or the sheet the pricing was
+    built with); `round_to_cent`: money to the cent, as the cost engine rounds it."""
+
+    default_keys: Callable[[Model], KeyDesign | None]
+    plan_prices: Callable[[Plan], PlanPrices]
+    round_to_cent: Callable[[Decimal], Decimal]
+
+
+# --- the priced plan ---------------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class PricedStep:
     step: Step
     units: StepUnits
     duration_hours: Decimal
-    lines_on_demand: tuple[CostLineItem, ...]
-    lines_provisioned: tuple[CostLineItem, ...]
-    extra_monthly_on_demand: tuple[CostLineItem, ...]
-    extra_monthly_provisioned: tuple[CostLineItem, ...]
+    lines_on_demand: tuple[PriceLine, ...]
+    lines_provisioned: tuple[PriceLine, ...]
+    extra_monthly_on_demand: tuple[PriceLine, ...]
+    extra_monthly_provisioned: tuple[PriceLine, ...]
 
     @property
     def one_time_on_demand_usd(self) -> Decimal | None:
@@ -115,7 +169,7 @@ class PricedStep:
         return _total(self.extra_monthly_provisioned)
 
 
-def _total(lines: tuple[CostLineItem, ...]) -> Decimal | None:
+def _total(lines: tuple[PriceLine, ...]) -> Decimal | None:
     """The sum of the lines, None (not available) when any price is missing."""
     if any(line.monthly_cost_usd is None for line in lines):
         return None
@@ -129,6 +183,7 @@ class PricedPlan:
     sheet_note: str
     write_rate_items_per_second: float
     steps: tuple[PricedStep, ...]
+    round_to_cent: Callable[[Decimal], Decimal]  # the cost engine's rounding of money (MigrationPricing)
 
     def one_time_usd(self, provisioned: bool) -> Decimal | None:
         values = [s.one_time_provisioned_usd if provisioned else s.one_time_on_demand_usd for s in self.steps]
@@ -146,7 +201,7 @@ class PricedPlan:
         monthly = self.extra_monthly_usd(provisioned)
         if monthly is None or self.plan.spec.mode.value != "new_table":
             return None if monthly is None else Decimal(0)
-        return round_to_cent(monthly * Decimal(self.plan.grey_period_days * 24) / HOURS_PER_MONTH)
+        return self.round_to_cent(monthly * Decimal(self.plan.grey_period_days * 24) / HOURS_PER_MONTH)
 
     @property
     def duration_hours(self) -> Decimal:
@@ -154,64 +209,36 @@ class PricedPlan:
 
 
 def price_plan(old: Model, new: Model, old_keys: KeyDesign | None = None, new_keys: KeyDesign | None = None,
-               options: PlanOptions | None = None, sheet: PriceSheet | None = None) -> PricedPlan:
-    """The plan with every step priced in the NEW model's Region (where the migrated table lives).
+               options: PlanOptions | None = None, *, pricing: MigrationPricing) -> PricedPlan:
+    """The plan with every step priced by `pricing` in the NEW model's Region (where the migrated table lives).
 
-    A model's keys default to the design every page opens on (`propose`'s first: its own, else the proposal)."""
+    A model's keys default to the design every page opens on (`pricing.default_keys`: its own, else the
+    proposal)."""
     options = options or PlanOptions()
-    plan = plan_migration(old, new, _default_keys(old, old_keys), _default_keys(new, new_keys), options)
+    plan = plan_migration(old, new, _default_keys(old, old_keys, pricing), _default_keys(new, new_keys, pricing),
+                          options)
     spec = plan.spec
-    sheet = sheet or price_sheet_for(new.table.region)
     old_sizes, new_sizes = design_sizes(old, spec.old_keys), design_sizes(new, spec.new_keys)
-    dual_write_units = _dual_write_units_per_second(new, spec.new_keys)
-    second_table_bytes = _storage_bytes(new, spec.new_keys)
-    steps = tuple(_price_step(plan, step, old_sizes, new_sizes, sheet, options.write_rate_items_per_second,
-                              dual_write_units, second_table_bytes) for step in plan.steps)
-    note = "" if sheet.is_shipped else sheet.notes
-    return PricedPlan(plan, sheet.region, note, options.write_rate_items_per_second, steps)
+    prices = pricing.plan_prices(plan)
+    steps = tuple(_price_step(plan, step, old_sizes, new_sizes, prices, options.write_rate_items_per_second)
+                  for step in plan.steps)
+    return PricedPlan(plan, prices.region, prices.note, options.write_rate_items_per_second, steps,
+                      pricing.round_to_cent)
 
 
-def _default_keys(model: Model, keys: KeyDesign | None) -> KeyDesign | None:
+def _default_keys(model: Model, keys: KeyDesign | None, pricing: MigrationPricing) -> KeyDesign | None:
     if keys is not None:
         return keys
-    designs = propose(model)
-    return designs[0].key_design if designs else None  # no design at all: the planner says what is missing
+    return pricing.default_keys(model)  # None, no design at all: the planner says what is missing
 
 
-def _price_step(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes, sheet: PriceSheet, rate: float,
-                dual_write_units: Decimal, second_table_bytes: int) -> PricedStep:
+def _price_step(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes, prices: PlanPrices,
+                rate: float) -> PricedStep:
     units = step_units(plan, step, old_sizes, new_sizes)
     duration = Decimal(units.items) / Decimal(repr(rate)) / SECONDS_PER_HOUR if units.items else Decimal(0)
-    table_class = plan.spec.new.table.table_class
-    on_demand, provisioned = [], []
-    if units.read_units:
-        on_demand.append(line_item("Scan reads (RRU)", sheet.price(PriceItem.ON_DEMAND_READ_REQUEST_UNITS,
-                                                                    table_class), units.read_units))
-        provisioned.append(line_item("Scan reads (RCU-hours)", sheet.price(
-            PriceItem.PROVISIONED_READ_CAPACITY_UNIT_HOURS, table_class), units.read_units / SECONDS_PER_HOUR))
-    if units.readback_units:
-        on_demand.append(line_item("Read-back reads (RRU)", sheet.price(PriceItem.ON_DEMAND_READ_REQUEST_UNITS,
-                                                                         table_class), units.readback_units))
-        provisioned.append(line_item("Read-back reads (RCU-hours)", sheet.price(
-            PriceItem.PROVISIONED_READ_CAPACITY_UNIT_HOURS, table_class), units.readback_units / SECONDS_PER_HOUR))
-    if units.write_units:
-        on_demand.append(line_item("Writes (WRU)", sheet.price(PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, table_class),
-                                   units.write_units))
-        provisioned.append(line_item("Writes (WCU-hours)", sheet.price(
-            PriceItem.PROVISIONED_WRITE_CAPACITY_UNIT_HOURS, table_class), units.write_units / SECONDS_PER_HOUR))
-    extra_od, extra_prov = [], []
-    if step.second_table:
-        storage = line_item("Second table storage (GB-month)", sheet.price(PriceItem.STORAGE_GB_MONTH, table_class),
-                            Decimal(second_table_bytes) / BYTES_PER_GB)
-        extra_od.append(storage)
-        extra_prov.append(storage)
-    if step.dual_writes and dual_write_units:
-        monthly_units = dual_write_units * HOURS_PER_MONTH * SECONDS_PER_HOUR
-        extra_od.append(line_item("Dual writes (WRU per month)", sheet.price(
-            PriceItem.ON_DEMAND_WRITE_REQUEST_UNITS, table_class), monthly_units))
-        extra_prov.append(line_item("Dual writes (WCU-hours per month, at the average rate)", sheet.price(
-            PriceItem.PROVISIONED_WRITE_CAPACITY_UNIT_HOURS, table_class), dual_write_units * HOURS_PER_MONTH))
-    return PricedStep(step, units, duration, tuple(on_demand), tuple(provisioned), tuple(extra_od), tuple(extra_prov))
+    lines = prices.step(step, units)
+    return PricedStep(step, units, duration, lines.on_demand, lines.provisioned, lines.extra_monthly_on_demand,
+                      lines.extra_monthly_provisioned)
 
 
 def step_units(plan: Plan, step: Step, old_sizes: Sizes, new_sizes: Sizes) -> StepUnits:
@@ -265,33 +292,11 @@ def _backfilled_entries(plan: Plan, entity: str, old_sizes: Sizes, new_sizes: Si
     return tuple(writes)
 
 
-def _design(model: Model, key_design: KeyDesign) -> Any:
-    design = explicit_design(model.model_copy(update={"key_design": key_design}))
-    if design is None:  # pragma: no cover - a key design is given
-        raise ValueError("no design")
-    return design
-
-
-def _dual_write_units_per_second(model: Model, key_design: KeyDesign) -> Decimal:
-    """The NEW table's average write units per second (table and GSIs): what dual writes add."""
-    design = _design(model, key_design)
-    usage = table_usage(model, design, capacity_profile(model, design))
-    total = sum(sum(r.write_units_per_second) / len(r.write_units_per_second)
-                for r in (usage.table, *usage.indexes) if r.write_units_per_second)
-    return Decimal(repr(round(total, 6)))
-
-
-def _storage_bytes(model: Model, key_design: KeyDesign) -> int:
-    design = _design(model, key_design)
-    usage = table_usage(model, design, capacity_profile(model, design))
-    return usage.table.storage_bytes + sum(r.storage_bytes for r in usage.indexes)
-
-
 # --- output --------------------------------------------------------------------------------------------------
 
 
-def _usd(value: Decimal | None) -> str:
-    return NOT_AVAILABLE if value is None else f"${round_to_cent(value):,.2f}"
+def _usd(value: Decimal | None, priced: PricedPlan) -> str:
+    return NOT_AVAILABLE if value is None else f"${priced.round_to_cent(value):,.2f}"
 
 
 def _hours(value: Decimal) -> str:
@@ -308,12 +313,12 @@ def plan_json(priced: PricedPlan) -> dict[str, Any]:
         "write_rate_items_per_second": priced.write_rate_items_per_second,
         "grey_period_days": plan.grey_period_days, "needs_values": list(plan.needs_values),
         "price_note": priced.sheet_note,
-        "totals": {"one_time_usd": {"on_demand": _json_usd(priced.one_time_usd(False)),
-                                    "provisioned": _json_usd(priced.one_time_usd(True))},
-                   "extra_monthly_usd": {"on_demand": _json_usd(priced.extra_monthly_usd(False)),
-                                         "provisioned": _json_usd(priced.extra_monthly_usd(True))},
-                   "grey_period_usd": {"on_demand": _json_usd(priced.grey_period_usd(False)),
-                                       "provisioned": _json_usd(priced.grey_period_usd(True))},
+        "totals": {"one_time_usd": {"on_demand": _json_usd(priced.one_time_usd(False), priced),
+                                    "provisioned": _json_usd(priced.one_time_usd(True), priced)},
+                   "extra_monthly_usd": {"on_demand": _json_usd(priced.extra_monthly_usd(False), priced),
+                                         "provisioned": _json_usd(priced.extra_monthly_usd(True), priced)},
+                   "grey_period_usd": {"on_demand": _json_usd(priced.grey_period_usd(False), priced),
+                                       "provisioned": _json_usd(priced.grey_period_usd(True), priced)},
                    "duration_hours": str(priced.duration_hours.quantize(Decimal("0.001")))},
         "changes": [c.as_dict() for c in plan.changes],
         "steps": [{
@@ -321,18 +326,18 @@ def plan_json(priced: PricedPlan) -> dict[str, Any]:
             "entities": list(s.step.entities), "items_touched": s.units.items or s.step.items_touched,
             "read_units": str(s.units.read_units), "readback_read_units": str(s.units.readback_units),
             "write_units": str(s.units.write_units),
-            "one_time_usd": {"on_demand": _json_usd(s.one_time_on_demand_usd),
-                             "provisioned": _json_usd(s.one_time_provisioned_usd)},
+            "one_time_usd": {"on_demand": _json_usd(s.one_time_on_demand_usd, priced),
+                             "provisioned": _json_usd(s.one_time_provisioned_usd, priced)},
             "duration_hours": str(s.duration_hours.quantize(Decimal("0.001"))),
-            "extra_monthly_usd": {"on_demand": _json_usd(s.extra_monthly_on_demand_usd),
-                                  "provisioned": _json_usd(s.extra_monthly_provisioned_usd)},
+            "extra_monthly_usd": {"on_demand": _json_usd(s.extra_monthly_on_demand_usd, priced),
+                                  "provisioned": _json_usd(s.extra_monthly_provisioned_usd, priced)},
             "checks": list(s.step.checks), "risk": s.step.risk, "rollback": s.step.rollback,
         } for s in priced.steps],
     }
 
 
-def _json_usd(value: Decimal | None) -> str:
-    return NOT_AVAILABLE if value is None else str(round_to_cent(value))
+def _json_usd(value: Decimal | None, priced: PricedPlan) -> str:
+    return NOT_AVAILABLE if value is None else str(priced.round_to_cent(value))
 
 
 def plan_json_text(priced: PricedPlan) -> str:
@@ -348,12 +353,13 @@ def plan_markdown(priced: PricedPlan) -> str:
     if priced.sheet_note:
         lines += [f"> {priced.sheet_note}", ""]
     lines += ["| Total | On-demand | Provisioned |", "|---|---|---|",
-              f"| One-time capacity | {_usd(priced.one_time_usd(False))} | {_usd(priced.one_time_usd(True))} |",
-              f"| Extra per month while it runs | {_usd(priced.extra_monthly_usd(False))} | "
-              f"{_usd(priced.extra_monthly_usd(True))} |"]
+              f"| One-time capacity | {_usd(priced.one_time_usd(False), priced)} | "
+              f"{_usd(priced.one_time_usd(True), priced)} |",
+              f"| Extra per month while it runs | {_usd(priced.extra_monthly_usd(False), priced)} | "
+              f"{_usd(priced.extra_monthly_usd(True), priced)} |"]
     if spec.mode.value == "new_table":
         lines.append(f"| Extra over the {plan.grey_period_days}-day grey period | "
-                     f"{_usd(priced.grey_period_usd(False))} | {_usd(priced.grey_period_usd(True))} |")
+                     f"{_usd(priced.grey_period_usd(False), priced)} | {_usd(priced.grey_period_usd(True), priced)} |")
     lines += [f"| Item-moving time at {priced.write_rate_items_per_second:,g} items/s | "
               f"{_hours(priced.duration_hours)} | |", ""]
     if plan.needs_values:
@@ -373,9 +379,9 @@ def plan_markdown(priced: PricedPlan) -> str:
     for s in priced.steps:
         lines.append("| " + " | ".join(markdown_literal(x) for x in (
             str(s.step.number), s.step.phase or "-", s.step.title, f"{s.units.items:,}" if s.units.items else "-",
-            _usd(s.one_time_on_demand_usd) if s.lines_on_demand else "-",
-            _usd(s.one_time_provisioned_usd) if s.lines_provisioned else "-", _hours(s.duration_hours),
-            f"{_usd(s.extra_monthly_on_demand_usd)} / {_usd(s.extra_monthly_provisioned_usd)}"
+            _usd(s.one_time_on_demand_usd, priced) if s.lines_on_demand else "-",
+            _usd(s.one_time_provisioned_usd, priced) if s.lines_provisioned else "-", _hours(s.duration_hours),
+            f"{_usd(s.extra_monthly_on_demand_usd, priced)} / {_usd(s.extra_monthly_provisioned_usd, priced)}"
             if s.extra_monthly_on_demand else "-")) + " |")
     for s in priced.steps:
         lines += ["", f"### {s.step.number}. {s.step.title}", "", s.step.what, ""]
@@ -383,7 +389,7 @@ def plan_markdown(priced: PricedPlan) -> str:
             lines.append(f"- Units: {s.units.read_units:,} read (Scan), {s.units.readback_units:,} read "
                          f"(read-back, strongly consistent), {s.units.write_units:,} write ({s.units.items:,} items)")
         for line in (*s.lines_on_demand, *s.lines_provisioned, *s.extra_monthly_on_demand):
-            lines.append(f"- {line.name}: {line.quantity:,} x {line.unit} = {_usd(line.monthly_cost_usd)}")
+            lines.append(f"- {line.name}: {line.quantity:,} x {line.unit} = {_usd(line.monthly_cost_usd, priced)}")
         lines += [f"- Check: {check}" for check in s.step.checks]
         lines += [f"- Risk: {s.step.risk}", f"- Roll back: {s.step.rollback}"]
     return "\n".join(lines) + "\n"
