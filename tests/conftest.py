@@ -33,6 +33,19 @@ for variable in ("AWS_ENDPOINT_URL_DYNAMODB", "DESIGN_STUDIO_ENDPOINT", "AWS_PRO
 settings.register_profile("design-studio", deadline=None)
 settings.load_profile("design-studio")
 
+
+def _scan_installed_components_once() -> None:
+    """Every new AppTest's first run has Streamlit scan every installed distribution's metadata for custom
+    components (streamlit 1.67, `components.v2.manifest_scanner`): about 0.08 s each, over a thousand AppTests a
+    run. What is installed does not change while the tests run, so one scan a process serves them all; the app
+    itself (one scan at server start) is untouched."""
+    from streamlit.components.v2 import manifest_scanner
+
+    manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
+
+
+_scan_installed_components_once()
+
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]

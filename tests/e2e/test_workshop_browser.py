@@ -1,5 +1,5 @@
-"""Workshop mode in a real browser: every lesson walked end to end (lesson 8's fix keeping every concurrent
-increment), and thirty attendees on one server."""
+"""Workshop mode in a real browser: a lesson walked end to end, the presenter view, and thirty attendees on
+one server."""
 
 from __future__ import annotations
 
@@ -84,19 +84,15 @@ def _walk(page: Page, server: Server, lesson: Lesson, visited: set[tuple[str, st
     assert_no_exception(page)
 
 
-def test_every_lesson_walks_through_in_the_browser(page: Page, server: Server, external_requests: list[str]) -> None:
+def test_a_lesson_walks_through_in_the_browser(page: Page, server: Server, external_requests: list[str]) -> None:
+    """Lesson 1 in Chromium: every step's button opens its real page, the reveal, the break-it toggle, the check
+    and the reference fix, as an attendee clicks them. The other lessons walk the same code under AppTest
+    (tests/pages/test_lessons_page.py, every lesson, lesson 8's 200 concurrent increments included): the
+    browser adds nothing there, and walking all eight here took 125 s of CI."""
+    chosen = LESSONS[0]
     visited: set[tuple[str, str]] = set()
-    for lesson in LESSONS:
-        _walk(page, server, lesson, visited)
-        if lesson.slug == "concurrent-writes":
-            # Lesson 8, "Writes that stay correct under concurrency" (issue 16.5): its break-it was caught by
-            # the 20-concurrent-clients preview, and the last check ran that preview on the attendee's table
-            # with the reference fix: the ADD kept all 200 increments. (This walk once had its own test and
-            # server, walking lesson 8 a second time: 61 s of CI for the same steps.)
-            assert lesson.number == 8
-            expect(page.get_by_text("exactly 200 higher").first).to_be_visible(timeout=30_000)
-            assert_no_exception(page)
-    assert len(visited) == len({(s.page, s.state) for lesson in LESSONS for s in lesson.steps})
+    _walk(page, server, chosen, visited)
+    assert visited == {(s.page, s.state) for s in chosen.steps}
     assert external_requests == []
 
 

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from modeling.workspace.folder import Workspace
 from workshop.isolation import browser_proof, workshop_secret
-from workshop.lessons import LESSONS
+from workshop.lessons import LESSONS, Lesson
 from workshop.sharing import encode_share
 from workshop.states import State, state_document
 
@@ -152,3 +152,43 @@ def test_the_open_model_is_deleted_from_the_sidebar_only_once_confirmed(workspac
     assert not space.exists(slug)
     assert {d.slug for d in space.drafts()} == others  # only the open model went
     assert at.query_params["model"] in others
+
+
+@pytest.mark.parametrize("chosen", LESSONS, ids=lambda chosen: chosen.slug)
+def test_every_lesson_walks_through_on_its_real_pages(chosen: Lesson, workspace_dir: Path) -> None:
+    """Each step opens its real page on the lesson's model (no exception, the page named after the model), its
+    reveal shows the figures the domain computes, the break-it fails the check, the reference fix passes it.
+    Through app.py's navigation, as a browser does (tests/e2e/test_workshop_browser.py walks one lesson in
+    Chromium; the browser adds nothing to the other seven, so they run here)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180).run()
+    at.switch_page("pages/lessons.py")
+    at.query_params["lesson"] = chosen.slug
+    at.run()
+    opened: set[tuple[str, str]] = set()
+    for index, step in enumerate(chosen.steps):
+        at.session_state[f"lessons.step.{chosen.slug}"] = index
+        at.run()
+        assert at.header[0].value == f"Step {index + 1}: {step.title}"
+        if (step.page, step.state) not in opened:  # the same page with the same model renders the same
+            opened.add((step.page, step.state))
+            at.button(key="lessons.open").click().run()  # switches to the step's page
+            assert not at.exception, (step.title, at.exception)
+            assert at.title[0].value == f"{step.page.title} · {chosen.model_name}"
+            at.switch_page("pages/lessons.py").run()
+        at.button(key="lessons.reveal").click().run()
+        revealed = " ".join(s.value for s in at.success)
+        for figure in step.compute_reveal().figures:  # what the domain computes, in this process
+            assert figure in revealed, (step.title, figure, revealed)
+    at.session_state[f"lessons.step.{chosen.slug}"] = len(chosen.steps)
+    at.run()
+    next(t for t in at.toggle if t.label.startswith("Introduce")).set_value(True).run()
+    assert at.query_params["model"] == chosen.model_slug  # the broken copy is the open model
+    at.button(key="lessons.check").click().run()
+    assert any("Not fixed yet" in w.value for w in at.warning), [e.value for e in at.error]
+    assert any("❌" in m.value for m in at.markdown)
+    at.button(key="lessons.open_fix").click().run()
+    at.button(key="lessons.check").click().run()
+    assert not at.exception, at.exception
+    assert any("every verification step passes" in s.value for s in at.success), [m.value for m in at.markdown]
+    if chosen.slug == "concurrent-writes":  # lesson 8: the ADD kept all 200 concurrent increments
+        assert any("exactly 200 higher" in m.value for m in at.markdown), [m.value for m in at.markdown]
