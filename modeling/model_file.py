@@ -12,6 +12,7 @@ the user typed is lost.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 from enum import StrEnum
 from functools import lru_cache
@@ -24,6 +25,7 @@ from pydantic import ValidationError
 from modeling.errors import ModelFileError, Problem, Severity, errors_only
 from modeling.key_templates import ATTRIBUTE_NAME_PATTERN
 from modeling.limits import FIXES, describe
+from modeling.memo import ContentMemo
 from modeling.model import FORMAT_NAME, FORMAT_VERSION, GENERATOR_KINDS, Model
 from modeling.validation import semantic_problems
 
@@ -483,11 +485,19 @@ def model_to_document(model: Model) -> dict[str, Any]:
     return {"format": FORMAT_NAME, "version": FORMAT_VERSION, **body}
 
 
+# The Model page shows the open model as YAML on every run, and PyYAML's emitter is pure Python (a tenth of a
+# Model page run): an unchanged document's text is looked up instead (8 MB at most, a hostile file's included).
+_YAML_TEXTS: ContentMemo[str] = ContentMemo("model file YAML", max_entries=32, max_bytes=8_000_000, weigh=len)
+
+
 def dump_document(document: dict[str, Any], fmt: FileFormat) -> str:
     """Text of a document in JSON or YAML, stable (same document, same bytes)."""
     if fmt is FileFormat.JSON:
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    return yaml.dump(document, Dumper=_SafeTextDumper, sort_keys=False, allow_unicode=True, width=100)
+    # repr is the document exactly: its order, and its types (1, 1.0, True and "1" differ)
+    key = hashlib.sha256(repr(document).encode("utf-8", "surrogatepass")).digest()
+    return _YAML_TEXTS.get(key, lambda: yaml.dump(document, Dumper=_SafeTextDumper, sort_keys=False,
+                                                  allow_unicode=True, width=100))
 
 
 class _SafeTextDumper(yaml.SafeDumper):
