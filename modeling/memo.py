@@ -49,6 +49,11 @@ class ContentMemo(Generic[T]):
                 self._weights.pop(dropped, None)
         return answer
 
+    def peek(self, key: Hashable) -> T | None:
+        """The answer stored under `key`, or None: nothing is computed (a page shows what a click built)."""
+        with self._lock:
+            return self._answers.get(key)
+
     def _over_budget(self) -> bool:
         return self.max_bytes is not None and self.held_bytes > self.max_bytes
 

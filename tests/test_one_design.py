@@ -24,6 +24,7 @@ from dds.cli import main as dds_main
 from modeling.design.plans import TABLE
 from modeling.examples import EXAMPLES_DIR
 from modeling.model_file import read_document_file
+from studio.interop import remembered_workbench_download, workbench_download
 from tests.cli_runner import run_main
 from tests.expert_models.comparison import EXPERT_MODELS_DIR
 from tests.golden_files import assert_matches_golden
@@ -114,3 +115,20 @@ def test_dds_design_says_on_stderr_how_good_the_search_answer_is() -> None:
     assert result.returncode == 0
     json.loads(result.stdout)
     assert "Search: optimal within its space of" in result.stderr
+
+
+@pytest.mark.parametrize("path", [*EXAMPLE_FILES, *EXPERT_FILES[:6]], ids=_file_id)
+def test_the_model_pages_workbench_download_is_keyed_like_dds_export(path: Path, tmp_path: Path) -> None:
+    """The Model page's "Download NoSQL Workbench JSON" and `dds export --format workbench` write the same table,
+    keys, indexes and items (the page once keyed the file by the rule-based generator's design, which on
+    E-commerce orders is not the one every other page shows). Only the file's dates may differ."""
+    written = tmp_path / "cli.json"
+    result = run_main(dds_main, ["export", path, "--format", "workbench", "-o", written, "--seed", "7",
+                                 "--items", "2"])
+    assert result.returncode == 0, result.stderr
+    model = load_reviewed_model(path)[0]
+    download = workbench_download(model, 7, 2)
+    assert download.error == ""
+    page, cli = json.loads(download.text), json.loads(written.read_text(encoding="utf-8"))
+    assert page["DataModel"] == cli["DataModel"]
+    assert remembered_workbench_download(model, 7, 2) == download  # what the page shows the notes of

@@ -9,9 +9,9 @@ from typing import Any
 
 import streamlit as st
 
-from modeling.errors import ModelFileError, ModelingError
+from modeling.errors import ModelFileError
 from modeling.examples import example_document, list_examples
-from modeling.interop.nosql_workbench import export_workbench, import_workbench_file, read_workbench
+from modeling.interop.nosql_workbench import import_workbench_file, read_workbench
 from modeling.interop.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from modeling.model_file import (
     MAX_FILE_BYTES,
@@ -21,6 +21,7 @@ from modeling.model_file import (
     parse_document,
     refuse_oversized,
 )
+from studio.interop import remembered_workbench_download, workbench_download
 from ui import session
 from ui.problems import show_problems
 from ui.sql_import_view import sql_import
@@ -149,15 +150,22 @@ def _workbench_download(slug: str) -> None:
                              key=session.model_key("nwb_seed"))
     items = right.number_input("Sample items per entity", min_value=0, max_value=MAX_ITEMS_PER_ENTITY,
                                value=DEFAULT_ITEMS_PER_ENTITY, step=1, key=session.model_key("nwb_items"))
-    try:
-        exported = export_workbench(model, seed=int(seed), items_per_entity=int(items))
-    except ModelingError as exc:
-        st.error(f"The sample data cannot be generated: {plain(str(exc))}", icon="📄")
-        return
-    st.download_button("Download NoSQL Workbench JSON", dump_document(exported.document, FileFormat.JSON),
-                       f"{slug}.nosql-workbench.json", mime="application/json", key="model.nwb_download")
-    if exported.notes:
-        st.caption(" ".join(plain(n) for n in exported.notes))
+    seed_value, item_count = int(seed), int(items)
+
+    def built() -> str:  # on the click, in its own thread: the design search never runs on an edit's rerun
+        download = workbench_download(model, seed_value, item_count)
+        return download.text or f"The file could not be built: {download.error}\n"
+
+    st.download_button("Download NoSQL Workbench JSON", built, f"{slug}.nosql-workbench.json",
+                       mime="application/json", key="model.nwb_download")
+    remembered = remembered_workbench_download(model, seed_value, item_count)
+    if remembered is None:
+        st.caption("Built when you click: keyed by the design the Layout page shows first, as `dds export "
+                   "--format workbench` does. What the format cannot hold is listed here once it is built.")
+    elif remembered.error:
+        st.error(f"The file cannot be built: {plain(remembered.error)}", icon="📄")
+    elif remembered.notes:
+        st.caption(" ".join(plain(n) for n in remembered.notes))
 
 
 def _raw_editor(document: dict[str, Any], slug: str) -> None:

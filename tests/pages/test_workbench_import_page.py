@@ -60,3 +60,16 @@ def test_opening_an_example_from_the_file_tab_keeps_it_open(workspace_dir: Path)
     at.selectbox(key="model.example_choice").select("chat_messages").run()
     at.button(key="model.open_example").click().run()
     assert at.title[0].value == "Model · Chat messages"
+
+
+def test_the_model_page_builds_the_workbench_file_only_when_it_is_downloaded(workspace_dir: Path) -> None:
+    """The file is keyed by the search's first design: built on every Model page run, it ran the design search on
+    every edit (seconds on a large model); it is built when the button is clicked."""
+    from studio import interop
+
+    interop._DOWNLOADS.clear()
+    at = _model_page()
+    at.number_input(key=scoped(at, "nwb_items")).set_value(2).run()
+    assert not at.exception, at.exception
+    assert len(interop._DOWNLOADS) == 0
+    assert any("Built when you click" in c.value for c in at.caption)
