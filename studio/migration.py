@@ -13,8 +13,13 @@ from modeling.endpoint.adapter import Endpoint
 from modeling.migration.plan import PlanOptions
 from modeling.model import KeyDesign, Model
 
-__all__ = ["MigrationRequest", "PlanOptions", "PricedPlan", "RehearsalReport", "RehearsalRequest", "plan_json_text",
-           "plan_markdown", "plan_migration", "rehearse_migration"]
+# isort: split
+from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND
+from modeling.migration.script import migration_script
+
+__all__ = ["DEFAULT_GREY_PERIOD_DAYS", "DEFAULT_WRITE_RATE_ITEMS_PER_SECOND", "MigrationRequest", "PlanOptions",
+           "PricedPlan", "RehearsalReport", "RehearsalRequest", "migration_script", "plan_json_text", "plan_markdown",
+           "plan_migration", "rehearse_migration"]
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,20 @@ from modeling.preview.session import (
 from modeling.preview.tables import NAME_PREFIX
 from modeling.preview.write_runner import WriteContext, concurrent_increments
 
-__all__ = ["DEFAULT_PREVIEW_ITEMS", "MAX_PREVIEW_ITEMS", "NAME_PREFIX", "Endpoint", "PatternResult", "PreviewReport",
-           "PreviewRun", "PreviewSetup", "WriteContext", "already_loaded", "check_preview_table",
-           "concurrent_increments", "configured_endpoint", "dynamodb_client", "load_preview", "preview_setup",
-           "run_preview"]
+# isort: split
+from modeling.endpoint.adapter import EndpointStatus, check_endpoint
+from modeling.preview.code import python_code
+from modeling.preview.dataset import PreviewData
+from modeling.preview.loader import LoadReport
+from modeling.preview.requests import input_attributes, parse_input_value
+from modeling.preview.runner import PatternRun
+from modeling.preview.session import cleanup_preview
+
+__all__ = ["DEFAULT_PREVIEW_ITEMS", "MAX_PREVIEW_ITEMS", "NAME_PREFIX", "Endpoint", "EndpointStatus", "LoadReport",
+           "PatternResult", "PatternRun", "PreviewData", "PreviewReport", "PreviewRun", "PreviewSetup", "WriteContext",
+           "already_loaded", "check_endpoint", "check_preview_table", "cleanup_preview", "concurrent_increments",
+           "configured_endpoint", "dynamodb_client", "input_attributes", "load_preview", "parse_input_value",
+           "preview_setup", "python_code", "run_preview"]
 
 
 def run_preview(request: PreviewRun, progress: Callable[[int, int], None] | None = None) -> PreviewReport:
