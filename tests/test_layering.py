@@ -288,11 +288,14 @@ def test_importing_every_domain_module_loads_no_streamlit() -> None:
 # The command-line entry points are edges like the pages: they draw figures and pass them into the domain
 # (`python -m costs report` hands the report's charts to `costs.review_render` as HTML fragments).
 EDGE_MODULES = {"__main__.py"}
+# studio's own charts.py re-exports the domain's charts builders, so that ui draws its figures through studio;
+# it is the one studio module that loads plotly.
+CHARTS_REEXPORT = ROOT / "studio" / "charts.py"
 
 
 def test_charts_modules_are_imported_by_no_other_domain_module() -> None:
     for path in DOMAIN_MODULES:
-        if path.name in EDGE_MODULES:
+        if path.name in EDGE_MODULES or path == CHARTS_REEXPORT:
             continue
         charts = [i for i in file_imports(path) if "charts" in i.module.split(".")]
         assert not charts, (path, charts)
