@@ -9,12 +9,15 @@ from typing import Any
 import streamlit as st
 
 from costs.migration import PricedPlan, plan_json_text, plan_markdown, price_plan
-from modeling.errors import ModelFileError, ModelingError
-from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
-from modeling.migration.script import migration_script
-from modeling.model import KeyDesign, Model
-from modeling.model_file import model_from_document, parse_document, refuse_oversized
 from studio.design import propose
+from studio.errors import ModelFileError, ModelingError
+from studio.migration import (
+    DEFAULT_GREY_PERIOD_DAYS,
+    DEFAULT_WRITE_RATE_ITEMS_PER_SECOND,
+    PlanOptions,
+    migration_script,
+)
+from studio.model import KeyDesign, Model, model_from_document, parse_document, refuse_oversized
 from ui import session
 from ui.problems import show_problems
 from ui.text import plain
