@@ -1,16 +1,41 @@
 """Capacity and monthly cost of a model, and the units and prices the quick calculators and lessons quote."""
 
-from costs.estimate import EstimateRequest, ModelEstimate, UnknownRegionError
+from costs import cost_text
+from costs.capacity import UsageExtras
+from costs.estimate import (
+    EstimateRequest,
+    ModelEstimate,
+    UnknownRegionError,
+    autoscaling_day,
+    break_even_curve,
+    cost_components,
+)
 from costs.estimate import estimate_model as _estimate_model
-from costs.pricing import CapacityDimension, PriceSheet, break_even_utilization, load_price_sheet
-from costs.units import RequestUnits, batch_get_item_units, get_item_units, query_units
+from costs.item_size import item_size_bytes, parse_item_json
+from costs.price_refresh import HOW_TO_REFRESH, credentials_available, refresh, result_lines
+from costs.pricing import (
+    CapacityDimension,
+    PriceItem,
+    PriceSheet,
+    break_even_utilization,
+    load_price_sheet,
+    price_source_line,
+    priced_regions,
+    refreshed_sheet_stamp,
+)
+from costs.report_text import estimate_csv, estimate_markdown, line_item_rows
+from costs.units import RequestUnits, batch_get_item_units, get_item_units, query_units, request_units
 from costs.usage import CapacityOption, label
 from modeling.limits import PARTITION_READ_UNITS, PARTITION_WRITE_UNITS
 from modeling.model import TableClass
 
-__all__ = ["PARTITION_READ_UNITS", "PARTITION_WRITE_UNITS", "CapacityDimension", "CapacityOption", "EstimateRequest",
-           "ModelEstimate", "PriceSheet", "RequestUnits", "TableClass", "UnknownRegionError", "batch_get_item_units",
-           "break_even_utilization", "estimate_model", "get_item_units", "label", "load_price_sheet", "query_units"]
+__all__ = ["HOW_TO_REFRESH", "PARTITION_READ_UNITS", "PARTITION_WRITE_UNITS", "CapacityDimension", "CapacityOption",
+           "EstimateRequest", "ModelEstimate", "PriceItem", "PriceSheet", "RequestUnits", "TableClass",
+           "UnknownRegionError", "UsageExtras", "autoscaling_day", "batch_get_item_units", "break_even_curve",
+           "break_even_utilization", "cost_components", "cost_text", "credentials_available", "estimate_csv",
+           "estimate_markdown", "estimate_model", "get_item_units", "item_size_bytes", "label", "line_item_rows",
+           "load_price_sheet", "parse_item_json", "price_source_line", "priced_regions", "query_units", "refresh",
+           "refreshed_sheet_stamp", "request_units", "result_lines"]
 
 
 def estimate_model(request: EstimateRequest) -> ModelEstimate:

@@ -7,9 +7,10 @@ from modeling.hot_partitions import (
     HotPartitionRequest,
 )
 from modeling.hot_partitions import analyse_hot_partitions as _analyse_hot_partitions
+from modeling.hot_partitions.display import display_frame
 
-__all__ = ["BurstScenario", "HotPartitionError", "HotPartitionReport", "HotPartitionRequest",
-           "analyse_hot_partitions"]
+__all__ = ["BurstScenario", "HotPartitionError", "HotPartitionReport", "HotPartitionRequest", "analyse_hot_partitions",
+           "display_frame"]
 
 
 def analyse_hot_partitions(request: HotPartitionRequest) -> HotPartitionReport:

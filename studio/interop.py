@@ -5,21 +5,42 @@ from dataclasses import dataclass
 
 from costs.errors import CostError
 from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
+from costs.monitoring import MonitoringOptions
 from modeling.errors import ModelingError
-from modeling.interop.live_import import ImportRequest, LiveImport, import_live_table, list_table_names
-from modeling.interop.nosql_workbench import WorkbenchExport, WorkbenchImport, export_workbench, import_workbench_file
+from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
+from modeling.interop.live_import import (
+    DEFAULT_SAMPLE_ITEMS,
+    MAX_SAMPLE_ITEMS,
+    ImportRequest,
+    LiveImport,
+    import_live_table,
+    list_table_names,
+)
+from modeling.interop.nosql_workbench import (
+    WorkbenchExport,
+    WorkbenchImport,
+    export_workbench,
+    import_workbench_file,
+    read_workbench,
+)
+from modeling.interop.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
 from modeling.interop.query_import import QueryImport, import_queries
 from modeling.interop.query_log import read_query_log
+from modeling.interop.relational_import import RelationalImport, import_relational
+from modeling.interop.spreadsheet import csv_text
 from modeling.interop.sql_import import SqlImport, import_sql
 from modeling.memo import ContentMemo
 from modeling.model import Model
 from modeling.model_file import FileFormat, dump_document
 from studio.design import propose
 
-__all__ = ["ImportRequest", "InfrastructureExport", "InfrastructureRequest", "LiveImport", "QueryImport", "SqlImport",
-           "WorkbenchDownload", "WorkbenchExport", "WorkbenchImport", "export_infrastructure", "export_workbench",
-           "import_live_table",
-           "import_queries", "import_sql", "import_workbench_file", "list_table_names", "read_query_log",
+__all__ = ["DEFAULT_ITEMS_PER_ENTITY", "DEFAULT_SAMPLE_ITEMS", "LABELS", "MAX_ITEMS_PER_ENTITY", "MAX_SAMPLE_ITEMS",
+           "IacFormat", "ImportRequest", "InfrastructureExport", "InfrastructureRequest", "LiveImport",
+           "MonitoringOptions", "QueryImport", "RelationalImport", "SqlImport", "WorkbenchDownload", "WorkbenchExport",
+           "WorkbenchImport",
+           "csv_text", "export_infrastructure", "export_workbench", "import_live_table", "import_queries",
+           "import_relational", "import_sql", "import_workbench_file", "list_table_names", "parse_tags",
+           "read_query_log", "read_workbench",
            "remembered_workbench_download", "workbench_download"]
 
 

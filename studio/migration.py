@@ -10,13 +10,15 @@ from costs.migration_prices import migration_pricing
 from costs.preview_units import CAPACITY_RULES
 from costs.pricing import PriceSheet
 from modeling.endpoint.adapter import Endpoint
-from modeling.migration.plan import PlanOptions
+from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
 from modeling.migration.pricing import PricedPlan, plan_json_text, plan_markdown, price_plan
 from modeling.migration.rehearsal import DEFAULT_REHEARSAL_ITEMS, DUAL_WRITES, RehearsalReport, rehearse
+from modeling.migration.script import migration_script
 from modeling.model import KeyDesign, Model
 
-__all__ = ["MigrationRequest", "PlanOptions", "PricedPlan", "RehearsalReport", "RehearsalRequest", "plan_json_text",
-           "plan_markdown", "plan_migration", "rehearse_migration"]
+__all__ = ["DEFAULT_GREY_PERIOD_DAYS", "DEFAULT_WRITE_RATE_ITEMS_PER_SECOND", "MigrationRequest", "PlanOptions",
+           "PricedPlan", "RehearsalReport", "RehearsalRequest", "migration_script", "plan_json_text", "plan_markdown",
+           "plan_migration", "rehearse_migration"]
 
 
 @dataclass(frozen=True)

@@ -5,24 +5,30 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from costs.preview_units import CAPACITY_RULES
-from modeling.endpoint.adapter import Endpoint, configured_endpoint, dynamodb_client
-from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
+from modeling.endpoint.adapter import Endpoint, EndpointStatus, check_endpoint, configured_endpoint, dynamodb_client
+from modeling.preview.code import python_code
+from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS, PreviewData
+from modeling.preview.loader import LoadReport
+from modeling.preview.requests import input_attributes, parse_input_value
 from modeling.preview.run import PatternResult, PreviewReport, PreviewRun
 from modeling.preview.run import run_preview as _run_preview
+from modeling.preview.runner import PatternRun
 from modeling.preview.session import (
     PreviewSetup,
     already_loaded,
     check_preview_table,
+    cleanup_preview,
     load_preview,
     preview_setup,
 )
 from modeling.preview.tables import NAME_PREFIX
 from modeling.preview.write_runner import WriteContext, concurrent_increments
 
-__all__ = ["DEFAULT_PREVIEW_ITEMS", "MAX_PREVIEW_ITEMS", "NAME_PREFIX", "Endpoint", "PatternResult", "PreviewReport",
-           "PreviewRun", "PreviewSetup", "WriteContext", "already_loaded", "check_preview_table",
-           "concurrent_increments", "configured_endpoint", "dynamodb_client", "load_preview", "preview_setup",
-           "run_preview"]
+__all__ = ["DEFAULT_PREVIEW_ITEMS", "MAX_PREVIEW_ITEMS", "NAME_PREFIX", "Endpoint", "EndpointStatus", "LoadReport",
+           "PatternResult", "PatternRun", "PreviewData", "PreviewReport", "PreviewRun", "PreviewSetup", "WriteContext",
+           "already_loaded", "check_endpoint", "check_preview_table", "cleanup_preview", "concurrent_increments",
+           "configured_endpoint", "dynamodb_client", "input_attributes", "load_preview", "parse_input_value",
+           "preview_setup", "python_code", "run_preview"]
 
 
 def run_preview(request: PreviewRun, progress: Callable[[int, int], object] | None = None) -> PreviewReport:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from costs.review_report import ModelSource, ReviewReport, ReviewRequest, load_reviewed_model
+from costs.review_render import block_markdown, review_html, review_markdown
+from costs.review_report import Chart, ModelSource, ReviewReport, ReviewRequest, load_reviewed_model
 from costs.review_report import build_review_report as _build_review_report
 
-__all__ = ["ModelSource", "ReviewReport", "ReviewRequest", "build_review_report", "load_reviewed_model"]
+__all__ = ["Chart", "ModelSource", "ReviewReport", "ReviewRequest", "block_markdown", "build_review_report",
+           "load_reviewed_model", "review_html", "review_markdown"]
 
 
 def build_review_report(request: ReviewRequest,

@@ -7,10 +7,10 @@ workshop). A module may import its own layer and the layers below it, never one 
 the domain never imports streamlit, plotly only in a charts.py, and inside the endpoint side the endpoint
 adapter, the hot-partition analysis and interop keep away from their neighbours.
 
-The application layer (`studio/`) is the only door the pages, `dds` and the workshop have into the domain:
-they import `studio`, `ui` (the pages only), their own package, streamlit, the standard library and third-party
-libraries; never `modeling`, `costs` or `editing` (`test_edges_reach_the_domain_only_through_studio`). `ui/`
-still imports domain modules directly; routing it through `studio` too is the next step.
+The application layer (`studio/`) is the only door the edges (`ui`, the pages, `dds` and the workshop) have into
+the domain: they import `studio`, their own package, `ui` (the pages only), the workshop (`ui` only: it draws the
+lessons and honours the workshop's isolation), streamlit, the standard library and third-party libraries; never
+`modeling`, `costs` or `editing` (`test_edges_reach_the_domain_only_through_studio`).
 
 Imports are read with `ast` in every form: `import a.b`, `from a.b import c` (c may be a submodule: `from
 modeling.preview import runner`), relative imports resolved against the importing module's package, and
@@ -288,11 +288,14 @@ def test_importing_every_domain_module_loads_no_streamlit() -> None:
 # The command-line entry points are edges like the pages: they draw figures and pass them into the domain
 # (`python -m costs report` hands the report's charts to `costs.review_render` as HTML fragments).
 EDGE_MODULES = {"__main__.py"}
+# studio's own charts.py re-exports the domain's charts builders, so that ui draws its figures through studio;
+# it is the one studio module that loads plotly.
+CHARTS_REEXPORT = ROOT / "studio" / "charts.py"
 
 
 def test_charts_modules_are_imported_by_no_other_domain_module() -> None:
     for path in DOMAIN_MODULES:
-        if path.name in EDGE_MODULES:
+        if path.name in EDGE_MODULES or path == CHARTS_REEXPORT:
             continue
         charts = [i for i in file_imports(path) if "charts" in i.module.split(".")]
         assert not charts, (path, charts)
@@ -319,8 +322,11 @@ def test_the_layout_has_the_subpackages_the_architecture_page_describes() -> Non
 # The project's own top-level packages and modules; anything else an edge imports is the standard library or a
 # third-party library (streamlit, boto3, ...), which the rule allows.
 PROJECT_PACKAGES = frozenset({"modeling", "costs", "editing", "studio", "ui", "pages", "dds", "workshop", "app"})
-# What each edge may import of the project: studio, its own package, and (the pages only) ui.
-EDGE_ALLOWED = {"pages": {"studio", "ui", "pages"}, "dds": {"studio", "dds"}, "workshop": {"studio", "workshop"}}
+# What each edge may import of the project: studio, its own package, (the pages only) ui, and (ui only) the
+# workshop: ui draws the lessons, share links and session isolation the workshop defines, and studio may not
+# import the workshop (`test_domain_module_imports_no_ui_library`), so that door cannot be studio.
+EDGE_ALLOWED = {"pages": {"studio", "ui", "pages"}, "dds": {"studio", "dds"}, "workshop": {"studio", "workshop"},
+                "ui": {"studio", "ui", "workshop"}}
 EDGE_FILES = [p for p in ALL_MODULES if p.relative_to(ROOT).parts[0] in EDGE_ALLOWED]
 
 # Imports not routed through studio yet, as (importing module, imported module): reason. The list may only
@@ -336,8 +342,8 @@ KNOWN_EDGE_IMPORTS: dict[tuple[str, str], str] = {
 
 
 def edge_violations(module: str, imports: list[Import]) -> list[Import]:
-    """The imports of an edge module (`pages.x`, `dds.x`, `workshop.x`) that reach a project package other than
-    studio, its own, or ui for a page: `modeling`, `costs`, `editing`, or another edge."""
+    """The imports of an edge module (`ui.x`, `pages.x`, `dds.x`, `workshop.x`) that reach a project package other
+    than studio, its own, ui for a page or the workshop for ui: `modeling`, `costs`, `editing`, or another edge."""
     allowed = EDGE_ALLOWED[module.split(".")[0]]
     return [i for i in imports if i.module.split(".")[0] in PROJECT_PACKAGES - allowed]
 
@@ -364,6 +370,10 @@ def test_the_edge_rule_sees_every_import_form() -> None:
     # ui is a page's own glue, not dds's or the workshop's; a package's relative import stays in the package.
     from_ui = imported_modules("from ui import session\n", "dds.cli")
     assert [i.module for i in edge_violations("dds.cli", from_ui)] == ["ui", "ui.session"]
+    # ui may reach the workshop it draws, never the domain nor the pages.
+    in_ui = imported_modules("from workshop.isolation import workshop_mode\nimport editing\nimport pages.x\n",
+                             "ui.session")
+    assert [i.module for i in edge_violations("ui.session", in_ui)] == ["editing", "pages.x"]
     assert not edge_violations("workshop.roles", imported_modules("from . import states\n", "workshop.roles"))
 
 

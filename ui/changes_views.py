@@ -8,13 +8,20 @@ from typing import Any
 
 import streamlit as st
 
-from modeling.errors import ModelFileError, ModelingError
-from modeling.migration.plan import DEFAULT_GREY_PERIOD_DAYS, DEFAULT_WRITE_RATE_ITEMS_PER_SECOND, PlanOptions
-from modeling.migration.script import migration_script
-from modeling.model import KeyDesign, Model
-from modeling.model_file import model_from_document, parse_document, refuse_oversized
 from studio.design import propose
-from studio.migration import MigrationRequest, PricedPlan, plan_json_text, plan_markdown, plan_migration
+from studio.errors import ModelFileError, ModelingError
+from studio.migration import (
+    DEFAULT_GREY_PERIOD_DAYS,
+    DEFAULT_WRITE_RATE_ITEMS_PER_SECOND,
+    MigrationRequest,
+    PlanOptions,
+    PricedPlan,
+    migration_script,
+    plan_json_text,
+    plan_markdown,
+    plan_migration,
+)
+from studio.model import KeyDesign, Model, model_from_document, parse_document, refuse_oversized
 from ui import session
 from ui.problems import show_problems
 from ui.text import plain

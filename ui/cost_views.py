@@ -8,33 +8,38 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from costs import charts, cost_text
-from costs.capacity import UsageExtras
-from costs.errors import CostError, PriceListError
-from costs.estimate import (
+from studio import charts
+from studio.design import Operation, propose
+from studio.errors import CostError, PriceListError
+from studio.estimate import (
+    HOW_TO_REFRESH,
+    CapacityDimension,
+    CapacityOption,
     EstimateRequest,
     ModelEstimate,
+    PriceItem,
+    UsageExtras,
     autoscaling_day,
     break_even_curve,
-    cost_components,
-    estimate_model,
-)
-from costs.item_size import item_size_bytes, parse_item_json
-from costs.price_refresh import HOW_TO_REFRESH, credentials_available, refresh, result_lines
-from costs.pricing import (
-    CapacityDimension,
-    PriceItem,
     break_even_utilization,
+    cost_components,
+    cost_text,
+    credentials_available,
+    estimate_csv,
+    estimate_markdown,
+    estimate_model,
+    item_size_bytes,
+    label,
+    line_item_rows,
+    parse_item_json,
     price_source_line,
     priced_regions,
+    refresh,
     refreshed_sheet_stamp,
+    request_units,
+    result_lines,
 )
-from costs.report_text import estimate_csv, estimate_markdown, line_item_rows
-from costs.units import request_units
-from costs.usage import CapacityOption, label
-from modeling.design.plans import Operation
-from modeling.model import Consistency, Model, TableClass
-from studio.design import propose
+from studio.model import Consistency, Model, TableClass
 from ui import choices, session
 from ui.tabs import KEEP
 from ui.text import plain

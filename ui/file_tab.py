@@ -9,19 +9,17 @@ from typing import Any
 
 import streamlit as st
 
-from modeling.errors import ModelFileError
-from modeling.examples import example_document, list_examples
-from modeling.interop.nosql_workbench import import_workbench_file, read_workbench
-from modeling.interop.nosql_workbench.export import DEFAULT_ITEMS_PER_ENTITY, MAX_ITEMS_PER_ENTITY
-from modeling.model_file import (
-    MAX_FILE_BYTES,
-    FileFormat,
-    dump_document,
-    model_to_document,
-    parse_document,
-    refuse_oversized,
+from studio.errors import ModelFileError
+from studio.examples import example_document, list_examples
+from studio.interop import (
+    DEFAULT_ITEMS_PER_ENTITY,
+    MAX_ITEMS_PER_ENTITY,
+    import_workbench_file,
+    read_workbench,
+    remembered_workbench_download,
+    workbench_download,
 )
-from studio.interop import remembered_workbench_download, workbench_download
+from studio.model import MAX_FILE_BYTES, FileFormat, dump_document, model_to_document, parse_document, refuse_oversized
 from ui import session
 from ui.problems import show_problems
 from ui.sql_import_view import sql_import

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from modeling.errors import WorkspaceError
+from studio.errors import WorkspaceError
 from ui.model_editor import apply_pending_edits
 from ui.save_status import render_save_status
 from ui.session import bind_browser, open_shared_link

@@ -17,7 +17,7 @@ from typing import Any
 
 import streamlit.components.v1 as components
 
-import editing
+from studio import editing
 
 _FRONTEND = Path(__file__).with_name("grid_frontend")
 _grid_component = components.declare_component("editable_grid", path=str(_FRONTEND))

@@ -5,14 +5,16 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from modeling import charts
-from modeling.design.checks import FindingSeverity, check_design
-from modeling.design.checks.catalogue import SEVERITY_RANK
-from modeling.design.plans import Design
-from modeling.hot_partitions import BurstScenario, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
-from modeling.hot_partitions.display import display_frame
-from modeling.model import Model
-from studio.design import propose
+from studio import charts
+from studio.design import SEVERITY_RANK, Design, FindingSeverity, check_design, propose
+from studio.hot_partitions import (
+    BurstScenario,
+    HotPartitionReport,
+    HotPartitionRequest,
+    analyse_hot_partitions,
+    display_frame,
+)
+from studio.model import Model
 from ui import session
 from ui.text import plain
 

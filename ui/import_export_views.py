@@ -4,24 +4,26 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costs.errors import CostError
-from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
-from costs.monitoring import MonitoringOptions
-from modeling.endpoint.adapter import configured_endpoint
-from modeling.errors import EndpointError, ModelingError, WorkspaceError
-from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
-from modeling.interop.live_import import (
+from studio.design import propose
+from studio.errors import CostError, EndpointError, ModelingError, WorkspaceError
+from studio.interop import (
     DEFAULT_SAMPLE_ITEMS,
+    LABELS,
     MAX_SAMPLE_ITEMS,
+    IacFormat,
     ImportRequest,
+    InfrastructureExport,
+    InfrastructureRequest,
+    MonitoringOptions,
+    export_infrastructure,
     import_live_table,
     list_table_names,
+    parse_tags,
 )
-from modeling.model import BillingMode, Model
-from modeling.preview.loadtest import LoadTest, LoadTestFormat
-from modeling.workspace.store import workspace_table_name
-from studio.design import propose
-from studio.load_test import export_load_test
+from studio.load_test import LoadTest, LoadTestFormat, export_load_test
+from studio.model import BillingMode, Model
+from studio.preview import configured_endpoint
+from studio.workspace import workspace_table_name
 from ui import missing_views, session
 from ui.tabs import KEEP, kept_text
 from ui.text import plain

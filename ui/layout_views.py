@@ -10,20 +10,24 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-import editing
-from modeling.design.checks import FindingSeverity
-from modeling.design.design_report import ENTITY_CHART_COLUMNS, PATTERN_CHART_COLUMNS, markdown_table
-from modeling.design.layout import (
+from studio import editing
+from studio.design import (
+    ENTITY_CHART_COLUMNS,
     ENTITY_COLUMN,
+    PATTERN_CHART_COLUMNS,
+    FindingSeverity,
     LayoutRequest,
     LayoutResult,
     access_path_names,
     analyse_layout,
     finding_rows,
+    markdown_table,
+    propose,
+    rank_designs,
+    ranking_rows,
 )
-from modeling.interop.spreadsheet import csv_text
-from modeling.model import Model, ProjectionType
-from studio.design import propose, rank_designs, ranking_rows
+from studio.interop import csv_text
+from studio.model import Model, ProjectionType
 from ui import model_editor, session
 from ui.text import plain
 

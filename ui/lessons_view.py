@@ -11,9 +11,9 @@ from typing import Any
 
 import streamlit as st
 
-from modeling.endpoint.adapter import configured_endpoint
-from modeling.errors import EndpointError
-from modeling.model_file import FileFormat, dump_document
+from studio.errors import EndpointError
+from studio.model import FileFormat, dump_document
+from studio.preview import configured_endpoint
 from ui import session
 from ui.presenter import presenter_on
 from ui.text import plain

@@ -12,11 +12,9 @@ from typing import Any
 import streamlit as st
 from streamlit.errors import StreamlitPageNotFoundError
 
-from costs.errors import CostError
-from modeling.design.missing import nothing_to_design, what_is_missing
-from modeling.errors import Problem, errors_only
-from modeling.model import Model
-from studio.design import proposal_refusal, propose
+from studio.design import nothing_to_design, proposal_refusal, propose, what_is_missing
+from studio.errors import CostError, Problem, errors_only
+from studio.model import Model
 from ui import session
 from ui.text import plain
 

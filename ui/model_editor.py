@@ -15,9 +15,9 @@ from typing import Any
 
 import streamlit as st
 
-import editing
-from modeling.errors import Problem, problems_under
-from modeling.model import (
+from studio import editing
+from studio.errors import Problem, problems_under
+from studio.model import (
     GENERATOR_KINDS,
     AttributeType,
     AuxiliaryKind,

@@ -7,14 +7,23 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from modeling.errors import EndpointError, ModelingError
-from modeling.preview.code import python_code
-from modeling.preview.dataset import PreviewData
-from modeling.preview.loader import LoadInterrupted, LoadReport
-from modeling.preview.requests import RequestBuildError, input_attributes, parse_input_value
-from modeling.preview.runner import PatternRun
-from modeling.preview.session import PreviewSetup, already_loaded, cleanup_preview, load_preview
-from studio.preview import PatternResult, PreviewReport, PreviewRun, run_preview
+from studio.errors import EndpointError, LoadInterrupted, ModelingError, RequestBuildError
+from studio.preview import (
+    LoadReport,
+    PatternResult,
+    PatternRun,
+    PreviewData,
+    PreviewReport,
+    PreviewRun,
+    PreviewSetup,
+    already_loaded,
+    cleanup_preview,
+    input_attributes,
+    load_preview,
+    parse_input_value,
+    python_code,
+    run_preview,
+)
 from ui import session
 from ui.sidebar import endpoint_changed
 from ui.text import plain

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from modeling.errors import Problem, Severity
+from studio.errors import Problem, Severity
 from ui.text import plain
 
 

@@ -18,17 +18,20 @@ from typing import Any
 
 import streamlit as st
 
-from costs import charts
-from costs.capacity import UsageExtras
-from costs.errors import CostError
-from costs.estimate import EstimateRequest
-from costs.pricing import PriceItem
-from costs.review_render import block_markdown, review_html, review_markdown
-from costs.review_report import Chart, ModelSource, ReviewReport, ReviewRequest, build_review_report
-from modeling.errors import ModelingError
-from modeling.memo import content_key
-from modeling.model import Model, TableClass
-from modeling.model_file import FileFormat, dump_document
+from studio import charts
+from studio.errors import CostError, ModelingError
+from studio.estimate import EstimateRequest, PriceItem, UsageExtras
+from studio.model import FileFormat, Model, TableClass, content_key, dump_document
+from studio.report import (
+    Chart,
+    ModelSource,
+    ReviewReport,
+    ReviewRequest,
+    block_markdown,
+    build_review_report,
+    review_html,
+    review_markdown,
+)
 from ui import cost_views
 from ui.text import plain
 

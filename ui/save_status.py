@@ -12,8 +12,8 @@ from typing import Any
 
 import streamlit as st
 
-from modeling.errors import WorkspaceError
-from modeling.workspace.merge import MergeConflict, Side, changed_paths, resolve_conflicts, three_way_merge
+from studio.errors import WorkspaceError
+from studio.workspace import MergeConflict, Side, changed_paths, resolve_conflicts, three_way_merge
 from ui import session
 from ui.text import plain
 

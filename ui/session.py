@@ -22,23 +22,20 @@ from typing import Any
 
 import streamlit as st
 
-from editing import new_document
-from modeling.endpoint.adapter import configured_endpoint
-from modeling.errors import (
-    EndpointError,
-    ModelFileError,
-    Problem,
-    WorkspaceConflictError,
-    WorkspaceError,
-    errors_only,
+from studio.editing import new_document
+from studio.errors import EndpointError, ModelFileError, Problem, WorkspaceConflictError, WorkspaceError, errors_only
+from studio.examples import example_document
+from studio.model import Model, document_problems
+from studio.preview import configured_endpoint
+from studio.workspace import (
+    Workspace,
+    WorkspaceStore,
+    default_workspace_dir,
+    document_bytes,
+    open_table_workspace,
+    three_way_merge,
+    workspace_table_name,
 )
-from modeling.examples import example_document
-from modeling.model import Model
-from modeling.model_file import document_problems
-from modeling.workspace.folder import Workspace, default_workspace_dir, document_bytes
-from modeling.workspace.merge import three_way_merge
-from modeling.workspace.store import WorkspaceStore, workspace_table_name
-from modeling.workspace.table import open_table_workspace
 from ui.browser_binding import browser_cookie, set_browser_cookie
 from ui.problems import show_problems
 from ui.text import plain

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from editing import new_document
-from modeling.endpoint.adapter import Endpoint, EndpointStatus, check_endpoint, configured_endpoint
-from modeling.errors import EndpointError
-from modeling.preview.tables import NAME_PREFIX
+from studio.editing import new_document
+from studio.errors import EndpointError
+from studio.preview import NAME_PREFIX, Endpoint, EndpointStatus, check_endpoint, configured_endpoint
 from ui import session
 from ui.presenter import presenter_toggle
 from ui.text import plain

@@ -17,9 +17,9 @@ from typing import Any
 
 import streamlit as st
 
-from modeling.errors import ModelFileError
-from modeling.interop.relational_import import RelationalImport, import_relational
-from modeling.model_file import model_to_document, refuse_oversized
+from studio.errors import ModelFileError
+from studio.interop import RelationalImport, import_relational
+from studio.model import model_to_document, refuse_oversized
 from ui import session
 from ui.problems import show_problems
 from ui.text import plain

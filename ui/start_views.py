@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from editing import starter_document
-from modeling.design.missing import nothing_to_design
-from modeling.design.summary import DesignFindingsSummary, DocumentSummary, design_findings_summary
-from modeling.model import Model
-from studio.design import propose
+from studio.design import DesignFindingsSummary, design_findings_summary, nothing_to_design, propose
+from studio.editing import starter_document
+from studio.model import DocumentSummary, Model
 from ui import missing_views, session
 
 

@@ -10,7 +10,7 @@ the rule itself is `modeling.markdown.markdown_literal`, which the Markdown repo
 
 from __future__ import annotations
 
-from modeling.markdown import markdown_literal
+from studio.model import markdown_literal
 
 
 def plain(value: object) -> str:
