@@ -365,7 +365,7 @@ def check_endpoint(endpoint: Endpoint, own_prefix: str | None = None) -> Endpoin
     """
     try:
         client = shared_dynamodb_client(endpoint, timeouts=endpoint.probe_timeouts)  # asked every 15 s per page
-        names, more = _list_table_pages(client, STATUS_LIST_PAGES if own_prefix is not None else 1)
+        names, more = list_table_pages(client, STATUS_LIST_PAGES if own_prefix is not None else 1)
     except EndpointError as exc:
         return EndpointStatus(endpoint, False, str(exc))
     except NoCredentialsError:
@@ -387,7 +387,7 @@ def check_endpoint(endpoint: Endpoint, own_prefix: str | None = None) -> Endpoin
     return EndpointStatus(endpoint, True, f"{endpoint.describe()} answers", len(names), count_is_lower_bound=more)
 
 
-def _list_table_pages(client: Any, max_pages: int) -> tuple[list[str], bool]:
+def list_table_pages(client: Any, max_pages: int) -> tuple[list[str], bool]:
     """The names of at most `max_pages` ListTables pages, and whether the endpoint holds more."""
     names: list[str] = []
     start: dict[str, str] = {}

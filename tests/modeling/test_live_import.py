@@ -12,6 +12,7 @@ from decimal import Decimal
 import boto3
 import pytest
 from botocore.stub import Stubber
+from moto.server import ThreadedMotoServer
 
 from modeling.data.sample_data import generate_items, item_keys
 from modeling.design.generator import rule_based_designs
@@ -263,3 +264,26 @@ def test_binary_attributes_are_imported_with_their_sizes(endpoint: Endpoint, mad
     assert (attributes["avatar"]["avg_size_bytes"], attributes["avatar"]["max_size_bytes"]) == (5, 6)
     assert (attributes["thumbs"]["avg_size_bytes"], attributes["thumbs"]["max_size_bytes"]) == (4, 5)
     assert not [p for p in document_problems(result.document) if p.severity is Severity.ERROR]
+
+
+def test_every_table_is_listed_not_only_the_first_hundred() -> None:
+    """ListTables answers 100 names a call: the Import tab listed one call's worth, so a table after the hundredth
+    in name order was missing from its picker, which then imported the first table instead. A moto server of
+    this test's own holds 150 tables."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        endpoint = Endpoint(EndpointKind.CUSTOM, f"http://127.0.0.1:{port}", "us-east-1")
+        client = dynamodb_client(endpoint)
+        made = [f"table-{n:03d}" for n in range(150)]
+        for name in made:
+            client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                                KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+                                AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}])
+        assert list_table_names(endpoint) == made  # ListTables returns names in order
+        assert list_table_names(endpoint, max_pages=1) == made[:100]
+    finally:
+        server.stop()
