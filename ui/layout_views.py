@@ -78,12 +78,13 @@ def cell_text(value: Any) -> str:
 
 
 def sample_table(rows: tuple[dict[str, Any], ...], columns: tuple[str, ...], colours: dict[str, str]) -> Styler:
-    """The sample items as a table, each row in its entity's colour; the columns no item has are left out.
-    Cells stay objects (an integer is not turned into a float by a gap in its column)."""
+    """The sample items as a table of text (`cell_text`), each row in its entity's colour; the columns no item
+    has are left out. The cells are the text itself, not numbers formatted for display: Streamlit's grid draws
+    an empty cell of a Styler as "None" whatever its display text (a stranger's browser)."""
     frame = pd.DataFrame(list(rows), columns=list(columns), dtype=object).dropna(axis="columns", how="all")
-    styled = frame.style.apply(
+    shown = frame.map(cell_text)
+    return shown.style.apply(
         lambda row: [f"background-color: {colours.get(row[ENTITY_COLUMN], '')}"] * len(row), axis=1)
-    return styled.format(cell_text)
 
 
 def table_view(result: LayoutResult, colours: dict[str, str]) -> None:
@@ -95,8 +96,8 @@ def table_view(result: LayoutResult, colours: dict[str, str]) -> None:
     if view.absent:
         st.markdown(f"**Not in {plain(view.index)}** ({len(view.absent)} items: a sparse index leaves out items "
                     "without its keys, and they cost nothing in it)")
-        absent = pd.DataFrame(list(view.absent), dtype=object)
-        st.dataframe(absent.style.format(cell_text), hide_index=True, width="stretch", key="layout.absent")
+        absent = pd.DataFrame(list(view.absent), dtype=object).map(cell_text)
+        st.dataframe(absent, hide_index=True, width="stretch", key="layout.absent")
 
 
 def chart_with_downloads(name: str, rows: tuple[dict[str, Any], ...], columns: tuple[str, ...]) -> None:

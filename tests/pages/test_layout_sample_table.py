@@ -19,7 +19,11 @@ def _shown_cells(rows: tuple[dict, ...], columns: tuple[str, ...]) -> list[dict[
     """Each row as the table shows it, column by column (the Styler's display text)."""
     rows = tuple({k: v.replace("\n", " ") if isinstance(v, str) else v for k, v in row.items()}
                  for row in rows)  # an address's line break would split a row of the text below
-    text = sample_table(rows, columns, {}).hide(axis="index").to_string(delimiter=_CELL)
+    styled = sample_table(rows, columns, {})
+    # what st.dataframe sends the browser: the cells themselves (it draws an empty cell as "None" whatever a
+    # Styler's display text says), so every cell is the text to show
+    assert all(isinstance(cell, str) for cell in styled.data.to_numpy().ravel()), styled.data
+    text = styled.hide(axis="index").to_string(delimiter=_CELL)
     header, *lines = text.rstrip("\n").split("\n")
     return [dict(zip(header.split(_CELL), line.split(_CELL), strict=True)) for line in lines]
 
