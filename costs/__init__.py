@@ -8,7 +8,9 @@ the key-design search (`modeling.design.search`, which receives it from `studio.
 one design and `design_ranking` ranks the search's finalists by their monthly cost; `preview_units` gives the
 preview (`modeling.preview.measured`) the units a request consumed and the model's estimate of them, and
 `migration_prices` prices a migration's steps (`modeling.migration.pricing`). Money is `Decimal` USD and a
-month is 730 hours. Every rule and price cites `docs/dynamodb-rules.md` by section.
+month is 730 hours. Every rule and price cites `docs/dynamodb-rules.md` by section. What only uses these
+figures lives in the application layer: the cost-review report (`studio.reports`) and the infrastructure as
+code sized by the estimate, with its alarms and dashboard (`studio.iac`).
 
 Vocabulary follows the glossary in `modeling/__init__.py` and the README: RCU / WCU are provisioned
 capacity units, RRU / WRU on-demand request units; numeric names carry units (`item_size_bytes`,

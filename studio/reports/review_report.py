@@ -2,9 +2,9 @@
 
 `build_review_report(ReviewRequest(...))` runs the engines once (the estimate, the design checks and the
 hot-partition analysis) and assembles a `ReviewReport`: a header naming the exact model file (its SHA-256)
-and sections of plain blocks (paragraphs, facts, tables, charts, the sign-off). `costs.review_render`
+and sections of plain blocks (paragraphs, facts, tables, charts, the sign-off). `studio.reports.review_render`
 turns it into Markdown or a self-contained HTML file. Charts are data here (`Chart` rows); the edges (the
-CLI, the Report page) draw them with `costs.charts` and pass the HTML fragments in, so nothing in the
+CLI, the Report page) draw them with `studio.charts` and pass the HTML fragments in, so nothing in the
 domain imports plotly.
 
 >>> from datetime import UTC, datetime
@@ -84,7 +84,7 @@ class ReviewRequest:
 
 
 class ReviewChart(StrEnum):
-    """The charts of the report; `costs.charts.review_figure` draws each from its rows."""
+    """The charts of the report; `studio.charts.review_figure` draws each from its rows."""
 
     COST_BY_OPTION = "cost-by-option"
     COST_BY_PATTERN = "cost-by-pattern"
