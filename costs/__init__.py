@@ -3,7 +3,8 @@
 What it costs: `item_size` measures items as DynamoDB does, `units` turns one request into capacity
 units, `usage` holds what a table consumes (`TableUsage`), `autoscaling` simulates provisioned capacity
 minute by minute, `pricing` loads dated price sheets (`price_sheets/`), and `monthly` prices every
-capacity option and table class as line items with a recommendation. `search_pricing` prices layouts for
+capacity option and table class as line items with a recommendation; `estimate` prices a given design whole (the
+search that chooses it runs in `studio.estimate`). `search_pricing` prices layouts for
 the key-design search (`modeling.design.search`, which receives it from `studio.design`), `design_cost` prices
 one design and `design_ranking` ranks the search's finalists by their monthly cost; `preview_units` gives the
 preview (`modeling.preview.measured`) the units a request consumed and the model's estimate of them, and

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
 from costs.design_ranking import chosen_design, proposal_refusal, propose, search_note
 from costs.errors import CostError, ModelInputError, UnknownDesignError, UsageError
-from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
+from costs.estimate import REGION_NAME, EstimateRequest
 from costs.item_size import item_size_bytes, parse_item_json
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import available_regions, price_sheet_for, priced_regions
@@ -61,6 +61,7 @@ from modeling.model_file import FileFormat, dump_model, load_model_file
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 from modeling.preview.loadtest import LoadTestFormat
 from studio import charts
+from studio.estimate import estimate_model
 from studio.iac.infrastructure import InfrastructureRequest, export_infrastructure
 from studio.iac.monitoring import MonitoringOptions
 from studio.load_test import export_load_test

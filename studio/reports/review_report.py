@@ -33,7 +33,6 @@ from costs.estimate import (
     autoscaling_day,
     break_even_curve,
     cost_components,
-    estimate_model,
     price_rows,
 )
 from costs.pricing import CapacityDimension, break_even_utilization, price_sheet_file, price_source_line
@@ -52,6 +51,7 @@ from modeling.errors import ModelFileError, Problem
 from modeling.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model, TableClass
 from modeling.model_file import MAX_FILE_BYTES, model_from_document, parse_document
+from studio.estimate import estimate_model
 
 DECISIONS = ("Approved", "Approved with conditions (write them below)", "Rejected (say why below)")
 SIGN_OFF_FIELDS = ("Reviewer (name and role)", "Date", "Signature")

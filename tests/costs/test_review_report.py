@@ -17,13 +17,14 @@ from pathlib import Path
 import pytest
 
 from costs.errors import UnknownDesignError
-from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
+from costs.estimate import EstimateRequest, ModelEstimate
 from costs.usage import label
 from modeling.design.checks import check_design
 from modeling.design.design_report import entity_chart, pattern_chart
 from modeling.examples import example_document
 from modeling.hot_partitions import HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model
+from studio.estimate import estimate_model
 from studio.reports.review_render import review_html, review_markdown
 from studio.reports.review_report import (
     ReviewReport,
