@@ -24,9 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from costs.design_ranking import propose  # noqa: E402
-from costs.estimate import EstimateRequest, estimate_model  # noqa: E402
+from costs.estimate import EstimateRequest  # noqa: E402
 from modeling.examples import example_document  # noqa: E402
 from modeling.model_file import model_from_document  # noqa: E402
+from studio.estimate import estimate_model  # noqa: E402
 from workshop.sharing import decode_share, encode_share  # noqa: E402
 
 TEXT_BYTES = 409_000

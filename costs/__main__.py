@@ -30,14 +30,11 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from costs import charts
 from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, ScalingPolicy
 from costs.design_ranking import chosen_design, proposal_refusal, propose, search_note
 from costs.errors import CostError, ModelInputError, UnknownDesignError, UsageError
-from costs.estimate import REGION_NAME, EstimateRequest, estimate_model
-from costs.infrastructure import InfrastructureRequest, export_infrastructure
+from costs.estimate import REGION_NAME, EstimateRequest
 from costs.item_size import item_size_bytes, parse_item_json
-from costs.monitoring import MonitoringOptions
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import available_regions, price_sheet_for, priced_regions
 from costs.report_text import (
@@ -48,8 +45,6 @@ from costs.report_text import (
     estimate_markdown,
     estimate_text,
 )
-from costs.review_render import review_html, review_markdown
-from costs.review_report import ReviewRequest, build_review_report, load_reviewed_model
 from costs.units import get_item_units, put_item_units, request_units
 from costs.usage import BYTES_PER_GB, CapacityOption, EstimateOptions, ResourceUsage, TableUsage
 from modeling.cli_exit import load_listing_problems, run_cli
@@ -65,7 +60,13 @@ from modeling.model import Consistency, KeyDesign, Model, TableClass
 from modeling.model_file import FileFormat, dump_model, load_model_file
 from modeling.preview.dataset import DEFAULT_PREVIEW_ITEMS, MAX_PREVIEW_ITEMS
 from modeling.preview.loadtest import LoadTestFormat
+from studio import charts
+from studio.estimate import estimate_model
+from studio.iac.infrastructure import InfrastructureRequest, export_infrastructure
+from studio.iac.monitoring import MonitoringOptions
 from studio.load_test import export_load_test
+from studio.reports.review_render import review_html, review_markdown
+from studio.reports.review_report import ReviewRequest, build_review_report, load_reviewed_model
 
 if TYPE_CHECKING:  # imported where used: the migration modules load only for `migrate`
     from studio.migration import PricedPlan

@@ -1,8 +1,8 @@
 """Figures for the Capacity & cost page and the report: pure builders from tidy rows to plotly figures.
 
-Nothing in the domain imports this module; pages and the command line call it, and hand the report's
-charts to `costs.review_render` as HTML fragments (`review_chart_html`). Every figure names its axes
-with units, and money is in USD per month.
+Nothing in the domain imports this module; pages and the command line call it (the report's charts are drawn
+with these builders by `studio.reports.charts`). Every figure names its axes with units, and money is in USD per
+month.
 """
 
 from __future__ import annotations
@@ -11,10 +11,7 @@ from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
-import plotly.offline
 
-from costs.review_render import ChartHtml
-from costs.review_report import Chart, ReviewChart, ReviewReport
 from modeling.chart_lines import limit_line, with_lines
 
 _COMPONENT_ORDER = ("reads", "writes", "reserved reads", "reserved writes", "storage", "point-in-time recovery")
@@ -101,33 +98,3 @@ def break_even(rows: list[dict[str, Any]], break_even_percent: float | None) -> 
     return go.Figure([go.Scatter(name=name, x=x, y=y, mode="lines") for name, y in lines.items()
                       if name not in missing], layout)
 
-
-# --- the cost-review report -------------------------------------------------------------------------
-
-REPORT_WIDTH_PX, REPORT_HEIGHT_PX = 680, 380  # fits an A4 page with 14 mm margins, so it prints as drawn
-
-
-def review_figure(chart: Chart) -> go.Figure:
-    """The figure of one report chart, from the rows the report carries."""
-    rows = list(chart.rows)
-    builders = {
-        ReviewChart.COST_BY_OPTION: lambda: cost_by_component(rows),
-        ReviewChart.COST_BY_PATTERN: lambda: cost_by_pattern(rows),
-        ReviewChart.UNITS_BY_RESOURCE: lambda: units_by_resource(rows),
-        ReviewChart.AUTOSCALING_DAY: lambda: autoscaling_curve(rows, chart.title),
-        ReviewChart.BREAK_EVEN: lambda: break_even(rows, chart.marker),
-    }
-    return builders[chart.chart]()
-
-
-def review_chart_html(report: ReviewReport) -> ChartHtml:
-    """Every chart of the report as a static-size `<div>` fragment, and plotly.js to inline once."""
-    fragments = {}
-    for chart in report.charts:
-        figure = review_figure(chart)
-        figure.update_layout(width=REPORT_WIDTH_PX, height=max(REPORT_HEIGHT_PX, figure.layout.height or 0),
-                             margin={"l": 60, "r": 20, "t": 50, "b": 60})
-        fragments[chart.chart] = figure.to_html(
-            full_html=False, include_plotlyjs=False, include_mathjax=False, div_id=f"plot-{chart.chart.value}",
-            config={"displayModeBar": False, "displaylogo": False, "responsive": False})
-    return ChartHtml(plotly.offline.get_plotlyjs(), fragments)

@@ -1,8 +1,8 @@
-"""The whole estimate for a model: one call for the Capacity & cost page, the CLI and the report.
+"""The whole estimate of a given design: what the Capacity & cost page, the CLI and the report show.
 
-`estimate_model(EstimateRequest(...))` picks the design (the model's own or a proposal), works out
-capacity per access pattern (`costs.capacity`), prices every option and table class
-(`costs.monthly`), and derives the tables a reviewer reads: units and on-demand cost per access
+The design is chosen before (`studio.estimate.estimate_model` runs the search and picks the model's own or a
+proposal); `estimate_design` works out capacity per access pattern (`costs.capacity`), prices every option and
+table class (`costs.monthly`), and derives the tables a reviewer reads: units and on-demand cost per access
 pattern and per index, and the same estimate for the other candidate designs with deltas per line.
 """
 
@@ -17,7 +17,7 @@ from costs.autoscaling import ScalingPolicy
 from costs.capacity import CapacityProfile, UsageExtras
 from costs.cost_text import missing_kinds
 from costs.design_cost import priced_design
-from costs.design_ranking import chosen_design, lost_because, proposal_refusal, propose
+from costs.design_ranking import lost_because
 from costs.errors import CostError
 from costs.monthly import CostEstimate, OptionEstimate
 from costs.pricing import (
@@ -91,11 +91,10 @@ def region_message(sheet: PriceSheet) -> str:
             f"priced Regions: {', '.join(available_regions())}.")
 
 
-def estimate_model(request: EstimateRequest) -> ModelEstimate:
-    """Capacity and monthly cost of a model's design, with the other candidates side by side."""
-    sheet = _price_sheet(request)
-    designs = propose(request.model)  # the ranking's own prices are needed only for the comparison
-    design = chosen_design(designs, request.design_name, proposal_refusal(request.model))
+def estimate_design(request: EstimateRequest, sheet: PriceSheet, design: Design,
+                    designs: tuple[Design, ...]) -> ModelEstimate:
+    """Capacity and monthly cost of `design` at `sheet`'s prices (`request_price_sheet`), with the other candidates
+    (`designs`, the search's, the winner first) side by side."""
     model_json = request.model.model_dump_json()  # once: every design's price is keyed by it
     profile, usage, cost = _priced(request, design, sheet, model_json)
     comparison: tuple[dict[str, Any], ...] = ()
@@ -117,7 +116,7 @@ def estimate_model(request: EstimateRequest) -> ModelEstimate:
                          tuple(resource_rows(usage)), comparison, deltas)
 
 
-def _price_sheet(request: EstimateRequest) -> PriceSheet:
+def request_price_sheet(request: EstimateRequest) -> PriceSheet:
     """The Region's sheet; a Region without one gets every price "not available" (never another Region's),
     to be filled in with negotiated prices."""
     region = request.region or request.model.table.region

@@ -9,9 +9,10 @@ imports only `studio` (tests/test_layering.py holds it to that).
     studio.estimate        capacity and monthly cost; the quick calculators' units and prices
     studio.preview         sample data on the endpoint, every access pattern run and checked
     studio.hot_partitions  key populations and per-partition load against DynamoDB's limits
-    studio.report          the cost-review report
+    studio.report          the cost-review report (built and rendered in studio.reports)
     studio.migration       the priced migration plan, and its rehearsal on the endpoint
     studio.interop         import (NoSQL Workbench, live table, SQL, query log) and export (IaC, Workbench)
+                           (infrastructure as code sized and monitored in studio.iac)
     studio.load_test       a Locust or k6 load test following the traffic mix
     studio.examples        the built-in example models
     studio.model           the model file: documents, parsing, the summary

@@ -2,6 +2,7 @@
 
 from costs import cost_text
 from costs.capacity import UsageExtras
+from costs.design_ranking import chosen_design, proposal_refusal, propose
 from costs.estimate import (
     EstimateRequest,
     ModelEstimate,
@@ -9,8 +10,9 @@ from costs.estimate import (
     autoscaling_day,
     break_even_curve,
     cost_components,
+    estimate_design,
+    request_price_sheet,
 )
-from costs.estimate import estimate_model as _estimate_model
 from costs.item_size import item_size_bytes, parse_item_json
 from costs.price_refresh import HOW_TO_REFRESH, credentials_available, refresh, result_lines
 from costs.pricing import (
@@ -39,5 +41,10 @@ __all__ = ["HOW_TO_REFRESH", "PARTITION_READ_UNITS", "PARTITION_WRITE_UNITS", "C
 
 
 def estimate_model(request: EstimateRequest) -> ModelEstimate:
-    """Capacity per access pattern and the monthly cost of every option (`costs.estimate.estimate_model`)."""
-    return _estimate_model(request)
+    """Capacity per access pattern and the monthly cost of every option for the request's design (the model's own,
+    else the first proposal, or one by name), with the other candidates side by side: the search chooses the
+    design here, the cost engine prices it (`costs.estimate.estimate_design`)."""
+    sheet = request_price_sheet(request)
+    designs = propose(request.model)  # the ranking's own prices are needed only for the comparison
+    design = chosen_design(designs, request.design_name, proposal_refusal(request.model))
+    return estimate_design(request, sheet, design, designs)

@@ -4,8 +4,6 @@ as infrastructure as code or a NoSQL Workbench file."""
 from dataclasses import dataclass
 
 from costs.errors import CostError
-from costs.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
-from costs.monitoring import MonitoringOptions
 from modeling.errors import ModelingError
 from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
 from modeling.interop.live_import import (
@@ -33,6 +31,8 @@ from modeling.memo import ContentMemo
 from modeling.model import Model
 from modeling.model_file import FileFormat, dump_document
 from studio.design import propose
+from studio.iac.infrastructure import InfrastructureExport, InfrastructureRequest, export_infrastructure
+from studio.iac.monitoring import MonitoringOptions
 
 __all__ = ["DEFAULT_ITEMS_PER_ENTITY", "DEFAULT_SAMPLE_ITEMS", "LABELS", "MAX_ITEMS_PER_ENTITY", "MAX_SAMPLE_ITEMS",
            "IacFormat", "ImportRequest", "InfrastructureExport", "InfrastructureRequest", "LiveImport",

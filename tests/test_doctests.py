@@ -1,4 +1,4 @@
-"""The docstring examples of modeling/, costs/ and workshop/ run through `--doctest-modules` (pyproject's
+"""The docstring examples of modeling/, costs/, studio/ and workshop/ run through `--doctest-modules` (pyproject's
 testpaths), which imports every module of those packages: importing them must do nothing but define things.
 pages/, ui/ and app.py stay out of the doctest run: importing a page runs it."""
 
@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCTEST_PACKAGES = ("modeling", "costs", "workshop")
+DOCTEST_PACKAGES = ("modeling", "costs", "studio", "workshop")
 DOCTEST_MODULES = ("editing.py",)  # domain modules outside a package
 
 

@@ -286,10 +286,10 @@ def test_importing_every_domain_module_loads_no_streamlit() -> None:
 
 
 # The command-line entry points are edges like the pages: they draw figures and pass them into the domain
-# (`python -m costs report` hands the report's charts to `costs.review_render` as HTML fragments).
+# (`python -m costs report` hands the report's charts to `studio.reports.review_render` as HTML fragments).
 EDGE_MODULES = {"__main__.py"}
-# studio's own charts.py re-exports the domain's charts builders, so that ui draws its figures through studio;
-# it is the one studio module that loads plotly.
+# studio's own charts.py re-exports the domain's charts builders, so that ui draws its figures through studio, and
+# draws the cost-review report's figures with them; it is the one studio module that loads plotly.
 CHARTS_REEXPORT = ROOT / "studio" / "charts.py"
 
 

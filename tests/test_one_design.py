@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from costs.estimate import EstimateRequest
-from costs.review_report import ReviewRequest, build_review_report, load_reviewed_model
 from dds.cli import main as dds_main
 from modeling.design.plans import TABLE
 from modeling.examples import EXAMPLES_DIR
 from modeling.model_file import read_document_file
 from studio.interop import remembered_workbench_download, workbench_download
+from studio.reports.review_report import ReviewRequest, build_review_report, load_reviewed_model
 from tests.cli_runner import run_main
 from tests.expert_models.comparison import EXPERT_MODELS_DIR
 from tests.golden_files import assert_matches_golden

@@ -1,6 +1,6 @@
 """CloudWatch alarms and a dashboard for a table, as plain data the CloudFormation and Terraform writers render.
 
-What to watch and where the thresholds come from is decided in `costs.monitoring` (thresholds follow the
+What to watch and where the thresholds come from is decided in `studio.iac.monitoring` (thresholds follow the
 cost engine's estimate; costs may import modeling, never the reverse). Here are the shapes, and the
 dashboard body, which both writers emit as the same JSON.
 

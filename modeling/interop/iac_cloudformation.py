@@ -168,7 +168,7 @@ def _global_reads(capacity: ProvisionedCapacity, resource: str) -> dict[str, Any
         "TargetTrackingScalingPolicyConfiguration": {"TargetValue": float(capacity.target_utilization_percent)}}}
 
 
-# --- alarms and dashboard (modeling.interop.iac_alarms; thresholds from costs.monitoring) ----------------------
+# --- alarms and dashboard (modeling.interop.iac_alarms; thresholds from studio.iac.monitoring) ----------------------
 
 
 def _add_monitoring(template: dict[str, Any], monitoring: Monitoring) -> None:

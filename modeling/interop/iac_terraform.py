@@ -195,7 +195,7 @@ def _tf_autoscaling(key_design: KeyDesign, capacity: ProvisionedCapacity) -> lis
     return blocks
 
 
-# --- alarms and dashboard (modeling.interop.iac_alarms; thresholds from costs.monitoring) ----------------------
+# --- alarms and dashboard (modeling.interop.iac_alarms; thresholds from studio.iac.monitoring) ----------------------
 
 _TABLE_REF = "aws_dynamodb_table.table.name"
 

@@ -3,7 +3,7 @@
 One request shape is built first, the `CreateTable` input (`create_table_input`, also the AWS CLI's
 `--cli-input-json` file); the CloudFormation template adds what CreateTable cannot hold (PITR, TTL,
 auto scaling), and the Terraform configuration says the same in HCL. Capacities are not worked out
-here: a provisioned model needs a `ProvisionedCapacity`, which `costs.infrastructure` derives from the
+here: a provisioned model needs a `ProvisionedCapacity`, which `studio.iac.infrastructure` derives from the
 cost engine (costs may import modeling, never the reverse).
 
 >>> from modeling.examples import load_example
@@ -65,13 +65,13 @@ def infrastructure_code(model: Model, key_design: KeyDesign, fmt: IacFormat,
                         tags: tuple[tuple[str, str], ...] = (), monitoring: Monitoring | None = None) -> IacCode:
     """The design as code in one format, with notes on what the format cannot hold.
 
-    `monitoring` (alarms and a dashboard, from `costs.monitoring`) goes into CloudFormation and Terraform;
+    `monitoring` (alarms and a dashboard, from `studio.iac.monitoring`) goes into CloudFormation and Terraform;
     create-table JSON cannot hold it, and a note says so.
     """
     check_tags(tags)
     if model.table.billing_mode is BillingMode.PROVISIONED and capacity is None:
         raise InfrastructureError("the table is provisioned, so the export needs its capacities; "
-                                  "use costs.infrastructure.export_infrastructure, which sizes them")
+                                  "use studio.iac.infrastructure.export_infrastructure, which sizes them")
     if model.table.billing_mode is BillingMode.PAY_PER_REQUEST:
         capacity = None
     if fmt is IacFormat.CLI_JSON:

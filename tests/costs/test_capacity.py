@@ -8,10 +8,11 @@ import pytest
 
 from costs.capacity import capacity_profile, table_usage
 from costs.errors import UsageError
-from costs.estimate import EstimateRequest, estimate_model
+from costs.estimate import EstimateRequest
 from modeling.design.generator import rule_based_designs
 from modeling.examples import list_examples, load_example
 from modeling.model import Model
+from studio.estimate import estimate_model
 
 TRAFFIC = {"peak_requests_per_second": 20, "average_requests_per_second": 10}
 

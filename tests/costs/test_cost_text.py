@@ -10,11 +10,12 @@ import pytest
 
 from costs import charts
 from costs.cost_text import NOT_AVAILABLE, option_figure, price, unit_price, usd
-from costs.estimate import EstimateRequest, cost_components, estimate_model
+from costs.estimate import EstimateRequest, cost_components
 from costs.report_text import estimate_markdown
 from costs.usage import CapacityOption
 from modeling.examples import load_example
 from modeling.model import TableClass
+from studio.estimate import estimate_model
 
 _FLOAT_NOISE = re.compile(r"\d\.\d{7,}")  # more than six decimals: a raw float such as 0.17647058823529413
 

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 
 from costs.design_ranking import chosen_design, propose, rank_designs, ranking_rows
 from costs.errors import NoDesignError, UnknownDesignError
-from costs.estimate import EstimateRequest, estimate_model
-from costs.infrastructure import InfrastructureRequest, export_infrastructure
+from costs.estimate import EstimateRequest
 from costs.pricing import load_price_sheet
 from costs.search_pricing import SEARCH_PRICING, CostSearchPricing
 from modeling.design.keys import KeyTemplate
@@ -27,6 +26,8 @@ from modeling.interop.infrastructure import IacFormat
 from modeling.memo import clear_domain_caches
 from modeling.model import Model
 from modeling.preview.loadtest import LoadTestFormat
+from studio.estimate import estimate_model
+from studio.iac.infrastructure import InfrastructureRequest, export_infrastructure
 from studio.load_test import export_load_test
 
 SHEET = load_price_sheet("us-east-1")

@@ -9,18 +9,12 @@ import pytest
 
 from costs import charts
 from costs.__main__ import main
-from costs.estimate import (
-    EstimateRequest,
-    UnknownRegionError,
-    autoscaling_day,
-    break_even_curve,
-    cost_components,
-    estimate_model,
-)
+from costs.estimate import EstimateRequest, UnknownRegionError, autoscaling_day, break_even_curve, cost_components
 from costs.pricing import available_regions
 from costs.report_text import plain
 from modeling.examples import EXAMPLES_DIR, list_examples, load_example
 from modeling.model import TableClass
+from studio.estimate import estimate_model
 from tests.cli_runner import CliResult, run_main
 from tests.golden_files import assert_matches_golden
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from costs import design_cost
 from costs.design_ranking import propose, rank_designs
-from costs.estimate import EstimateRequest, estimate_model
+from costs.estimate import EstimateRequest
 from costs.report_text import estimate_csv, estimate_markdown
 from modeling.examples import load_example
 from modeling.memo import clear_domain_caches
+from studio.estimate import estimate_model
 
 SLUG = "iot_telemetry"  # the smallest example: its search and ranking take a few tenths of a second
 

@@ -24,8 +24,7 @@ from costs import charts
 from costs.__main__ import main as costs_main
 from costs.autoscaling import ScalingPolicy, fixed_capacity, simulate_autoscaling
 from costs.capacity import capacity_profile
-from costs.estimate import EstimateRequest, break_even_curve, cost_components, estimate_model
-from costs.infrastructure import InfrastructureRequest, export_infrastructure
+from costs.estimate import EstimateRequest, break_even_curve, cost_components
 from costs.monthly import estimate_monthly_cost
 from costs.pricing import PriceItem, available_regions, line_item, load_price_sheet, price_sheet_for, reserved_blocks
 from costs.throttling import throttling_risk
@@ -36,6 +35,8 @@ from modeling.design.plans import Operation
 from modeling.examples import load_example
 from modeling.interop.infrastructure import IacFormat
 from modeling.model import BillingMode, Model, TableClass, TrafficProfile, TrafficShape
+from studio.estimate import estimate_model
+from studio.iac.infrastructure import InfrastructureRequest, export_infrastructure
 from tests.cli_runner import run_main
 from tests.modeling.test_infrastructure import cfn_lint_problems
 

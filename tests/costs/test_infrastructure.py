@@ -10,11 +10,12 @@ import pytest
 import yaml
 
 from costs.errors import UnknownDesignError, UsageError
-from costs.estimate import EstimateRequest, estimate_model
-from costs.infrastructure import InfrastructureRequest, export_infrastructure
+from costs.estimate import EstimateRequest
 from modeling.examples import list_examples, load_example
 from modeling.interop.infrastructure import IacFormat
 from modeling.model import KeyAttribute, KeyAttributeType, Projection, SecondaryIndex
+from studio.estimate import estimate_model
+from studio.iac.infrastructure import InfrastructureRequest, export_infrastructure
 from tests.modeling.test_infrastructure import cfn_lint_problems
 
 EXAMPLES = [e.slug for e in list_examples()]

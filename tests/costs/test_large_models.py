@@ -8,10 +8,11 @@ import tracemalloc
 from decimal import Decimal
 
 from costs.capacity import SAMPLE_ITEMS_PER_ENTITY, sample_counts
-from costs.estimate import EstimateRequest, estimate_model
+from costs.estimate import EstimateRequest
 from modeling.data.sample_data import generate_items
 from modeling.limits import MAX_SAMPLE_ITEMS_PER_MODEL
 from modeling.model import Model
+from studio.estimate import estimate_model
 from workshop.sharing import decode_share, encode_share
 
 TRAFFIC = {"peak_requests_per_second": 10, "average_requests_per_second": 1}

@@ -22,12 +22,12 @@ import yaml
 from costs.capacity import capacity_profile
 from costs.design_ranking import propose
 from costs.errors import UsageError
-from costs.infrastructure import InfrastructureRequest, export_infrastructure
-from costs.monitoring import MonitoringOptions, monitoring_plan
 from modeling.examples import list_examples, load_example
 from modeling.interop.iac_request import uniform_capacity
 from modeling.interop.infrastructure import IacFormat
 from modeling.model import Model
+from studio.iac.infrastructure import InfrastructureRequest, export_infrastructure
+from studio.iac.monitoring import MonitoringOptions, monitoring_plan
 from tests.cli_runner import run_main
 from tests.modeling.test_infrastructure import cfn_lint_problems
 

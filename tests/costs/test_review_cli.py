@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from costs.__main__ import main
-from costs.estimate import EstimateRequest, estimate_model
+from costs.estimate import EstimateRequest
 from modeling.model_file import load_model_file
+from studio.estimate import estimate_model
 from tests.cli_runner import ROOT, CliResult, run_main
 
 EXAMPLE = ROOT / "modeling" / "examples" / "crm_single_table.yaml"

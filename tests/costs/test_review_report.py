@@ -17,20 +17,21 @@ from pathlib import Path
 import pytest
 
 from costs.errors import UnknownDesignError
-from costs.estimate import EstimateRequest, ModelEstimate, estimate_model
-from costs.review_render import review_html, review_markdown
-from costs.review_report import (
-    ReviewReport,
-    ReviewRequest,
-    build_review_report,
-    load_reviewed_model,
-)
+from costs.estimate import EstimateRequest, ModelEstimate
 from costs.usage import label
 from modeling.design.checks import check_design
 from modeling.design.design_report import entity_chart, pattern_chart
 from modeling.examples import example_document
 from modeling.hot_partitions import HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model
+from studio.estimate import estimate_model
+from studio.reports.review_render import review_html, review_markdown
+from studio.reports.review_report import (
+    ReviewReport,
+    ReviewRequest,
+    build_review_report,
+    load_reviewed_model,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "modeling" / "examples" / "student_platform.yaml"
@@ -255,7 +256,7 @@ class _Urls(HTMLParser):
 
 
 def test_html_references_nothing_outside_the_file(built) -> None:
-    from costs import charts  # the edges draw the charts; this test plays the edge
+    from studio import charts  # the edges draw the charts; this test plays the edge
 
     _, report, _, _, _ = built
     text = review_html(report, charts.review_chart_html(report))

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from costs.design_ranking import rank_designs
-from costs.estimate import EstimateRequest, estimate_model
+from costs.estimate import EstimateRequest
 from modeling.design.plans import Operation
 from modeling.interop.relational_import import import_relational
+from studio.estimate import estimate_model
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sql"
 CASES = {"students": ("students.sql", "students_pg_stat_statements.csv", None),

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from costs import charts
 from costs.estimate import EstimateRequest
-from costs.review_render import review_html
-from costs.review_report import ReviewRequest, build_review_report, load_reviewed_model
+from studio import charts
+from studio.reports.review_render import review_html
+from studio.reports.review_report import ReviewRequest, build_review_report, load_reviewed_model
 from tests.e2e.conftest import Server, assert_no_exception, wait_until_idle
 
 pytestmark = pytest.mark.e2e

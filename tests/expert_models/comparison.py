@@ -2,7 +2,7 @@
 
 Each use case is a folder with `model.yaml` (entities, relationships, access patterns and traffic: no key
 design) and `expert.yaml` (the same bytes followed by the expert's `key_design`). Both are priced by the
-cost engine the Capacity & cost page uses (`costs.estimate.estimate_model`) on the same traffic, so the
+cost engine the Capacity & cost page uses (`studio.estimate.estimate_model`) on the same traffic, so the
 only difference between the two figures is the key design. Shared by `tests/test_expert_models.py` and
 `bench/expert_comparison.py`.
 """
@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from costs.design_ranking import propose
-from costs.estimate import EstimateRequest, estimate_model
+from costs.estimate import EstimateRequest
 from costs.usage import CapacityOption
 from modeling.design.plans import Design
 from modeling.model import Model
 from modeling.model_file import load_model_file
+from studio.estimate import estimate_model
 
 EXPERT_MODELS_DIR = Path(__file__).resolve().parent
 MODEL_FILE = "model.yaml"

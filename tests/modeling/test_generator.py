@@ -274,9 +274,10 @@ access_patterns:
 
 
 def test_a_sequence_beyond_twelve_digits_gets_a_width_that_holds_its_largest_value() -> None:
-    from costs.estimate import EstimateRequest, estimate_model
+    from costs.estimate import EstimateRequest
     from modeling.data.sample_data import generate_items, key_renderer
     from modeling.model_file import model_from_document
+    from studio.estimate import estimate_model
 
     model = model_from_document(parse_document(_ISBN_SEQUENCE.encode(), "books.yaml"))
     items = generate_items(model, 50)

@@ -36,9 +36,10 @@ def test_csv_text_neutralises_every_cell_and_keeps_the_rest() -> None:
 
 
 def test_the_cost_line_items_csv_keeps_numbers_exact() -> None:
-    from costs.estimate import EstimateRequest, estimate_model
+    from costs.estimate import EstimateRequest
     from costs.report_text import estimate_csv
     from modeling.examples import load_example
+    from studio.estimate import estimate_model
 
     text = estimate_csv(estimate_model(EstimateRequest(load_example("student_platform"), compare_designs=False)))
     rows = list(csv.DictReader(io.StringIO(text)))

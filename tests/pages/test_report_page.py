@@ -11,12 +11,13 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from costs.estimate import EstimateRequest, estimate_model
+from costs.estimate import EstimateRequest
 from costs.pricing import PriceItem
 from modeling.examples import example_document
 from modeling.model import Model, TableClass
 from modeling.model_file import FileFormat, dump_document
 from modeling.workspace.folder import Workspace
+from studio.estimate import estimate_model
 from tests.pages.model_page import scoped
 
 ROOT = Path(__file__).resolve().parents[2]

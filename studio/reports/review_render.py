@@ -5,7 +5,7 @@ so the two carry the same numbers. All text from the model (names, descriptions)
 escapes it with `html.escape`, the Markdown backslash-escapes the characters that would make links,
 images, HTML or emphasis, so the Markdown is also safe to show with `st.markdown`. The HTML makes no
 request of any kind: no external scripts, styles, fonts or images, and a Content-Security-Policy that
-forbids them; charts come in as ready HTML fragments (`ChartHtml`, built by `costs.charts`) with
+forbids them; charts come in as ready HTML fragments (`ChartHtml`, built by `studio.charts`) with
 plotly.js inlined once. Links to documentation and price sources are shown as text, not links.
 """
 
@@ -19,8 +19,18 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from costs.review_report import Block, Bullets, Chart, Facts, Paragraph, ReviewChart, ReviewReport, SignOff, Table
 from modeling.markdown import markdown_literal
+from studio.reports.review_report import (
+    Block,
+    Bullets,
+    Chart,
+    Facts,
+    Paragraph,
+    ReviewChart,
+    ReviewReport,
+    SignOff,
+    Table,
+)
 
 CHART_NOTE = "chart in the HTML version of this report"
 # Nothing may be fetched: inline scripts and styles only (plotly.js builds its styles at run time).

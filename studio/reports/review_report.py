@@ -2,9 +2,9 @@
 
 `build_review_report(ReviewRequest(...))` runs the engines once (the estimate, the design checks and the
 hot-partition analysis) and assembles a `ReviewReport`: a header naming the exact model file (its SHA-256)
-and sections of plain blocks (paragraphs, facts, tables, charts, the sign-off). `costs.review_render`
+and sections of plain blocks (paragraphs, facts, tables, charts, the sign-off). `studio.reports.review_render`
 turns it into Markdown or a self-contained HTML file. Charts are data here (`Chart` rows); the edges (the
-CLI, the Report page) draw them with `costs.charts` and pass the HTML fragments in, so nothing in the
+CLI, the Report page) draw them with `studio.charts` and pass the HTML fragments in, so nothing in the
 domain imports plotly.
 
 >>> from datetime import UTC, datetime
@@ -33,7 +33,6 @@ from costs.estimate import (
     autoscaling_day,
     break_even_curve,
     cost_components,
-    estimate_model,
     price_rows,
 )
 from costs.pricing import CapacityDimension, break_even_utilization, price_sheet_file, price_source_line
@@ -52,6 +51,7 @@ from modeling.errors import ModelFileError, Problem
 from modeling.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model, TableClass
 from modeling.model_file import MAX_FILE_BYTES, model_from_document, parse_document
+from studio.estimate import estimate_model
 
 DECISIONS = ("Approved", "Approved with conditions (write them below)", "Rejected (say why below)")
 SIGN_OFF_FIELDS = ("Reviewer (name and role)", "Date", "Signature")
@@ -84,7 +84,7 @@ class ReviewRequest:
 
 
 class ReviewChart(StrEnum):
-    """The charts of the report; `costs.charts.review_figure` draws each from its rows."""
+    """The charts of the report; `studio.charts.review_figure` draws each from its rows."""
 
     COST_BY_OPTION = "cost-by-option"
     COST_BY_PATTERN = "cost-by-pattern"

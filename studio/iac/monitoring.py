@@ -1,7 +1,7 @@
 """Launch alarms and a dashboard for the exported table, with thresholds derived from the cost engine's estimate.
 
 Which operations to watch and how much traffic to expect come from `costs.capacity.capacity_profile` (the
-one estimator, the Capacity & cost page's figures); provisioned capacities from `costs.infrastructure`.
+one estimator, the Capacity & cost page's figures); provisioned capacities from `studio.iac.infrastructure`.
 Metric, dimension and statistic names are AWS's ("DynamoDB Metrics and dimensions",
 https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/metrics-dimensions.html); the account
 alarms follow CloudWatch's recommended alarms for DynamoDB

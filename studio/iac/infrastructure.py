@@ -24,7 +24,6 @@ from costs.autoscaling import DEFAULT_TARGET_UTILIZATION, MIN_CAPACITY_UNITS, Sc
 from costs.capacity import capacity_profile, table_usage
 from costs.design_ranking import chosen_design, proposal_refusal, propose
 from costs.errors import UsageError
-from costs.monitoring import MonitoringOptions, monitoring_plan
 from costs.pricing import CapacityDimension
 from costs.usage import CapacityCurves, CapacityOption, EstimateOptions
 from modeling.design.plans import TABLE, Design
@@ -38,6 +37,7 @@ from modeling.interop.infrastructure import (
 )
 from modeling.limits import ACCOUNT_PROVISIONED_QUOTA_UNITS, TABLE_THROUGHPUT_QUOTA_UNITS
 from modeling.model import BillingMode, Model
+from studio.iac.monitoring import MonitoringOptions, monitoring_plan
 
 DEFAULT_MAX_CAPACITY_HEADROOM = 2.0
 
