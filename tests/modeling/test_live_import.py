@@ -269,7 +269,7 @@ def test_binary_attributes_are_imported_with_their_sizes(endpoint: Endpoint, mad
 def test_every_table_is_listed_not_only_the_first_hundred() -> None:
     """ListTables answers 100 names a call: the Import tab listed one call's worth, so a table after the hundredth
     in name order was missing from its picker, which then imported the first table instead. A moto server of
-    this test's own holds 150 tables."""
+    this test's own is given 150 more tables."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -283,7 +283,8 @@ def test_every_table_is_listed_not_only_the_first_hundred() -> None:
             client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
                                 KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
                                 AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}])
-        assert list_table_names(endpoint) == made  # ListTables returns names in order
-        assert list_table_names(endpoint, max_pages=1) == made[:100]
+        # moto keeps one backend per process: tables other tests made in this process are listed too
+        assert set(made) <= set(list_table_names(endpoint))
+        assert len(list_table_names(endpoint, max_pages=1)) == 100  # one page is what the tab listed before
     finally:
         server.stop()
