@@ -4,6 +4,7 @@ only read requests, and typed errors for a missing table, a dead endpoint and a 
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import time
 import uuid
@@ -11,6 +12,7 @@ from decimal import Decimal
 
 import boto3
 import pytest
+from botocore.exceptions import ClientError
 from botocore.stub import Stubber
 from moto.server import ThreadedMotoServer
 
@@ -275,10 +277,10 @@ def test_every_table_is_listed_not_only_the_first_hundred() -> None:
         port = sock.getsockname()[1]
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
+    endpoint = Endpoint(EndpointKind.CUSTOM, f"http://127.0.0.1:{port}", "us-east-1")
+    client = dynamodb_client(endpoint)
+    made = [f"listing-test-{n:03d}" for n in range(150)]
     try:
-        endpoint = Endpoint(EndpointKind.CUSTOM, f"http://127.0.0.1:{port}", "us-east-1")
-        client = dynamodb_client(endpoint)
-        made = [f"table-{n:03d}" for n in range(150)]
         for name in made:
             client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
                                 KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
@@ -287,4 +289,7 @@ def test_every_table_is_listed_not_only_the_first_hundred() -> None:
         assert set(made) <= set(list_table_names(endpoint))
         assert len(list_table_names(endpoint, max_pages=1)) == 100  # one page is what the tab listed before
     finally:
+        for name in made:  # the backend outlives the server: leave the process's other tests as they were
+            with contextlib.suppress(ClientError):
+                client.delete_table(TableName=name)
         server.stop()
