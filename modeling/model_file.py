@@ -12,7 +12,6 @@ the user typed is lost.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import json
 from enum import StrEnum
 from functools import lru_cache
@@ -25,7 +24,7 @@ from pydantic import ValidationError
 from modeling.errors import ModelFileError, Problem, Severity, errors_only
 from modeling.key_templates import ATTRIBUTE_NAME_PATTERN
 from modeling.limits import FIXES, describe
-from modeling.memo import ContentMemo
+from modeling.memo import ContentMemo, content_key
 from modeling.model import FORMAT_NAME, FORMAT_VERSION, GENERATOR_KINDS, Model
 from modeling.validation import semantic_problems
 
@@ -494,8 +493,9 @@ def dump_document(document: dict[str, Any], fmt: FileFormat) -> str:
     """Text of a document in JSON or YAML, stable (same document, same bytes)."""
     if fmt is FileFormat.JSON:
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    # repr is the document exactly: its order, and its types (1, 1.0, True and "1" differ)
-    key = hashlib.sha256(repr(document).encode("utf-8", "surrogatepass")).digest()
+    # repr is the document exactly: its order, and its types (1, 1.0, True and "1" differ); it escapes lone
+    # surrogates, so it always encodes
+    key = content_key(repr(document))
     return _YAML_TEXTS.get(key, lambda: yaml.dump(document, Dumper=_SafeTextDumper, sort_keys=False,
                                                   allow_unicode=True, width=100))
 

@@ -27,7 +27,7 @@ from modeling.interop.query_log import read_query_log
 from modeling.interop.relational_import import RelationalImport, import_relational
 from modeling.interop.spreadsheet import csv_text
 from modeling.interop.sql_import import SqlImport, import_sql
-from modeling.memo import ContentMemo
+from modeling.memo import ContentMemo, content_key
 from modeling.model import Model
 from modeling.model_file import FileFormat, dump_document
 from studio.design import propose
@@ -58,8 +58,8 @@ _DOWNLOADS: ContentMemo[WorkbenchDownload] = ContentMemo("NoSQL Workbench files"
                                                           max_bytes=32_000_000, weigh=lambda d: len(d.text))
 
 
-def _download_key(model: Model, seed: int, items_per_entity: int) -> tuple[str, int, int]:
-    return model.model_dump_json(), seed, items_per_entity
+def _download_key(model: Model, seed: int, items_per_entity: int) -> str:
+    return content_key(model.model_dump_json(), str(seed), str(items_per_entity))
 
 
 def workbench_download(model: Model, seed: int, items_per_entity: int) -> WorkbenchDownload:
