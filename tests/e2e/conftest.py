@@ -1,11 +1,17 @@
-"""Browser-test fixtures: a fresh Streamlit server per test (real subprocess, embedded moto endpoint)."""
+"""Browser-test fixtures: a fresh Streamlit server per test (a real server process, forked from a warm parent
+that has imported the libraries: tests/e2e/server_zygote.py; embedded moto endpoint)."""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -25,10 +31,43 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+class ForkedProcess:
+    """A server forked by the zygote (tests/e2e/server_zygote.py): what the tests use of `subprocess.Popen`
+    (pid, terminate, kill, wait). The zygote ignores SIGCHLD, so the kernel reaps it when it ends."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def running(self) -> bool:
+        try:
+            state = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return False
+        return state != "Z"
+
+    def terminate(self) -> None:
+        self._signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self._signal(signal.SIGKILL)
+
+    def _signal(self, number: int) -> None:
+        with contextlib.suppress(ProcessLookupError):  # it has ended already
+            os.kill(self.pid, number)
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.running():
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"server {self.pid}", timeout or 0.0)
+            time.sleep(0.05)
+        return 0
+
+
 @dataclass
 class Server:
     url: str
-    process: subprocess.Popen
+    process: subprocess.Popen | ForkedProcess
     log_path: Path
 
     def stop(self) -> None:
@@ -39,16 +78,52 @@ class Server:
             self.process.kill()
 
 
+class _Zygote:
+    """One warm parent per test process, started on first use (tests/e2e/server_zygote.py)."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[str] | None = None
+        self._lock = threading.Lock()
+
+    def fork(self, args: list[str], env: dict[str, str], log_path: Path) -> ForkedProcess:
+        with self._lock:
+            process = self._process
+            if process is None or process.poll() is not None:
+                process = self._process = subprocess.Popen(
+                    [sys.executable, "-m", "tests.e2e.server_zygote"], cwd=ROOT, stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE, stderr=None, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                atexit.register(self.close)
+                assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+            assert process.stdin is not None and process.stdout is not None
+            request = {"args": args, "env": env, "cwd": str(ROOT), "log": str(log_path)}
+            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.flush()
+            return ForkedProcess(int(process.stdout.readline()))
+
+    def close(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            self._process.wait(timeout=10)
+
+
+_ZYGOTE = _Zygote()
+# DDS_E2E_FORK=0 starts every server as its own `python -m streamlit run` (what the zygote's children are too)
+FORK_SERVERS = os.environ.get("DDS_E2E_FORK", "1") != "0" and hasattr(os, "fork")
+
+
 def start_server(workspace: Path, log_path: Path, extra_env: dict[str, str] | None = None) -> Server:
     """A Streamlit server on a free port; `extra_env` overrides settings (e.g. a table workspace)."""
     port = _free_port()
     env = {**os.environ, "DESIGN_STUDIO_WORKSPACE": str(workspace), **(extra_env or {})}
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-               "--server.address", "127.0.0.1", "--server.port", str(port),
-               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    log = log_path.open("w")
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                               stderr=subprocess.STDOUT)
+    args = ["run", "app.py", "--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port),
+            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    process: subprocess.Popen | ForkedProcess
+    if FORK_SERVERS:
+        process = _ZYGOTE.fork(args, env, log_path)
+    else:
+        with log_path.open("w") as log:
+            process = subprocess.Popen([sys.executable, "-m", "streamlit", *args], cwd=ROOT, env=env,
+                                       stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -57,7 +132,7 @@ def start_server(workspace: Path, log_path: Path, extra_env: dict[str, str] | No
                 if response.read() == b"ok":
                     return Server(url, process, log_path)
         except OSError:
-            time.sleep(0.2)
+            time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"streamlit did not start; see {log_path}")
 
