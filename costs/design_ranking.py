@@ -78,7 +78,8 @@ def rank_designs(model: Model) -> DesignRanking:
     Keyed by the model as typed, not its canonical form: the user's own design and names are shown as typed."""
     model_json = model.model_dump_json()
     key = content_key(model_json)
-    return _RANKINGS.get(key, lambda: _ranking(model_json, proposal.finalists(model_json, SEARCH_PRICING)))
+    return _RANKINGS.get(key, lambda: _ranking(model_json, proposal.finalists(proposal.search_input(model),
+                                                                          SEARCH_PRICING)))
 
 
 def propose(model: Model) -> tuple[Design, ...]:

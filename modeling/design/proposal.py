@@ -91,19 +91,29 @@ def propose(model: Model, pricing: SearchPricing) -> tuple[Design, ...]:
     order. Not priced: the order comes from the search alone, so a page that lists the designs does not size and
     price each one (`costs.design_ranking.rank_designs` prices them). Empty for a model without entities
     (`chosen_design` says what to add). Memoised per model content and pricing."""
-    return picker_order(finalists(model.model_dump_json(), pricing).designs)
+    return picker_order(finalists(search_input(model), pricing).designs)
 
 
 def search_note(model: Model, pricing: SearchPricing) -> str:
     """How good the search's answer is (optimal within its space, or its gap), "" without a search; without
     pricing the finalists (memoised with `propose`)."""
-    search = finalists(model.model_dump_json(), pricing).search
+    search = finalists(search_input(model), pricing).search
     return search.stats.describe() if isinstance(search, SearchResult) else ""
 
 
 def proposal_refusal(model: Model, pricing: SearchPricing) -> NoSafeDesign | None:
     """Why no proposal is offered (every candidate fails the checks), else None. Memoised with `propose`."""
-    return finalists(model.model_dump_json(), pricing).refusal
+    return finalists(search_input(model), pricing).refusal
+
+
+def search_input(model: Model) -> str:
+    """The JSON the search is given: the model without its name and description, which no design, plan or
+    price reads. Models that differ only in them (thirty workshop attendees on one lesson, a renamed copy) share
+    one search, and by construction get the same designs."""
+    return model.model_copy(update={"name": ANONYMOUS_NAME, "description": ""}).model_dump_json()
+
+
+ANONYMOUS_NAME = "model"  # any valid name: the search never shows it
 
 
 def picker_order(designs: tuple[Design, ...]) -> tuple[Design, ...]:
@@ -113,7 +123,7 @@ def picker_order(designs: tuple[Design, ...]) -> tuple[Design, ...]:
 
 
 def finalists(model_json: str, pricing: SearchPricing) -> Finalists:
-    """The finalists of the model whose JSON (`model.model_dump_json()`) is given, memoised by it and `pricing`.
+    """The finalists of the model whose JSON (`search_input(model)`) is given, memoised by it and `pricing`.
 
     Keyed by the model as typed, not its canonical form: the user's own design and names are shown as typed."""
     return _FINALISTS.get(content_key(model_json, repr(pricing)), lambda: _search_finalists(model_json, pricing))

@@ -301,3 +301,31 @@ def test_the_search_never_keeps_a_layout_that_returns_wrong_results_as_its_best(
     assert isinstance(result, SearchResult)
     assert wrong_results(load(case.model_path), result.best.design) == []
     assert any(c.refused.startswith("it returns wrong results: DDS206") for c in result.complete)
+
+
+def test_models_that_differ_only_in_name_and_description_share_one_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # thirty workshop attendees open one lesson's model, each under their own name: one search, not thirty
+    from modeling.design import proposal
+
+    searched: list[str] = []
+    real = proposal._search_finalists
+
+    def counting(model_json: str, pricing: object) -> object:
+        searched.append(model_json)
+        return real(model_json, pricing)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(proposal, "_search_finalists", counting)
+    clear_domain_caches()
+    model = load_example("crm_single_table")
+    first = propose(model)
+    renamed = propose(model.model_copy(update={"name": "Attendee 07", "description": "my copy"}))
+    assert len(searched) == 1 and renamed == first
+    assert "Attendee 07" not in searched[0] and "my copy" not in searched[0]
+    ranking = rank_designs(model.model_copy(update={"name": "Attendee 08"}))
+    assert len(searched) == 1 and ranking.designs == first
+    # anything the search reads is a new search: one pattern's traffic doubled
+    pattern = model.access_patterns[0]
+    busier = pattern.model_copy(update={"traffic": pattern.traffic.model_copy(update={
+        "peak_requests_per_second": pattern.traffic.peak_requests_per_second * 2})})
+    propose(model.model_copy(update={"access_patterns": (busier, *model.access_patterns[1:])}))
+    assert len(searched) == 2
