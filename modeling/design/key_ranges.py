@@ -14,7 +14,7 @@ keeps `key_range`'s answer.
 >>> time = Attribute(name="time", generator=TimestampRangeGenerator(kind="timestamp_range", start="2025-01-01",
 ...                                                                 end="2025-12-31"))
 >>> entity = Entity(name="Version", item_count=10, identifiers=("id", "time"), attributes=(time,))
->>> model = Model(name="m", table=TableSettings(name="t"), entities=(entity,))
+>>> model = Model(name="m", table=TableSettings(name="versions"), entities=(entity,))
 >>> sort_key_range(model, "Version", "{time}") == ("0", "9" + HIGH)
 True
 >>> sort_key_range(model, "Version", "VERSION#{time}") == ("VERSION#", "VERSION#" + HIGH)
