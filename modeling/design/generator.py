@@ -12,6 +12,8 @@ Rules, in order (each choice records one sentence saying why):
    GSI has room, sparse (`only_when`) when the pattern keeps only items in one state.
 3. Projections from what every pattern reading an index returns (not only the one that created it):
    KEYS_ONLY, INCLUDE or ALL.
+4. Labels dropped where they tell nothing apart (`modeling.design.plain_keys`): a table of one entity, or of
+   one item collection, gets plain attribute keys when no read plans worse or returns another entity's items.
 A strongly consistent read never gets a GSI (GSIs are eventually consistent, dynamodb-rules §4.1): it gets
 an LSI when it knows the table's partition key, else it is left for a layout that keys the table for it.
 `generate_design(model, strategy, choice)` builds the layout a `modeling.design.design_space.LayoutChoice` names;
@@ -577,6 +579,26 @@ def _mixed_reads(model: Model, key_design: KeyDesign, plans: tuple[PatternPlan, 
     return mixed
 
 
+def _plain_reasons(reasons: dict[str, str], labelled: KeyDesign, plain: KeyDesign) -> None:
+    """Say the keys each reason names as they are now (`ROOM#{roomId}` became `{roomId}`), and why they carry no
+    label (modeling.design.plain_keys)."""
+    before = {k.entity: k.table for k in labelled.entities}
+    after = {k.entity: k.table for k in plain.entities}
+    renamed = {was: now for entity, old in before.items() if entity in after
+               for was, now in ((old.partition_key, after[entity].partition_key),
+                                (old.sort_key, after[entity].sort_key)) if was and now and was != now}
+    for entity, reason in reasons.items():
+        for was in sorted(renamed, key=len, reverse=True):  # the longest first: one template may hold another
+            reason = reason.replace(was, renamed[was])
+        old, new = before.get(entity), after.get(entity)
+        if old is not None and new is not None and old.partition_key != new.partition_key:
+            reason += " Its partition key carries no label: no other kind of partition shares the table."
+        if old is not None and new is not None and new.sort_key and old.sort_key != new.sort_key:
+            reason += (" Its sort key carries no label: nothing else in its partition sorts among its values "
+                       "(a Query bounds them apart from any constant sort key beside them).")
+        reasons[entity] = reason
+
+
 def _entities_read(plan: PatternPlan) -> set[str]:
     """The entities whose items a read's key condition reads (`items_read`): a plain key must not add one."""
     return {name for name, share in plan.entity_shares if share > 0}
@@ -711,6 +733,7 @@ def _finish(draft: _Draft, name: str, summary: str, model: Model) -> Design:
         terse_plans = plan_patterns(model, terse)
         if not any(_plans_worse(before, after) for before, after in zip(plans, terse_plans, strict=True)) and \
                 _mixed_reads(model, terse, terse_plans) <= _mixed_reads(model, key_design, plans):
+            _plain_reasons(draft.entity_reasons, key_design, terse)
             key_design, plans = terse, terse_plans
     return Design(
         name=name, summary=summary, key_design=key_design, plans=plans,
