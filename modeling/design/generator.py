@@ -12,6 +12,8 @@ Rules, in order (each choice records one sentence saying why):
    GSI has room, sparse (`only_when`) when the pattern keeps only items in one state.
 3. Projections from what every pattern reading an index returns (not only the one that created it):
    KEYS_ONLY, INCLUDE or ALL.
+4. Labels dropped where they tell nothing apart (`modeling.design.plain_keys`): a table of one entity, or of
+   one item collection, gets plain attribute keys when no read plans worse or returns another entity's items.
 A strongly consistent read never gets a GSI (GSIs are eventually consistent, dynamodb-rules §4.1): it gets
 an LSI when it knows the table's partition key, else it is left for a layout that keys the table for it.
 `generate_design(model, strategy, choice)` builds the layout a `modeling.design.design_space.LayoutChoice` names;
@@ -37,7 +39,8 @@ from modeling.design.design_space import (
     reads_on,
 )
 from modeling.design.keys import KeyTemplate
-from modeling.design.planner import plan_pattern, plan_patterns
+from modeling.design.plain_keys import plain_collection_table, plain_key, terse_single_entity_table
+from modeling.design.planner import access_paths, plan_pattern, plan_patterns
 from modeling.design.plans import Design, IndexChoice, Operation, PatternPlan
 from modeling.limits import MAX_GSIS_PER_TABLE, MAX_LSIS_PER_TABLE
 from modeling.model import (
@@ -67,7 +70,7 @@ from modeling.model import (
     parents_first,
     patterns_on,
 )
-from modeling.write_semantics import attributes_changed_in_place, auxiliary_items, with_auxiliary_keys
+from modeling.write_semantics import attributes_changed_in_place, with_auxiliary_keys
 
 COLLECTIONS = "item_collections"
 SEPARATE = "separate_partitions"
@@ -540,8 +543,8 @@ def _terse_single_entity_gsis(draft: _Draft) -> None:
         if not templates.only_when:  # a sparse index's key is written only for its members: keep its own name
             draft.gsis[number] = SecondaryIndex(
                 name=index.name, projection=index.projection,
-                partition_key=_plain_key(entity, partition, index.partition_key),
-                sort_key=_plain_key(entity, sort, index.sort_key) if index.sort_key else None)
+                partition_key=plain_key(entity, partition, index.partition_key),
+                sort_key=plain_key(entity, sort, index.sort_key) if index.sort_key else None)
     if not changed:
         return
     key_design = draft.key_design()
@@ -550,52 +553,55 @@ def _terse_single_entity_gsis(draft: _Draft) -> None:
         draft.entity_keys, draft.gsis = saved
 
 
-def _plain_key(entity: Entity, template: str, default: KeyAttribute) -> KeyAttribute:
-    """The attribute itself when the template is exactly one string attribute, else the index's own key."""
-    attribute = entity.attribute(template[1:-1]) if template.startswith("{") and template.endswith("}") else None
-    if attribute is None or attribute.type is not AttributeType.S or template != f"{{{attribute.name}}}":
-        return default
-    return KeyAttribute(name=attribute.name)
-
-
-def _terse_single_entity_table(model: Model, design: KeyDesign) -> KeyDesign | None:
-    """A table that holds one entity keyed on its own attributes, as published single-entity designs are
-    (`sessionToken`; `userId` / `gameTitle`), or None when the table holds more than that entity's items.
-
-    Labels (`SESSION#`) keep entities apart in a shared partition and a constant sort key (`SESSION`) names an
-    entity among others; a table of one entity, with no auxiliary items and no LSI, needs neither. The labels
-    go, a constant sort key goes with the table's sort key, and a key that is then one string attribute is
-    keyed on that attribute itself, so no key attribute is added to the item: every item and index entry is
-    smaller (storage, and the units of every read and write that crosses a size block). Number widths stay, so
-    string order is still number order. `_finish` keeps it only when no read plans worse."""
-    if len(model.entities) != 1 or len(design.entities) != 1 or design.local_secondary_indexes:
-        return None
-    entity, keys = model.entities[0], design.entities[0]
-    if keys.auxiliary or keys.table.only_when or auxiliary_items(model, entity):
-        return None
-    partition = _unlabelled(keys.table.partition_key)
-    sort = _unlabelled(keys.table.sort_key) if keys.table.sort_key else ""
-    if not partition:
-        return None  # a constant partition (one item, or a singleton): nothing to key on
-    if (partition, sort or None) == (keys.table.partition_key, keys.table.sort_key):
-        return None
-    table = KeyTemplates(partition_key=partition, sort_key=sort or None)
-    return design.model_copy(update={
-        "partition_key": _plain_key(entity, partition, KeyAttribute(name="PK")),
-        "sort_key": _plain_key(entity, sort, KeyAttribute(name="SK")) if sort else None,
-        "entities": (keys.model_copy(update={"table": table}),)})
-
-
-def _unlabelled(template: str) -> str:
-    """A template's attribute references alone, joined by `#` (`USER#{userId}#GAME#{gameTitle}` ->
-    `{userId}#{gameTitle}`); "" for a constant."""
-    return "#".join(re.findall(r"\{[^{}]+\}", template))
-
-
 def _plans_worse(before: PatternPlan, after: PatternPlan) -> bool:
     scans = (before.operation is Operation.SCAN, after.operation is Operation.SCAN)
     return ((before.served and not after.served) or scans == (False, True)
-            or after.items_read_per_request > before.items_read_per_request * (1 + 1e-9))
+            or after.items_read_per_request > before.items_read_per_request * (1 + 1e-9)
+            or bool(_entities_read(after) - _entities_read(before)))
+
+
+def _mixed_reads(model: Model, key_design: KeyDesign, plans: tuple[PatternPlan, ...]) -> set[str]:
+    """The reads whose Query also returns other entities' items (what DDS206 reports)."""
+    # imported here: the checks import this module (checks.reads reads MAX_DISCARDED_SHARE)
+    from modeling.design.checks.results import extra_entities
+
+    paths = {path.name: path for path in access_paths(key_design)}
+    patterns = _patterns_by_name(model)
+    mixed = set()
+    for plan in plans:
+        pattern, path = patterns.get(plan.pattern), paths.get(plan.index)
+        if plan.operation is not Operation.QUERY or pattern is None or path is None or not pattern.kind.is_read:
+            continue
+        range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+        in_filter = range_attribute if range_attribute and range_attribute in plan.filter_expression else None
+        if extra_entities(model, path, pattern, plan.filter_expression, in_filter):
+            mixed.add(plan.pattern)
+    return mixed
+
+
+def _plain_reasons(reasons: dict[str, str], labelled: KeyDesign, plain: KeyDesign) -> None:
+    """Say the keys each reason names as they are now (`ROOM#{roomId}` became `{roomId}`), and why they carry no
+    label (modeling.design.plain_keys)."""
+    before = {k.entity: k.table for k in labelled.entities}
+    after = {k.entity: k.table for k in plain.entities}
+    renamed = {was: now for entity, old in before.items() if entity in after
+               for was, now in ((old.partition_key, after[entity].partition_key),
+                                (old.sort_key, after[entity].sort_key)) if was and now and was != now}
+    for entity, reason in reasons.items():
+        for was in sorted(renamed, key=len, reverse=True):  # the longest first: one template may hold another
+            reason = reason.replace(was, renamed[was])
+        old, new = before.get(entity), after.get(entity)
+        if old is not None and new is not None and old.partition_key != new.partition_key:
+            reason += " Its partition key carries no label: no other kind of partition shares the table."
+        if old is not None and new is not None and new.sort_key and old.sort_key != new.sort_key:
+            reason += (" Its sort key carries no label: nothing else in its partition sorts among its values "
+                       "(a Query bounds them apart from any constant sort key beside them).")
+        reasons[entity] = reason
+
+
+def _entities_read(plan: PatternPlan) -> set[str]:
+    """The entities whose items a read's key condition reads (`items_read`): a plain key must not add one."""
+    return {name for name, share in plan.entity_shares if share > 0}
 
 
 def _with_projections(draft: _Draft) -> None:
@@ -720,10 +726,14 @@ def _parents_first(model: Model) -> list[Entity]:
 def _finish(draft: _Draft, name: str, summary: str, model: Model) -> Design:
     key_design = with_auxiliary_keys(model, draft.key_design())
     plans = plan_patterns(model, key_design)
-    terse = _terse_single_entity_table(model, key_design)
+    # labels go where they tell nothing apart (modeling.design.plain_keys): kept only when no read plans worse
+    # and no Query returns another entity's items that the labelled keys kept out (DDS206, the Preview's oracle)
+    terse = terse_single_entity_table(model, key_design) or plain_collection_table(model, key_design)
     if terse is not None:
         terse_plans = plan_patterns(model, terse)
-        if not any(_plans_worse(before, after) for before, after in zip(plans, terse_plans, strict=True)):
+        if not any(_plans_worse(before, after) for before, after in zip(plans, terse_plans, strict=True)) and \
+                _mixed_reads(model, terse, terse_plans) <= _mixed_reads(model, key_design, plans):
+            _plain_reasons(draft.entity_reasons, key_design, terse)
             key_design, plans = terse, terse_plans
     return Design(
         name=name, summary=summary, key_design=key_design, plans=plans,

@@ -21,6 +21,7 @@ from itertools import compress
 from operator import is_not
 
 from modeling.design.items_read import ItemsRead, KeyRead, SortUse, estimate_query, value_share
+from modeling.design.key_ranges import sort_key_range
 from modeling.design.keys import KeyTemplate, key_range, missing_key_attributes
 from modeling.design.plans import TABLE, IndexChange, IndexWrite, Operation, PatternPlan
 from modeling.dynamodb_rules import PAGE_BYTES, attribute_bytes
@@ -30,6 +31,8 @@ from modeling.model import (
     Consistency,
     Entity,
     EntityKeys,
+    KeyAttribute,
+    KeyAttributeType,
     KeyDesign,
     KeyTemplates,
     Model,
@@ -60,6 +63,8 @@ _RANGE_SYNTAX = {
     RangeOperator.GREATER_THAN: "{sk} > :{p}",
     RangeOperator.GREATER_THAN_OR_EQUAL: "{sk} >= :{p}",
 }
+_OPEN_RANGES = frozenset({RangeOperator.LESS_THAN, RangeOperator.LESS_THAN_OR_EQUAL, RangeOperator.GREATER_THAN,
+                          RangeOperator.GREATER_THAN_OR_EQUAL})
 _WRITE_OPERATIONS = {
     PatternKind.WRITE: Operation.PUT_ITEM, PatternKind.UPDATE: Operation.UPDATE_ITEM,
     PatternKind.DELETE: Operation.DELETE_ITEM, PatternKind.BATCH_WRITE: Operation.BATCH_WRITE_ITEM,
@@ -78,6 +83,7 @@ class AccessPath:
     projection: ProjectionType
     templates: dict[str, KeyTemplates]
     non_key_attributes: tuple[str, ...] = ()  # projected by an INCLUDE index
+    text_sort: bool = True  # the sort key holds strings (or binary): it sorts by bytes, not by number value
 
     @cached_property
     def by_partition(self) -> dict[str, dict[str, KeyTemplates]]:
@@ -224,7 +230,8 @@ def _index_templates(design: KeyDesign) -> dict[str, dict[str, KeyTemplates]]:
 
 def _build_access_paths(design: KeyDesign) -> list[AccessPath]:
     table = AccessPath(TABLE, design.partition_key.name, design.sort_key.name if design.sort_key else None,
-                       False, ProjectionType.ALL, {k.entity: k.table for k in design.entities})
+                       False, ProjectionType.ALL, {k.entity: k.table for k in design.entities},
+                       text_sort=_text_sort(design.sort_key))
     paths = [table]
     per_index = _index_templates(design)
     for index, is_global in [*((i, True) for i in design.global_secondary_indexes),
@@ -243,7 +250,12 @@ def _index_path(design: KeyDesign, index: SecondaryIndex, is_global: bool,
                                           sort_key=t.sort_key, only_when=t.only_when)
                      for entity, t in templates.items()}
     return AccessPath(index.name, index.partition_key.name, index.sort_key.name if index.sort_key else None,
-                      is_global, index.projection.type, templates, index.projection.non_key_attributes)
+                      is_global, index.projection.type, templates, index.projection.non_key_attributes,
+                      _text_sort(index.sort_key))
+
+
+def _text_sort(sort_key: KeyAttribute | None) -> bool:
+    return sort_key is None or sort_key.type is not KeyAttributeType.N
 
 
 # --- reads ---------------------------------------------------------------------------------------
@@ -334,7 +346,7 @@ def _path_inputs(path: AccessPath, entities: tuple[str, ...]) -> tuple[object, .
             parts.append(None if templates is None else tuple(
                 (other, t.memo_key()) for other, t in path.by_partition[templates.partition_key].items()))
         found = memo[entities] = (path.name, path.partition_key, path.sort_key, path.is_global, path.projection,
-                                  path.non_key_attributes, tuple(parts))
+                                  path.non_key_attributes, path.text_sort, tuple(parts))
     return found
 
 
@@ -406,12 +418,15 @@ def _match(model: Model, path: AccessPath, pattern: AccessPattern) -> _Match | N
     partition = KeyTemplate.parse(templates[0].partition_key)
     entity = model.entity(pattern.entities[0])
     identity = tuple(entity.identifiers) if entity is not None else ()
-    return _sort_key_match(path, pattern, templates, partition, equal_inputs, range_attribute, conditions, identity)
+    match = _sort_key_match(path, pattern, templates, partition, equal_inputs, range_attribute, conditions, identity,
+                            model)
+    return match
 
 
 def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[KeyTemplates],
                     partition: KeyTemplate, equal_inputs: list[str], range_attribute: str | None,
-                    conditions: set[tuple[str, str]], identity: tuple[str, ...] = ()) -> _Match:
+                    conditions: set[tuple[str, str]], identity: tuple[str, ...] = (),
+                    model: Model | None = None) -> _Match:
     used = set(partition.attribute_names)
     condition = f"{path.partition_key} = :pk"
     exact = False
@@ -439,14 +454,23 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
         elif range_attribute and pattern.range_condition and sort.attribute_names[known] == range_attribute:
             used.add(range_attribute)  # range_attribute is the range condition's: it is set when that is
             syntax = _RANGE_SYNTAX[pattern.range_condition.operator]
+            if (pattern.range_condition.operator in _OPEN_RANGES and not known and not sort.constant_prefix
+                    and entities_span(path, pattern.entities, model) is not None):
+                syntax = _RANGE_SYNTAX[RangeOperator.BETWEEN]  # the open side bounded by the plain values' range
             condition += " AND " + syntax.format(sk=path.sort_key, p="sk")
             sort_use = SortUse.RANGE
         elif known or sort.constant_prefix:
             condition += f" AND begins_with({path.sort_key}, :sk_prefix)"
             sort_use = SortUse.PREFIX
+        elif entities_span(path, pattern.entities, model) is not None:
+            # a plain value sort key (`{time}`) sharing its partition: bounded to its values' range, so the other
+            # entities' keys (`EQUIPMENT`) stay out
+            condition += f" AND {path.sort_key} BETWEEN :sk_from AND :sk_to"
+            sort_use = SortUse.SPAN
     elif path.sort_key is None and path.name == TABLE:
         exact = True  # a table without a sort key: its partition key is the whole primary key, one item
-    elif len(templates) > 1 and path.sort_key is not None and entities_span(path, pattern.entities) is not None:
+    elif len(templates) > 1 and path.sort_key is not None and entities_span(path, pattern.entities,
+                                                                             model) is not None:
         condition += f" AND {path.sort_key} BETWEEN :sk_from AND :sk_to"
         sort_use = SortUse.SPAN
     satisfied = used | {attribute for attribute, _ in conditions}
@@ -461,27 +485,33 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
     return _Match(path, condition, exact, unmatched, score, pattern.entities[0], sort_use, tuple(known_sort))
 
 
-def entities_span(path: AccessPath, entities: tuple[str, ...]) -> tuple[str, str] | None:
+def entities_span(path: AccessPath, entities: tuple[str, ...], model: Model | None = None) -> tuple[str, str] | None:
     """Sort-key bounds that hold every item of `entities` in their shared partition and no other entity's.
 
     A pattern reading several entities of one item collection (a repository and its issues) gets the whole
     partition from its partition key alone, other entities too (stars, forks). When the entities' sort keys
     (`REPO`, `PULL_REQUEST#{n}`) sort next to each other, with no other entity's keys between them, `BETWEEN`
-    the lowest and highest of them returns exactly the entities asked for. None when no bounds can (another
-    entity sorts between them, or a key starts with an attribute), or when none are needed (nothing else shares
-    the partition)."""
+    the lowest and highest of them returns exactly the entities asked for. With the model, one entity whose sort
+    key is a plain value (`{time}`) gets the bounds of its values (`modeling.design.key_ranges`) when they leave
+    every other entity's keys out. None when no bounds can (another entity sorts between them, or a key starts
+    with an attribute the model says nothing of), or when none are needed (nothing else shares the partition)."""
     found = [path.templates.get(e) for e in entities]
     own = [t for t in found if t is not None and t.sort_key is not None]
     if path.sort_key is None or not found or len(own) < len(found):  # an entity without a sort key here
         return None
     partition = own[0].partition_key
-    others = [t for name, t in path.by_partition.get(partition, {}).items() if name not in entities]
-    if not others or any(t.sort_key is None for t in others):
+    others = {name: t for name, t in path.by_partition.get(partition, {}).items() if name not in entities}
+    if not others or any(t.sort_key is None for t in others.values()):
         return None
-    ranges = [key_range(t.sort_key) for t in own if t is not None and t.sort_key is not None]
+
+    def span_of(entity: str, template: str) -> tuple[str, str]:  # a Number key sorts by value: templates only
+        return sort_key_range(model, entity, template) if model is not None and path.text_sort else key_range(template)
+
+    ranges = [span_of(e, t.sort_key) for e, t in zip(entities, found, strict=True)
+              if t is not None and t.sort_key is not None]
     low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
-    for other in others:
-        other_low, other_high = key_range(other.sort_key or "")
+    for name, other in others.items():
+        other_low, other_high = span_of(name, other.sort_key or "")
         if other_low <= high and low <= other_high:
             return None
     return low, high

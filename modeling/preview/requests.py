@@ -119,6 +119,9 @@ class ReadShape:
     filter_attributes: tuple[str, ...]  # attributes the keys do not cover (a FilterExpression)
     constants: dict[str, Any]  # the pattern's constant filters, typed (`status = OPEN`)
     number_keys: frozenset[str] = frozenset()  # key attributes of type N: their values are sent as Numbers
+    # sort-key bounds that keep the other entities of the partition out when nothing else does (several
+    # entities, or a plain value key such as `{time}`: `planner.entities_span`)
+    span: tuple[str, str] | None = None
 
 
 def read_shape(model: Model, key_design: KeyDesign, plan: PatternPlan) -> ReadShape:
@@ -131,7 +134,7 @@ def read_shape(model: Model, key_design: KeyDesign, plan: PatternPlan) -> ReadSh
                                 if n != range_attribute))
     filters = tuple(re.findall(r"(\S+) = :", plan.filter_expression))
     return ReadShape(pattern, plan, path, equal, range_attribute, filters, filter_values(model, pattern),
-                     number_key_names(key_design))
+                     number_key_names(key_design), entities_span(path, pattern.entities, model))
 
 
 def build_read_request(shape: ReadShape, table_name: str, inputs: list[dict[str, Any]]) -> PatternRequest:
@@ -217,11 +220,10 @@ def _key_condition(shape: ReadShape, values: dict[str, Any], names: _Names, expr
     except KeyTemplateError as exc:
         raise RequestBuildError(f"{shape.pattern.name}: {exc}; give a value for every input") from None
     condition = f"{names(shape.path.partition_key)} = :pk"
-    span = entities_span(shape.path, shape.pattern.entities) if len(templates) > 1 else None
-    if span is not None and shape.path.sort_key is not None:  # several entities, kept apart from the others
-        expression_values[":sk_from"] = _key_value(shape, shape.path.sort_key, span[0])
-        expression_values[":sk_to"] = _key_value(shape, shape.path.sort_key, span[1])
-        return f"{condition} AND {names(shape.path.sort_key)} BETWEEN :sk_from AND :sk_to"
+    if len(templates) > 1 and shape.span is not None and shape.path.sort_key is not None:
+        expression_values[":sk_from"] = _key_value(shape, shape.path.sort_key, shape.span[0])
+        expression_values[":sk_to"] = _key_value(shape, shape.path.sort_key, shape.span[1])
+        return f"{condition} AND {names(shape.path.sort_key)} BETWEEN :sk_from AND :sk_to"  # apart from the others
     sort_source = templates[0].sort_key if len(templates) == 1 else None
     if sort_source is None or shape.path.sort_key is None:
         return condition
@@ -266,6 +268,9 @@ def _sort_condition(shape: ReadShape, sort_source: str, values: dict[str, Any], 
     if before:
         expression_values[":sk_prefix"] = before
         return f"begins_with({sk()}, :sk_prefix)"
+    if shape.span is not None:  # a plain value key: between its values' bounds, the other entities' keys outside
+        expression_values[":sk_from"], expression_values[":sk_to"] = shape.span
+        return f"{sk()} BETWEEN :sk_from AND :sk_to"
     return ""
 
 
@@ -294,13 +299,16 @@ def _range_condition(shape: ReadShape, condition: RangeCondition, sk: str, befor
         return f"begins_with({sk}, :sk)" if tail else f"{sk} = :sk"
     # the keys of the bound value itself: `bound` exactly (no tail) or up to bound + following + HIGH
     lowest, highest = bound, (bound + following + HIGH if tail else bound)
-    if before:  # bound the open side by the prefix too, or other entities of the collection come back
+    # bound the open side by the prefix too, or by a plain value key's range (`{time}`: `planner.entities_span`),
+    # or other entities of the collection come back
+    floor, ceiling = (before, before + HIGH) if before else (shape.span or ("", ""))
+    if floor or ceiling:
         if operator in (RangeOperator.LESS_THAN, RangeOperator.LESS_THAN_OR_EQUAL):
             top = highest if operator is RangeOperator.LESS_THAN_OR_EQUAL else _just_below(lowest)
-            expression_values[":sk_from"], expression_values[":sk_to"] = before, top
+            expression_values[":sk_from"], expression_values[":sk_to"] = floor, top
         else:
             bottom = lowest if operator is RangeOperator.GREATER_THAN_OR_EQUAL else highest + "\x00"
-            expression_values[":sk_from"], expression_values[":sk_to"] = bottom, before + HIGH
+            expression_values[":sk_from"], expression_values[":sk_to"] = bottom, ceiling
         return f"{sk} BETWEEN :sk_from AND :sk_to"
     if operator in (RangeOperator.LESS_THAN, RangeOperator.GREATER_THAN_OR_EQUAL):
         expression_values[":sk"] = lowest

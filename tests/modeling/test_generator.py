@@ -94,7 +94,9 @@ def test_attributes_that_updates_change_never_sit_in_table_keys(slug: str, subse
 def test_children_read_by_their_parent_live_in_the_parents_item_collection() -> None:
     design = generate_design(load_example("chat_messages"), COLLECTIONS)
     keys = {k.entity: k.table for k in design.key_design.entities}
-    assert keys["Message"].partition_key == keys["Room"].partition_key == "ROOM#{roomId}"
+    # one item collection: keyed on the room's value alone, as experts draw it (issue 28.3)
+    assert keys["Message"].partition_key == keys["Room"].partition_key == "{roomId}"
+    assert design.key_design.partition_key.name == "roomId"
     plan = design.plan("list_latest_messages_by_room")
     assert (plan.operation, plan.index, plan.scan_index_forward) == (Operation.QUERY, TABLE, False)
 
@@ -113,7 +115,7 @@ def test_many_to_many_lookups_from_the_other_side_use_an_inverted_index() -> Non
     plan = design.plan("list_rooms_by_user")
     member = next(k for k in design.key_design.entities if k.entity == "Member")
     # a GSI holding one entity is keyed on the attribute itself (`{userId}`), without a label
-    assert member.table.partition_key == "ROOM#{roomId}" and member.indexes[plan.index].partition_key == "{userId}"
+    assert member.table.partition_key == "{roomId}" and member.indexes[plan.index].partition_key == "{userId}"
     assert "inverts" in next(c.reason for c in design.index_reasons if c.index == plan.index)
 
 

@@ -20,6 +20,7 @@ from modeling.model import Model
 from modeling.preview.session import cleanup_preview, load_preview, preview_setup
 from studio.preview import PreviewReport, PreviewRun, run_preview
 from tests.modeling.exact_models import books_model, keyed, orders_model, repo_model, small_models
+from tests.modeling.plain_key_models import sensors_model
 
 _tables = itertools.count()
 ITEMS = 240  # enough for several children per parent, small enough to load in a second or two
@@ -92,3 +93,15 @@ def test_a_generated_models_proposal_passes_the_oracle_for_every_read(endpoint: 
     report = _run(endpoint, model, design)
     assert len(report.results) == len(model.access_patterns)
     assert report.failed == (), [r.run.verdict for r in report.results if not r.run.passed]
+
+
+def test_plain_value_keys_sharing_a_partition_pass_the_oracle(endpoint: Endpoint) -> None:
+    # issue 28.3: the sensor's partition holds its SENSOR item and its readings keyed by `{at}` alone; the newest
+    # readings are read BETWEEN "0" and "9\uffff", so the SENSOR item (above the digits) never comes back. Every
+    # sensor's partition holds its sensor item, so the first reading's partition is one that could leak.
+    for model in (sensors_model(), sensors_model(alarms=True)):
+        design = propose(model)[0]
+        assert {k.table.sort_key for k in design.key_design.entities} >= {"{at}", "SENSOR"}
+        report = _run(endpoint, model, design, {"list_latest_readings": "Reading"})
+        assert report.failed == (), [r.run.verdict for r in report.results if not r.run.passed]
+        assert _unexpected(report, "list_latest_readings") == 0

@@ -58,16 +58,34 @@ class SortCondition:
 _WHOLE_PARTITION = SortCondition((), False, False, "no sort-key condition")
 
 
-def sort_condition(path: AccessPath, pattern: AccessPattern, templates: KeyTemplates) -> SortCondition:
+def sort_condition(path: AccessPath, pattern: AccessPattern, templates: KeyTemplates,
+                   model: Model | None = None) -> SortCondition:
     """The sort-key condition a Query of `pattern` on `path` sends (planner and Preview alike)."""
     if len(pattern.entities) > 1 and path.sort_key is not None:
-        span = entities_span(path, pattern.entities)
+        span = _span(path, pattern, model)
         if span is not None:
-            return SortCondition((), False, False, f"{path.sort_key} BETWEEN {span[0]!r} AND the highest "
-                                 f"{span[1].rstrip(HIGH)!r} key", span)
+            return span
     if len(pattern.entities) != 1 or path.sort_key is None or templates.sort_key is None:
         return _WHOLE_PARTITION
-    sort = KeyTemplate.parse(templates.sort_key)
+    condition = _one_entity_condition(path, pattern, templates.sort_key)
+    if condition.whole_partition:
+        # nothing before the first value, or an open range on it: the planner bounds a plain value key (`{time}`)
+        # by its values' range when that leaves the other entities' keys out
+        return _span(path, pattern, model) or condition
+    return condition
+
+
+def _span(path: AccessPath, pattern: AccessPattern, model: Model | None) -> SortCondition | None:
+    span = entities_span(path, pattern.entities, model)
+    if span is None:
+        return None
+    return SortCondition((), False, False, f"{path.sort_key} BETWEEN {span[0]!r} AND the highest "
+                         f"{span[1].rstrip(HIGH)!r} key", span)
+
+
+def _one_entity_condition(path: AccessPath, pattern: AccessPattern, sort_key: str) -> SortCondition:
+    """The condition on one entity's sort key from the inputs and the range alone."""
+    sort = KeyTemplate.parse(sort_key)
     range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
     equal = {n for n in (*pattern.inputs, *(f.attribute for f in pattern.filters)) if n != range_attribute}
     names = sort.attribute_names
@@ -75,7 +93,7 @@ def sort_condition(path: AccessPath, pattern: AccessPattern, templates: KeyTempl
     while known < len(names) and names[known] in equal:
         known += 1
     if known == len(names):
-        return SortCondition(_pieces(sort.segments), False, True, f"{path.sort_key} = {templates.sort_key}")
+        return SortCondition(_pieces(sort.segments), False, True, f"{path.sort_key} = {sort_key}")
     references = [i for i, s in enumerate(sort.segments) if s.is_attribute]
     before = sort.segments[:references[known]]
     shown = "".join(_shown(s) for s in before)
@@ -210,7 +228,7 @@ def extra_entities(model: Model, path: AccessPath, pattern: AccessPattern, plan_
     templates = path.templates.get(pattern.entities[0])
     if first is None or templates is None:
         return ()
-    condition = sort_condition(path, pattern, templates)
+    condition = sort_condition(path, pattern, templates, model)
     found = []
     for name, theirs in path.templates.items():
         other = model.entity(name)
