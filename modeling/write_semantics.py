@@ -454,6 +454,8 @@ def changed_index_keys(design: KeyDesign, keys: EntityKeys, changed: set[str]) -
         if index.sort_key is not None and templates.sort_key is not None:
             parts.append((index.sort_key.name, templates.sort_key))
         for attribute, template in parts:
+            if template == f"{{{attribute}}}":
+                continue  # a plain attribute key (`email` holds `{email}`): the update's own SET writes it
             if set(KeyTemplate.parse(template).attribute_names) & changed:
                 result.setdefault(attribute, template)
     return tuple(sorted(result.items()))
