@@ -22,7 +22,7 @@ from costs.pricing import load_price_sheet
 from costs.usage import CapacityOption
 from modeling.design.generator import explicit_design, generate_design
 from modeling.design.plans import TABLE, Operation
-from modeling.model import Consistency, KeyDesign, Model, Traffic
+from modeling.model import Consistency, KeyDesign, Model, Traffic, TransactAction
 from modeling.model_file import load_model_file
 from studio.design import propose
 from tests.expert_models.comparison import canonical_proposal, reversed_model
@@ -54,6 +54,15 @@ def test_write_heavy_users_are_read_by_email_through_the_uniqueness_item() -> No
     assert plan.through.carries == ("userId",)  # the uniqueness item holds the user's key
     assert design.key_design.global_secondary_indexes == ()
     assert "uniqueness item unique_email" in plan.reason and "Two eventually consistent GetItems" in plan.reason
+
+
+def test_every_write_that_claims_an_email_puts_the_users_key_in_the_uniqueness_item() -> None:
+    design = propose(USERS)[0]
+    for pattern in ("create_user", "change_email_by_user"):
+        plan = design.plan(pattern)
+        assert plan is not None and plan.write is not None
+        claims = [m for m in plan.write.members if m.item == "unique_email" and m.action is TransactAction.PUT]
+        assert [m.carries for m in claims] == [("userId",)]
 
 
 def test_the_two_getitem_plan_costs_what_the_rules_say() -> None:
