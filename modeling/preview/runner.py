@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -198,7 +198,8 @@ def _run_read_through(client: Any, context: RunContext, shape: ReadShape,
     owner = owner_inputs(through, found[0] if found else None)
     request = first
     if owner is not None:
-        request = build_read_request(shape, context.table_name, [owner])
+        # the pattern's own inputs (the email) are behind both requests: the page fills its form with them
+        request = replace(build_read_request(shape, context.table_name, [owner]), inputs=first.inputs)
         pages += _execute_read(client, request)
     latency_ms = (time.perf_counter() - started) * 1000
     returned = [from_dynamodb_json(item) for item in _page_items(request, pages[-1])] if owner is not None else []

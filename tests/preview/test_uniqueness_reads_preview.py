@@ -55,6 +55,7 @@ def test_users_read_by_email_through_the_uniqueness_item_pass_the_oracle(endpoin
     assert run.passed and run.returned_count == 1
     assert run.first_request is not None and run.first_request.params["Key"]["PK"].startswith("EMAIL#")
     assert len(run.read_pages) == 2  # two GetItems: the uniqueness item, then the user
+    assert set(run.request.inputs[0]) == {"email"}  # what the page's "your own values" form is filled with
     # each GetItem of an item under 4 KB, eventually consistent: 0.5 RRU, so 1 RRU measured (dynamodb-rules §1.2)
     capacity = next(r.capacity for r in report.results if r.run.pattern == "get_user_by_email")
     assert capacity.measured.read_units == Decimal("1.0") == capacity.estimated.read_units
