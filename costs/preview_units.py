@@ -39,8 +39,11 @@ def measured_units(run: PatternRun) -> RequestUnits:
     pages = [[_size(item) for item in page] for page in run.read_pages]
     sizes = [size for page in pages for size in page]
     operation = run.operation
-    if operation is Operation.GET_ITEM:
-        return get_item_units(sizes[0] if sizes else 0, consistency)
+    if operation is Operation.GET_ITEM:  # one GetItem per page: two for a read through a uniqueness item
+        total = RequestUnits()
+        for size in sizes or [0]:
+            total += get_item_units(size, consistency)
+        return total
     if operation in (Operation.QUERY, Operation.SCAN):
         total = RequestUnits()
         for page in pages or [[]]:

@@ -168,6 +168,9 @@ class WriteMember:
     # items like this one a request writes: 1, or a share of a transaction's expected_items when the pattern
     # lists no members (spread evenly over its entities, as the model gives no per-entity count)
     items_per_request: float = 1.0
+    # the owner's attributes a uniqueness item holds besides its keys: those of the owner's table key, so a
+    # GetItem on the unique value finds the owner's item (a read through it, issue 28.3)
+    carries: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -451,6 +454,8 @@ def changed_index_keys(design: KeyDesign, keys: EntityKeys, changed: set[str]) -
         if index.sort_key is not None and templates.sort_key is not None:
             parts.append((index.sort_key.name, templates.sort_key))
         for attribute, template in parts:
+            if template == f"{{{attribute}}}":
+                continue  # a plain attribute key (`email` holds `{email}`): the update's own SET writes it
             if set(KeyTemplate.parse(template).attribute_names) & changed:
                 result.setdefault(attribute, template)
     return tuple(sorted(result.items()))
@@ -537,14 +542,16 @@ def _auxiliary_members(model: Model, design: KeyDesign, entity: Entity, member: 
                                expression, condition, item_bytes, why, names=(*names, *claim_names), values=values)
 
         if aux.kind is AuxiliaryKind.UNIQUENESS:
+            carries = owner_key_attributes(design, entity.name)
             if member.action is TransactAction.PUT:
-                result.append(aux_member(TransactAction.PUT, f"claims {', '.join(aux.attributes)}", claim=True))
+                result.append(replace(aux_member(TransactAction.PUT, f"claims {', '.join(aux.attributes)}",
+                                                 claim=True), carries=carries))
             elif member.action is TransactAction.DELETE:
                 result.append(aux_member(TransactAction.DELETE, "releases the unique value"))
             elif member.action is TransactAction.UPDATE and set(aux.attributes) & set(changed):
                 result.append(aux_member(TransactAction.DELETE, "releases the old value"))
                 result.append(replace(aux_member(TransactAction.PUT, "claims the new value", claim=True),
-                                      after_update=True))
+                                      after_update=True, carries=carries))
         elif aux.kind is AuxiliaryKind.AGGREGATE and member.action in (TransactAction.PUT, TransactAction.DELETE):
             adding = member.action is TransactAction.PUT
             e = _Expression()
@@ -559,6 +566,22 @@ def _auxiliary_members(model: Model, design: KeyDesign, entity: Entity, member: 
         elif aux.kind is AuxiliaryKind.EDGE_COPY and member.action in (TransactAction.PUT, TransactAction.DELETE):
             result.append(aux_member(member.action, "the edge under the other end's key", item_bytes=None))
     return result
+
+
+def owner_key_attributes(design: KeyDesign, entity: str) -> tuple[str, ...]:
+    """The attributes the entity's table key is built from (`customerId` of `CUSTOMER#{customerId}`), in key
+    order: what a uniqueness item carries so that the owner's item can be read through it."""
+    keys = next((k for k in design.entities if k.entity == entity), None)
+    if keys is None:
+        return ()
+    names = [*KeyTemplate.parse(keys.table.partition_key).attribute_names,
+             *(KeyTemplate.parse(keys.table.sort_key).attribute_names if keys.table.sort_key else ())]
+    return tuple(dict.fromkeys(names))
+
+
+def auxiliary_item_bytes(templates: KeyTemplates) -> int:
+    """An aggregate or uniqueness item's estimated size (its keys, the owner's key and a number)."""
+    return _small_item_bytes(templates)
 
 
 def _small_item_bytes(templates: KeyTemplates) -> int:

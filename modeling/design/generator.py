@@ -348,7 +348,9 @@ def _own_partition(draft: _Draft, entity: Entity, placement: Placement | None) -
 
 
 def _needs_index(plan: PatternPlan) -> bool:
-    if not plan.served:
+    if not plan.served or plan.through is not None:
+        # a read through a uniqueness item still gets its index here: the search prices the design without it
+        # (modeling.design.uniqueness_candidates) and keeps the cheaper
         return True
     return plan.items_read_per_request > 0 and plan.discarded_share > MAX_DISCARDED_SHARE
 

@@ -45,6 +45,9 @@ def read_units_per_request(model: Model, design: KeyDesign, plan: PatternPlan, s
         return locating + sum((read_units(Operation.GET_ITEM, 1, sizes.item_bytes(m.entity), True) for m in own),
                               Decimal(0))
     item = mean_bytes(sizes.average_bytes_by_entity, _weights(plan))
+    if plan.through is not None:  # §1.2: two GetItems, the uniqueness item and the owner's, each rounded alone
+        return (read_units(Operation.GET_ITEM, 1, plan.through.item_bytes, plan.consistent_read)
+                + read_units(Operation.GET_ITEM, 1, item, plan.consistent_read))
     if plan.operation is Operation.SCAN:  # §1.2: every item evaluated, sizes added, rounded once
         table_bytes = _table_bytes(model, sizes)
         return read_units(Operation.SCAN, 1, table_bytes, plan.consistent_read)

@@ -24,6 +24,7 @@ from modeling.design.items_read import ItemsRead, KeyRead, SortUse, estimate_que
 from modeling.design.key_ranges import sort_key_range
 from modeling.design.keys import KeyTemplate, key_range, missing_key_attributes
 from modeling.design.plans import TABLE, IndexChange, IndexWrite, Operation, PatternPlan
+from modeling.design.uniqueness_reads import read_through_uniqueness, readable_through_uniqueness
 from modeling.dynamodb_rules import PAGE_BYTES, attribute_bytes
 from modeling.model import (
     AccessPattern,
@@ -332,7 +333,11 @@ def _plan_inputs(model: Model, memo: _PlanMemo, design: KeyDesign, pattern: Acce
         if unaddressed_items(model, design, pattern):  # the read that finds the key may use any path
             found += tuple(_path_inputs(path, pattern.entities) for path in access_paths(design))
         return found
-    return tuple(_path_inputs(path, pattern.entities) for path in access_paths(design))
+    found = tuple(_path_inputs(path, pattern.entities) for path in access_paths(design))
+    if pattern.name in readable_through_uniqueness(model):  # its plan may read the uniqueness item's keys
+        keys = _design_lookup(design)[0].get(pattern.entities[0])
+        found += (None if keys is None else tuple((n, t.memo_key()) for n, t in sorted(keys.auxiliary.items())),)
+    return found
 
 
 def _path_inputs(path: AccessPath, entities: tuple[str, ...]) -> tuple[object, ...]:
@@ -387,8 +392,9 @@ def _plan_uncached(model: Model, design: KeyDesign, pattern: AccessPattern) -> P
     if pattern.kind in _WRITE_OPERATIONS:
         return _plan_write(model, design, pattern)
     matches = [m for path in access_paths(design) if (m := _match(model, path, pattern)) is not None]
-    if not matches:
-        return _plan_scan(model, design, pattern)
+    if not matches:  # a read by a unique attribute can still go through its uniqueness item (issue 28.3)
+        through = read_through_uniqueness(model, design, pattern)
+        return through if through is not None else _plan_scan(model, design, pattern)
     best = min(matches, key=lambda m: m.score)
     if best.exact_item and pattern.kind is not PatternKind.READ_MANY:
         best = replace(best, unmatched=())  # the key names one item

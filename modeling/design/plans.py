@@ -34,6 +34,22 @@ class IndexWrite:
 
 
 @dataclass(frozen=True)
+class ReadThrough:
+    """A read by a unique attribute served through the entity's uniqueness item (issue 28.3).
+
+    Every write of the entity already puts the uniqueness item (`partition_key` / `sort_key`, e.g.
+    `CUSTOMEREMAIL#{email}`) in the same transaction, and the item carries the owner's identifiers
+    (`carries`): one GetItem on it gives the owner's key, a second GetItem returns the owner's item.
+    """
+
+    item: str  # the auxiliary item's name (unique_email)
+    partition_key: str
+    sort_key: str | None
+    carries: tuple[str, ...]  # the owner's identifiers the uniqueness item holds
+    item_bytes: int  # the uniqueness item's estimated size
+
+
+@dataclass(frozen=True)
 class PatternPlan:
     """How one access pattern runs against a design."""
 
@@ -62,6 +78,9 @@ class PatternPlan:
     # None for a put, whose item does not exist yet: its missing key values must come with the request.
     unaddressed: tuple[UnaddressedItem, ...] = ()
     locate: tuple[PatternPlan | None, ...] = ()
+    # A read by a unique attribute: first a GetItem on the uniqueness item, which carries the owner's key, then
+    # the GetItem this plan describes (modeling.design.uniqueness_reads); None for every other plan.
+    through: ReadThrough | None = None
 
     @property
     def discarded_share(self) -> float:

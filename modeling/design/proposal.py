@@ -211,7 +211,10 @@ def _summary(name: str, candidate: PricedCandidate) -> str:
         if candidate.choice else "the generator's rules"
     gsis = ("GSIs shared (overloaded) where they fit" if candidate.choice is None or candidate.choice.share_gsis
             else "one GSI per pattern")
-    return f"{_SUMMARIES[name]} Layout: {placements}; {gsis}."
+    through = sorted(p.pattern for p in candidate.design.plans if p.through is not None)
+    reads = (f" Read through their uniqueness items (two GetItems, no index): {', '.join(through)}."
+             if through else "")
+    return f"{_SUMMARIES[name]} Layout: {placements}; {gsis}.{reads}"
 
 
 def _renamed(design: Design, name: str, summary: str) -> Design:

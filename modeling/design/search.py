@@ -31,6 +31,11 @@ Ties, in `PricedCandidate.rank_key`'s order: a layout that is not refused, then 
 then the lower recommended total, then the lower on-demand total, then fewer indexes, then the key design's
 JSON (so the same model always gives the same bytes).
 
+Reads through uniqueness items (issue 28.3): every complete layout is priced as generated and, where a read by a
+unique attribute can go through the entity's uniqueness item instead of its GSI, once more without that GSI's
+entries (`modeling.design.uniqueness_candidates`); the bound of a partial layout is the lower of the two, so it
+stays admissible.
+
 Rules the search enforces, not just prefers: a layout that serves a read with a Scan loses to any that
 serves it with a key (strong reads never come from a GSI: the planner refuses it, dynamodb-rules §4.1),
 and a layout whose LSI would hold an item collection over 10 GB is refused (§4.2). When no layout
@@ -54,6 +59,7 @@ from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design, ru
 from modeling.design.keys import KeyTemplate
 from modeling.design.missing import Missing, nothing_to_design, what_is_missing
 from modeling.design.plans import Design, Operation
+from modeling.design.uniqueness_candidates import lookup_indexes_dropped
 from modeling.limits import MAX_ITEM_COLLECTION_BYTES
 from modeling.memo import ContentMemo, content_key
 from modeling.model import Model, parents_first
@@ -267,6 +273,14 @@ class _BranchAndBound:
         if self.best is None or candidate.rank_key() < self.best.rank_key():
             self.best = candidate
 
+    def keep_design(self, choice: LayoutChoice | None, design: Design) -> None:
+        """Price a complete layout and, where a uniqueness item can serve its reads by a unique attribute, the same
+        layout without their GSI entries (`lookup_indexes_dropped`): both are candidates, the cheaper wins."""
+        self.keep(self.pricer.candidate(choice, design))
+        variant = lookup_indexes_dropped(self.model, design)
+        if variant is not None:
+            self.keep(self.pricer.candidate(choice, variant))
+
     def incumbent(self) -> tuple[int, Decimal]:
         assert self.best is not None
         return (len(self.best.scans), self.best.monthly_cost_usd)
@@ -305,8 +319,7 @@ class _BranchAndBound:
             children = []
             for child in self._children(node):
                 if len(child.placements) == len(self.order):
-                    self.keep(self.pricer.candidate(child.layout, generate_design(self.model, COLLECTIONS,
-                                                                                   child.layout)))
+                    self.keep_design(child.layout, generate_design(self.model, COLLECTIONS, child.layout))
                     continue
                 bound = self._bound(child)
                 if self.best is not None and not self.best.refused and bound >= self.incumbent():
@@ -332,7 +345,11 @@ class _BranchAndBound:
         partial = self._sub_models[names]
         design = generate_design(partial, COLLECTIONS, node.layout)
         scans = sum(p.operation is Operation.SCAN for p in design.plans)
-        return (scans, self.pricer.price(partial, design)[0])
+        bound = self.pricer.price(partial, design)[0]
+        variant = lookup_indexes_dropped(partial, design)  # a completion may read through uniqueness items
+        if variant is not None:
+            bound = min(bound, self.pricer.price(partial, variant)[0])
+        return (scans, bound)
 
 
 def _search(canonical: Model, pricing: SearchPricing, max_candidates: int | None,
@@ -347,15 +364,15 @@ def _search(canonical: Model, pricing: SearchPricing, max_candidates: int | None
     # the rule-based generator's designs and the all-own-partitions layouts are always priced: they seed the
     # bound and give the "separate partitions" runner-up
     for design in rule_based_designs(canonical):  # the canonical model has no design of its own
-        search.keep(pricer.candidate(None, design))
+        search.keep_design(None, design)
     for share in (True, False):
         choice = LayoutChoice(tuple((name, OWN_PARTITION) for name in sorted(search.options)), share)
-        search.keep(pricer.candidate(choice, generate_design(canonical, SEPARATE, choice)))
+        search.keep_design(choice, generate_design(canonical, SEPARATE, choice))
     if exhaustive:
         for share in (True, False):
             for combination in itertools.product(*(search.options[name] for name in search.order)):
                 layout = LayoutChoice(tuple(sorted(zip(search.order, combination, strict=True))), share)
-                search.keep(pricer.candidate(layout, generate_design(canonical, COLLECTIONS, layout)))
+                search.keep_design(layout, generate_design(canonical, COLLECTIONS, layout))
         finished = True
     else:
         finished = search.run()

@@ -55,6 +55,8 @@ class PreviewData:
     dropped_duplicates: int  # items whose primary key an earlier item already had
     requested_counts: tuple[tuple[str, int], ...] = ()  # the items per entity asked of the generator
     spares: tuple[StoredItem, ...] = ()  # further items, not loaded: what write patterns put
+    # uniqueness items of the loaded items that reads go through (modeling.preview.through_reads), loaded with them
+    auxiliary: tuple[Item, ...] = ()
 
     def spares_of(self, entity: str) -> list[StoredItem]:
         return [item for item in self.spares if item.entity == entity]

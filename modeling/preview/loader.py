@@ -97,6 +97,7 @@ class LoadInterrupted(ModelingError):
 
 def batches_of(data: PreviewData) -> list[list[dict[str, Any]]]:
     items = [to_dynamodb_json(item.full_item) for item in data.items]
+    items += [to_dynamodb_json(item) for item in data.auxiliary]
     return [items[i:i + MAX_BATCH_WRITE_ITEMS] for i in range(0, len(items), MAX_BATCH_WRITE_ITEMS)]
 
 
@@ -114,7 +115,7 @@ def load_items(client: Any, guard: TableGuard, data: PreviewData, *, state: Load
         state = LoadState(guard.identity, len(batches))
     attempts = state.attempts + 1
     guard.check()
-    total = len(data.items)
+    total = len(data.items) + len(data.auxiliary)
     lock = threading.Lock()
     completed = set(state.completed)
     written = sum(len(batches[i]) for i in completed)

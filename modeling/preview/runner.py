@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -46,6 +46,7 @@ from modeling.preview.requests import (
     read_shape,
     typed_params,
 )
+from modeling.preview.through_reads import first_request, owner_inputs
 from modeling.preview.write_runner import (
     ADDS_PER_CLIENT,
     CaseResult,
@@ -98,6 +99,8 @@ class PatternRun:
     comparison: Comparison | None = None
     reported_capacity: tuple[dict[str, Any], ...] = ()
     error: str = ""
+    # a read through a uniqueness item: the GetItem on it, sent before `request` (the owner's GetItem)
+    first_request: PatternRequest | None = None
     cases: tuple[CaseResult, ...] = ()  # a conditional write's success and failure cases (issue 16)
 
 
@@ -156,6 +159,8 @@ def read_inputs(context: RunContext, shape: ReadShape) -> list[dict[str, Any]]:
 def _run_read(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun:
     shape = read_shape(context.model, context.design.key_design, plan)
     inputs = read_inputs(context, shape)
+    if plan.through is not None:
+        return _run_read_through(client, context, shape, inputs)
     request = build_read_request(shape, context.table_name, inputs)
     attributes = returned_attributes(context.model, shape)
     first_page = first_page_answers(shape, attributes)
@@ -178,6 +183,34 @@ def _run_read(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun
         len(returned), scanned, len(pages),
         round(latency_ms, 1), read_pages, (), comparison,
         tuple(c for page in pages for c in _capacity_entries(page)))
+
+
+def _run_read_through(client: Any, context: RunContext, shape: ReadShape,
+                      inputs: list[dict[str, Any]]) -> PatternRun:
+    """A read through a uniqueness item: a GetItem on it, then a GetItem on the owner its key attributes name;
+    both read what they return (no filter), each its own page of what was read (one GetItem each, §1.2)."""
+    plan, through = shape.plan, shape.plan.through
+    assert through is not None  # dispatched here only for such a plan
+    first = first_request(shape, context.table_name, inputs[0], context.design.key_design)
+    started = time.perf_counter()
+    pages = _execute_read(client, first)
+    found = [from_dynamodb_json(item) for item in _page_items(first, pages[0])]
+    owner = owner_inputs(through, found[0] if found else None)
+    request = first
+    if owner is not None:
+        # the pattern's own inputs (the email) are behind both requests: the page fills its form with them
+        request = replace(build_read_request(shape, context.table_name, [owner]), inputs=first.inputs)
+        pages += _execute_read(client, request)
+    latency_ms = (time.perf_counter() - started) * 1000
+    returned = [from_dynamodb_json(item) for item in _page_items(request, pages[-1])] if owner is not None else []
+    read_pages = tuple(tuple(_page_items(first if i == 0 else request, page)) or ({},) for i, page in enumerate(pages))
+    attributes = returned_attributes(context.model, shape)
+    comparison = compare(expected_items(context.model, shape, context.data, inputs), returned, attributes, shape)
+    return PatternRun(
+        plan.pattern, plan.operation, plan.index, plan.consistent_read, request, comparison.passed,
+        _read_verdict(comparison, _why_not(shape, attributes, returned)), tuple(returned[:MAX_SHOWN_ITEMS]),
+        len(returned), len(pages), len(pages), round(latency_ms, 1), read_pages, (), comparison,
+        tuple(c for page in pages for c in _capacity_entries(page)), first_request=first)
 
 
 def _why_not(shape: ReadShape, attributes: tuple[str, ...], returned: list[dict[str, Any]]) -> str:

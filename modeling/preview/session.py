@@ -21,6 +21,7 @@ from modeling.preview.tables import (
     mark_loaded,
     preview_table,
 )
+from modeling.preview.through_reads import with_uniqueness_items
 from modeling.workspace.folder import default_workspace_dir, instance_id
 
 # A load that finds its table replaced starts over; a table replaced again and again (another tab
@@ -56,8 +57,9 @@ def preview_setup(model: Model, design: Design, endpoint: Endpoint, namespace: s
 
 
 def preview_data(setup: PreviewSetup) -> PreviewData:
-    return build_preview_data(setup.model, setup.design.key_design, preview_counts(setup.model, setup.total_items),
+    data = build_preview_data(setup.model, setup.design.key_design, preview_counts(setup.model, setup.total_items),
                               setup.seed)
+    return with_uniqueness_items(setup.model, setup.design.key_design, data)
 
 
 def load_preview(setup: PreviewSetup, progress: Progress | None = None,

@@ -129,8 +129,9 @@ def _bound(member: WriteMember, key_design: KeyDesign, owner: Item, values: dict
             key[names[1]] = _render(member.sort_key, owner)
         item = None
         if member.action is TransactAction.PUT:
-            item = {**(owner if member.why.startswith("the edge") else {}), **key, "auxiliaryOf": member.entity,
-                    "auxiliaryItem": member.item}
+            item = {**(owner if member.why.startswith("the edge") else {}),
+                    **{a: owner[a] for a in member.carries if a in owner},  # the owner's key (a uniqueness item)
+                    **key, "auxiliaryOf": member.entity, "auxiliaryItem": member.item}
     return BoundMember(member, key, item, values, owner)
 
 

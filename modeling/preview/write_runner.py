@@ -55,6 +55,7 @@ from modeling.write_semantics import (
     ITEM,
     WriteMember,
     WritePlan,
+    auxiliary_items,
     changed_index_keys,
     condition_value_placeholder,
 )
@@ -478,8 +479,12 @@ def _cases(ctx: WriteContext, table: _Table, name: str, plan: WritePlan, binding
     if ConditionKind.ATTRIBUTE_EXISTS in kinds:
         spares = ctx.data.spares_of(own[0].entity)
         if spares:
-            cases.append(case("missing item (attribute_exists)", _rebind(ctx, pattern, plan, binding, 0,
-                                                                         dict(spares[-1].attributes))))
+            missing = dict(spares[-1].attributes)
+            # the fresh values come from the same spare: kept different from it, as `_new_values` keeps them from
+            # the owner's (a moved unique value would otherwise be deleted and put in one transaction)
+            fresh = {a: f"{v}-new" if v == missing.get(a) else v for a, v in binding.new_values.items()}
+            cases.append(case("missing item (attribute_exists)",
+                              replace(_rebind(ctx, pattern, plan, binding, 0, missing), new_values=fresh)))
     cases += _rejected_paths(table, plan, binding, first, case)
     return [*cases, *_uncovered(plan, cases)]
 
@@ -539,6 +544,11 @@ def _unique_cases(ctx: WriteContext, table: _Table, name: str, plan: WritePlan, 
         return []
     entity = ctx.model.entity(claims[0].entity)
     unique = [a.name for a in entity.attributes if a.unique and a.name not in entity.identity] if entity else []
+    # an attribute these members claim first: an update claims only the unique value it changes (email), and
+    # another unique attribute (userName) would leave the claimed one unchanged
+    declared = {a.name: a.attributes for a in auxiliary_items(ctx.model, entity)} if entity else {}
+    claimed = {a for m in claims for a in declared.get(m.item, ())}
+    unique.sort(key=lambda a: a not in claimed)  # stable: the entity's order otherwise
     if not unique:
         return []
     attribute = unique[0]
