@@ -53,6 +53,7 @@ from modeling.model import (
     ZipfDistribution,
     child_relationships,
 )
+from modeling.number_text import number
 
 GUESSED_FILTER_SHARE = 0.1  # a filter on a value no generator describes: a guess, said so in the derivation
 _MAX_VALUES = 100_000  # a closed set larger than this splits a collection as evenly as it matters
@@ -381,7 +382,7 @@ def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: Rows, wor
     if stopped:
         words.append(f"stops after {pages_needed:,} page(s) of {page:,} (to return "
                      f"{_count(pattern.expected_items)})")
-    words.append(f"mean {_count(mean)}, p99 {_count(p99)} items read per request, {pages:,.2g} page(s) "
+    words.append(f"mean {_count(mean)}, p99 {_count(p99)} items read per request, {number(pages)} page(s) "
                  f"of up to {page:,} ({_count(PAGE_BYTES / 1024)} KB page, Limit {pattern.page_size or 'none'})")
     kept = (1.0 / max(mean, 1.0)) if share is None else share
     return ItemsRead(mean, p99, pages, "; ".join(words), kept)

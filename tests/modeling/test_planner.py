@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -146,3 +147,13 @@ def test_a_game_read_with_its_players_holds_at_most_the_game_and_its_max_players
     assert plan.items_read_p99 <= maximum + 1
     assert plan.items_read_p99 == pytest.approx(np.percentile(simulated, 99), abs=1)
     assert plan.items_read_per_request == pytest.approx(simulated.mean(), rel=0.02)
+
+
+@pytest.mark.parametrize("slug", ["student_platform_mistakes", "ecommerce_orders"])
+def test_items_read_derivations_write_numbers_without_an_exponent(slug: str) -> None:
+    # issue 28.6: the mistakes example's scan read "5.6e+02 page(s) of up to 50" (28,200 items / 50 a page = 564)
+    from costs.design_ranking import propose
+
+    model = load_example(slug)
+    texts = [p.items_read_derivation for d in propose(model) for p in d.plans]
+    assert texts and not [t for t in texts if re.search(r"\de[-+]\d", t)]
