@@ -83,14 +83,16 @@ def orders_model(key_design: dict[str, Any] | None = None) -> Model:
     ], key_design)
 
 
-def keyed(entities: dict[str, tuple[str, str]], gsis: dict[str, dict[str, tuple[str, str]]] | None = None
-          ) -> dict[str, Any]:
-    """A key design: entity -> (PK, SK) templates on the table, and per GSI entity -> (PK, SK)."""
-    gsis = gsis or {}
+def keyed(entities: dict[str, tuple[str, str]], gsis: dict[str, dict[str, tuple[str, str]]] | None = None,
+          key_names: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
+    """A key design: entity -> (PK, SK) templates on the table, and per GSI entity -> (PK, SK); a GSI's key
+    attributes are named GSI1PK / GSI1SK unless `key_names` names them (plain attributes: `customerId`)."""
+    gsis, key_names = gsis or {}, key_names or {}
     return {
         "partition_key": {"name": "PK"}, "sort_key": {"name": "SK"},
-        "global_secondary_indexes": [{"name": name, "partition_key": {"name": f"{name}PK"},
-                                      "sort_key": {"name": f"{name}SK"}} for name in gsis],
+        "global_secondary_indexes": [{"name": name, "partition_key": {"name": key_names.get(name, (f"{name}PK",))[0]},
+                                      "sort_key": {"name": key_names.get(name, ("", f"{name}SK"))[1]}}
+                                     for name in gsis],
         "entities": [{"entity": entity, "table": {"partition_key": pk, "sort_key": sk},
                       "indexes": {name: {"partition_key": on[entity][0], "sort_key": on[entity][1]}
                                   for name, on in gsis.items() if entity in on}}

@@ -61,9 +61,15 @@ def test_what_dds206_flags_is_what_the_oracle_fails(endpoint: Endpoint) -> None:
         repo_model(keyed({"Repo": ("REPO#{repoName}", "REPO"), "Issue": ("REPO#{repoName}", "ISSUE#{issueNumber}"),
                           "PullRequest": ("REPO#{repoName}", "PULL_REQUEST#{prNumber}"),
                           "Star": ("REPO#{repoName}", "STAR#{username}")})),
+        # GSIs keyed by plain attributes: every OrderItem carries customerId and orderId, so GSI2 holds it too
+        orders_model(keyed({"Customer": ("CUSTOMER#{customerId}", "CUSTOMER"), "Order": ("ORDER#{orderId}", "ORDER"),
+                            "OrderItem": ("ORDER#{orderId}#ITEM#{itemId}", "ORDER_ITEM")},
+                           {"GSI1": {"OrderItem": ("{orderId}", "{itemId}")},
+                            "GSI2": {"Order": ("{customerId}", "{orderId}")}},
+                           {"GSI1": ("orderId", "itemId"), "GSI2": ("customerId", "orderId")})),
     ]
     leaks = [{"get_book_detail_by_isbn": "Title"}, {"list_orders_by_customer": "OrderItem"},
-             {"get_repo_with_issues": "PullRequest"}]
+             {"get_repo_with_issues": "PullRequest"}, {"list_orders_by_customer": "OrderItem"}]
     for model, leak in zip(cases, leaks, strict=True):
         flags = set(leak)
         design = explicit_design(model)

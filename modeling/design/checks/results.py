@@ -203,16 +203,42 @@ def _filtered_out(plan_filter: str, entity: Entity, range_in_filter: str | None)
     return any(entity.attribute(a) is None for a in attributes)
 
 
+def carried_keys(model: Model, path: AccessPath, table: AccessPath | None) -> dict[str, KeyTemplates]:
+    """Entities an index holds without a template on it: their items carry the index's key attributes themselves.
+
+    DynamoDB puts every item that has an index's key attributes into the index, whatever entity it is (dynamodb-
+    rules §4.1). An index keyed by plain attribute names (`customerId`, `orderId`) so also holds every other
+    entity whose items have attributes of those names (an order item carries its order's customerId and orderId),
+    keyed by their values: `{customerId}` / `{orderId}`. An LSI's partition is the table's, so such an entity
+    sits there under its table partition key."""
+    if path.name == TABLE:
+        return {}
+    found = {}
+    for entity in model.entities:
+        if entity.name in path.templates or (path.is_global and entity.attribute(path.partition_key) is None):
+            continue
+        if path.sort_key is not None and entity.attribute(path.sort_key) is None:
+            continue
+        sort = "{" + path.sort_key + "}" if path.sort_key is not None else None
+        if path.is_global:
+            found[entity.name] = KeyTemplates(partition_key="{" + path.partition_key + "}", sort_key=sort)
+        elif sort is not None and table is not None and entity.name in table.templates:
+            found[entity.name] = KeyTemplates(partition_key=table.templates[entity.name].partition_key, sort_key=sort)
+    return found
+
+
 def extra_entities(model: Model, path: AccessPath, pattern: AccessPattern, plan_filter: str,
-                   range_in_filter: str | None = None) -> tuple[tuple[str, SortCondition], ...]:
-    """The other entities on `path` whose items a Query of `pattern` also returns, with the sort condition."""
+                   range_in_filter: str | None = None,
+                   table: AccessPath | None = None) -> tuple[tuple[str, SortCondition], ...]:
+    """The other entities on `path` whose items a Query of `pattern` also returns, with the sort condition: those
+    with templates on it, and those whose items carry its key attributes (`carried_keys`)."""
     first = model.entity(pattern.entities[0])
     templates = path.templates.get(pattern.entities[0])
     if first is None or templates is None:
         return ()
     condition = sort_condition(path, pattern, templates)
     found = []
-    for name, theirs in path.templates.items():
+    for name, theirs in {**path.templates, **carried_keys(model, path, table)}.items():
         other = model.entity(name)
         if name in pattern.entities or other is None:
             continue
@@ -231,16 +257,20 @@ def _extra_items(ctx: Context) -> Iterator[Finding]:
             continue
         range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
         in_filter = range_attribute if range_attribute and range_attribute in plan.filter_expression else None
-        extra = extra_entities(ctx.model, path, pattern, plan.filter_expression, in_filter)
+        extra = extra_entities(ctx.model, path, pattern, plan.filter_expression, in_filter, ctx.paths.get(TABLE))
         if not extra:
             continue
         names = ", ".join(name for name, _ in extra)
+        carried = [name for name, _ in extra if name not in path.templates]
+        why = (f" ({', '.join(carried)} {'has' if len(carried) == 1 else 'have'} attributes named "
+               f"{' and '.join(n for n in (path.partition_key, path.sort_key) if n)}, so DynamoDB puts "
+               f"{'its' if len(carried) == 1 else 'their'} items in {plan.index} too)" if carried else "")
         condition = extra[0][1]
         yield finding("DDS206", f"access_patterns[{pattern.name}]", (
             f"{pattern.name} asks for {', '.join(pattern.entities)} items, but its Query on {where(plan.index)} "
             f"({path.partition_key} = {path.templates[pattern.entities[0]].partition_key}, {condition.text}) also "
-            f"returns the {names} items of the same partition: the answer holds items it does not ask for, and "
-            "every one of them is read and paid for."),
+            f"returns the {names} items of the same partition{why}: the answer holds items it does not ask for, "
+            "and every one of them is read and paid for."),
             pattern=pattern.name, index=None if plan.index == TABLE else plan.index)
 
 
