@@ -48,6 +48,13 @@ KNOWN_COST_GAPS: dict[str, str] = {
         "1.055x the expert on-demand, 1.047x recommended: the search lacks plain attribute keys without "
         "prefixes (EQUIPMENT#{equipmentId} / STATE_VERSION#{time} against {equipmentId} / {time}) and "
         "pays for the longer keys on 5 billion version items (issue 28.3)"),
+    "online_shop": (
+        "1.011x the expert on-demand, 1.028x recommended ($49.42 against $48.08): the cheaper proposal found before "
+        "($48.48) keyed GSI5 by the plain attributes customerId / orderDate, which every Order item carries too, so "
+        "get_products_by_customer_id_for_date_range returned orders beside the order items (the Preview: 24 items "
+        "where 14 were asked; DDS206 now says so). The expert keys that index with prefixed, overloaded attributes "
+        "(c#{customerId} / p#{orderDate}) on 2 GSIs; the search stops at its budget before such a layout (issue "
+        "28.2)"),
 }
 
 
