@@ -66,6 +66,23 @@ def books_model(key_design: dict[str, Any] | None = None) -> Model:
     ], key_design)
 
 
+def titles_model(title_sort_key: str) -> Model:
+    """Books and their titles keyed by language and edition, where one language code starts another (`en`,
+    `en-GB`); the titles of a book in one language are read by ISBN and language."""
+    model = books_model(keyed({"Book": ("ISBN#{isbn}", "BOOK"), "Title": ("ISBN#{isbn}", title_sort_key)}))
+    document = model.model_dump(mode="json", exclude_none=True)
+    title = next(e for e in document["entities"] if e["name"] == "Title")
+    title["identifiers"] = ["isbn", "language", "edition"]
+    title["attributes"] = [_ref("isbn", "Book", "isbn"),
+                           {"name": "language", "avg_size_bytes": 4,
+                            "generator": {"kind": "enum", "values": ["en", "en-GB", "fr", "fr-CA"]}},
+                           {"name": "edition", "avg_size_bytes": 1,
+                            "generator": {"kind": "int_range", "min": 1, "max": 9}}, _text("title", 40)]
+    document["access_patterns"].append(
+        _read("list_titles_by_isbn_and_language", "read_many", ["Title"], ["isbn", "language"], 1))
+    return Model.model_validate(document)
+
+
 def orders_model(key_design: dict[str, Any] | None = None) -> Model:
     """Customers' orders and order items; orders listed by customer, items by order."""
     return _model("Orders", [

@@ -19,7 +19,7 @@ from modeling.endpoint.adapter import Endpoint
 from modeling.model import Model
 from modeling.preview.session import cleanup_preview, load_preview, preview_setup
 from studio.preview import PreviewReport, PreviewRun, run_preview
-from tests.modeling.exact_models import books_model, keyed, orders_model, repo_model, small_models
+from tests.modeling.exact_models import books_model, keyed, orders_model, repo_model, small_models, titles_model
 
 _tables = itertools.count()
 ITEMS = 240  # enough for several children per parent, small enough to load in a second or two
@@ -82,6 +82,32 @@ def test_what_dds206_flags_is_what_the_oracle_fails(endpoint: Endpoint) -> None:
             assert _unexpected(report, pattern) > 0  # it failed by returning other entities' items
         # every other read, BETWEEN of the repository with its pull requests or stars among them, passed
         assert reads - flags and not (reads - flags) & set(report.failed)
+
+
+def test_the_own_entitys_items_dds206_flags_are_what_the_oracle_fails(endpoint: Endpoint) -> None:
+    # issue 28.4, the pattern's own entity: begins_with(SK, "TITLE#en") for TITLE#{language}{edition} also returns
+    # the book's en-GB titles. The request asks about a book that has titles in both (the oracle wants only `en`)
+    pattern = "list_titles_by_isbn_and_language"
+    for sort_key, flagged in (("TITLE#{language}{edition}", True), ("TITLE#{language}#{edition}", False)):
+        model = titles_model(sort_key)
+        design = explicit_design(model)
+        assert design is not None
+        assert (pattern in _flagged(model, design)) is flagged, sort_key
+        setup = preview_setup(model, design, endpoint, f"exact{next(_tables)}", "exact", ITEMS, 7)
+        try:
+            data, _ = load_preview(setup)
+            titles = data.of("Title")
+            both = {t.attributes["isbn"] for t in titles if t.attributes["language"] == "en-GB"}
+            asked = next(t for t in titles if t.attributes["language"] == "en" and t.attributes["isbn"] in both)
+            inputs = {pattern: [{"isbn": asked.attributes["isbn"], "language": "en"}]}
+            run = run_preview(PreviewRun(setup, data, (pattern,), inputs=inputs)).results[0].run
+        finally:
+            cleanup_preview(setup)
+        assert run.comparison is not None
+        assert run.passed is not flagged, run.verdict
+        # what it returned beyond the answer is the same entity's: titles of that book in en-GB
+        assert all(item["language"] == "en-GB" for item in run.comparison.unexpected)
+        assert (run.comparison.unexpected_count > 0) is flagged
 
 
 def test_the_proposals_for_the_small_models_pass_the_oracle(endpoint: Endpoint) -> None:

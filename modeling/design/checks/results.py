@@ -14,7 +14,14 @@ a pattern of several entities. Two key templates are compared piece by piece, pi
 constants must agree, and an attribute's value is assumed never to equal a constant label (`ORDER`, `ITEM`),
 which is how generated keys keep entities apart. Two partition templates name the same partition when they are
 the same text, or when they differ only in attributes holding the same values (a reference to the other's
-attribute: `{orderId}` of an item and `{id}` of its order).
+attribute: `{orderId}` of an item and `{id}` of its order). An index keyed by plain attribute names also holds
+the entities whose items carry those attributes without a template there (`carried_keys`).
+
+The pattern's own entity is the other half of the oracle: its items that do not equal the inputs. Inputs the
+keys do not use become a filter (the planner's), so these come back only when the key condition ends on an
+input's value with nothing after it (`begins_with(SK, "TITLE#en")` for `TITLE#{language}{edition}` also matches
+`TITLE#en-GB1`): `open_ended_value`, judged by whether the attribute's values can start one another
+(`values_nest`).
 """
 
 from __future__ import annotations
@@ -28,7 +35,20 @@ from modeling.design.checks.context import Context, Rule, where
 from modeling.design.keys import HIGH, KeyTemplate, Segment, key_range
 from modeling.design.planner import AccessPath, entities_span
 from modeling.design.plans import TABLE, Operation
-from modeling.model import AccessPattern, Entity, KeyTemplates, Model, RangeOperator, ReferenceGenerator
+from modeling.model import (
+    AccessPattern,
+    Entity,
+    EnumGenerator,
+    FakerGenerator,
+    FloatRangeGenerator,
+    IntRangeGenerator,
+    KeyTemplates,
+    Model,
+    RangeOperator,
+    ReferenceGenerator,
+    SequenceGenerator,
+    TextGenerator,
+)
 
 # A piece of a rendered key between `#` separators: constants and attribute references, in order.
 _Piece = tuple[Segment, ...]
@@ -69,11 +89,8 @@ def sort_condition(path: AccessPath, pattern: AccessPattern, templates: KeyTempl
         return _WHOLE_PARTITION
     sort = KeyTemplate.parse(templates.sort_key)
     range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
-    equal = {n for n in (*pattern.inputs, *(f.attribute for f in pattern.filters)) if n != range_attribute}
     names = sort.attribute_names
-    known = 0
-    while known < len(names) and names[known] in equal:
-        known += 1
+    known = _known_count(pattern, sort)
     if known == len(names):
         return SortCondition(_pieces(sort.segments), False, True, f"{path.sort_key} = {templates.sort_key}")
     references = [i for i, s in enumerate(sort.segments) if s.is_attribute]
@@ -88,6 +105,17 @@ def sort_condition(path: AccessPath, pattern: AccessPattern, templates: KeyTempl
     if not before:
         return _WHOLE_PARTITION
     return SortCondition(_pieces(before), True, False, f"begins_with({path.sort_key}, {shown!r})")
+
+
+def _known_count(pattern: AccessPattern, sort: KeyTemplate) -> int:
+    """How many of the sort key's leading attributes the pattern's equality inputs and filters give."""
+    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    equal = {n for n in (*pattern.inputs, *(f.attribute for f in pattern.filters)) if n != range_attribute}
+    names = sort.attribute_names
+    known = 0
+    while known < len(names) and names[known] in equal:
+        known += 1
+    return known
 
 
 def _shown(segment: Segment) -> str:
@@ -274,4 +302,64 @@ def _extra_items(ctx: Context) -> Iterator[Finding]:
             pattern=pattern.name, index=None if plan.index == TABLE else plan.index)
 
 
-RULES: tuple[Rule, ...] = (_extra_items,)
+# --- the pattern's own entity: a value that starts another value ------------------------------------------------
+
+
+def open_ended_value(path: AccessPath, pattern: AccessPattern, templates: KeyTemplates) -> str | None:
+    """The attribute a Query's sort-key condition ends on with nothing after it, else None.
+
+    `begins_with(SK, "TITLE#en")` for `TITLE#{language}{edition}`: the condition fixes `language` but nothing
+    marks where its value ends, so a title in `en-GB` (a value that starts with `en`) meets it too. A range on
+    the next part after such a value (`X#{a}{date}` BETWEEN ...) is open the same way. A separator after the
+    value (`TITLE#{language}#{edition}`) or a fixed width (`{n:8}`) closes it."""
+    condition = sort_condition(path, pattern, templates)
+    if condition.whole or condition.whole_partition or condition.span is not None or templates.sort_key is None:
+        return None
+    sort = KeyTemplate.parse(templates.sort_key)
+    references = [i for i, s in enumerate(sort.segments) if s.is_attribute]
+    before = sort.segments[:references[_known_count(pattern, sort)]]
+    last = before[-1] if before else None
+    if last is None or not last.is_attribute or last.width is not None:
+        return None
+    return last.text
+
+
+def values_nest(model: Model, entity: Entity, name: str) -> bool:
+    """Whether one value of the attribute can be the start of another (`en` and `en-GB`, `7` and `72`), from its
+    generator (references followed to their source). Fixed-length values (uuids, timestamps, booleans) and a
+    single constant cannot; an attribute without a generator is not judged."""
+    owner, source = _root(model, entity, name)
+    root = model.entity(owner)
+    attribute = root.attribute(source) if root is not None else None
+    generator = attribute.generator if attribute is not None else None
+    if isinstance(generator, EnumGenerator):
+        values = set(generator.values)
+        return any(a != b and b.startswith(a) for a in values for b in values)
+    if isinstance(generator, SequenceGenerator):
+        return generator.width == 0
+    return isinstance(generator, FakerGenerator | TextGenerator | IntRangeGenerator | FloatRangeGenerator)
+
+
+def _own_items(ctx: Context) -> Iterator[Finding]:
+    """DDS206 for the pattern's own entity: a sort-key condition that ends on a value with nothing after it."""
+    for pattern, plan in ctx.plans():
+        path = ctx.paths.get(plan.index)
+        entity = ctx.entity(pattern.entities[0]) if pattern.entities else None
+        if plan.operation is not Operation.QUERY or path is None or entity is None or len(pattern.entities) != 1:
+            continue
+        templates = path.templates.get(entity.name)
+        if templates is None or path.sort_key is None:
+            continue
+        name = open_ended_value(path, pattern, templates)
+        if name is None or not values_nest(ctx.model, entity, name):
+            continue
+        yield finding("DDS206", f"access_patterns[{pattern.name}]", (
+            f"{pattern.name} asks for the {entity.name} items whose {name} equals its input, but its Query on "
+            f"{where(plan.index)} ({sort_condition(path, pattern, templates).text}, sort key {templates.sort_key}) "
+            f"ends on the {name} value with nothing after it: a {entity.name} whose {name} starts with that value "
+            f"(en-GB after en, 72 after 7) meets the condition too, so the answer holds {entity.name} items it does "
+            f"not ask for. Put a separator after {{{name}}} in the sort key ({{{name}}}#...)."),
+            pattern=pattern.name, index=None if plan.index == TABLE else plan.index)
+
+
+RULES: tuple[Rule, ...] = (_extra_items, _own_items)
