@@ -20,6 +20,9 @@ NOT_AVAILABLE = "not available"
 NO_UPFRONT = "no upfront fee"
 _CENT = Decimal("0.01")  # a unit price shows at least the cents ($0.10, not $0.1)
 _MAX_DECIMALS = 6  # a measured quantity (units/s, GiB) never shows float noise beyond this
+# A price sheet's prices have at most 6 significant digits; a derived one (an upfront fee over 36 months,
+# $43.80 / 36) has as many as Decimal's context gives (28): shown, it keeps 8 (issue 28.6)
+_SIGNIFICANT_DIGITS = 8
 
 
 def usd(value: Decimal | float | None) -> str:
@@ -43,7 +46,7 @@ def price(value: Decimal | None) -> str:
     if value is None:
         return NOT_AVAILABLE
     cents = value.quantize(_CENT)
-    return f"${cents if cents == value else value.normalize():,f}"
+    return f"${cents if cents == value else trimmed(value).normalize():,f}"
 
 
 def unit_price(value: Decimal | None, unit: str) -> str:
@@ -58,6 +61,18 @@ def unit_price(value: Decimal | None, unit: str) -> str:
 def allowance(value: Decimal | None, unit: str) -> str:
     """A free-tier allowance: `25 GB-month free`, or "not available"."""
     return NOT_AVAILABLE if value is None else f"{exact(value)} {unit} free"
+
+
+def trimmed(value: Decimal, digits: int = _SIGNIFICANT_DIGITS) -> Decimal:
+    """At most `digits` significant digits, never fewer than the whole part has (money keeps its units).
+
+    >>> [f"{trimmed(v):f}" for v in (Decimal("43.80") / 36, Decimal("0.0000001525"), Decimal("155985.791667"))]
+    ['1.2166667', '0.0000001525', '155985.79']
+    """
+    decimals = max(digits, value.adjusted() + 1) - value.adjusted() - 1
+    if value.is_zero() or -int(value.normalize().as_tuple().exponent) <= decimals:
+        return value  # as written: 1,234.50 keeps its cents
+    return value.quantize(Decimal(1).scaleb(-decimals)).normalize()
 
 
 def exact(value: Decimal) -> str:
@@ -75,7 +90,7 @@ def number(value: float | int | Decimal) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, Decimal):
-        return exact(value)
+        return exact(trimmed(value))
     small = 0 < abs(value) < 1  # three significant digits, at most six decimals
     text = f"{float(f'{value:.3g}'):.{_MAX_DECIMALS}f}" if small else f"{value:,.2f}"
     return text.rstrip("0").rstrip(".") if "." in text else text

@@ -16,6 +16,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
 
+from costs import cost_text
 from costs.cost_text import option_display_rows, text_rows
 from costs.estimate import ModelEstimate
 from costs.monthly import CostEstimate, OptionEstimate
@@ -79,9 +80,9 @@ def cost_estimate_text(estimate: CostEstimate, header: dict[str, Any]) -> str:
 
 def _line_text(item: CostLineItem) -> str:
     if item.monthly_cost_usd is None:
-        return f"  {item.name}: {item.quantity.normalize():,f} x {item.unit}: price not available"
+        return f"  {item.name}: {cost_text.number(item.quantity)} x {item.unit}: price not available"
     flag = " (assumption)" if item.is_assumption else ""
-    return (f"  {item.name}: {item.quantity.normalize():,f} x {item.unit} @ ${item.unit_price_usd}"
+    return (f"  {item.name}: {cost_text.number(item.quantity)} x {item.unit} @ {cost_text.price(item.unit_price_usd)}"
             f" = ${item.monthly_cost_usd:,}{flag}")
 
 

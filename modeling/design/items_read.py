@@ -53,6 +53,7 @@ from modeling.model import (
     ZipfDistribution,
     child_relationships,
 )
+from modeling.number_text import number
 
 GUESSED_FILTER_SHARE = 0.1  # a filter on a value no generator describes: a guess, said so in the derivation
 _MAX_VALUES = 100_000  # a closed set larger than this splits a collection as evenly as it matters
@@ -287,9 +288,12 @@ def _readers(read: KeyRead, own: KeyTemplates, wanted: tuple[str, ...] = ()) -> 
 
 
 def _add(first: Rows, second: Rows) -> Rows:
-    """Items of two entities in the same collections: the hottest parent is the hottest in both (rank 1)."""
+    """Items of two entities in the same collections: the hottest parent is the hottest in both (rank 1).
+
+    No key value holds more than the two maxima together (a game's item and its at most 50 players: 51)."""
     exact = first.exact and second.exact
-    maximum = None if first.maximum is None or second.maximum is None else first.maximum + second.maximum
+    first_max, second_max = _most(first), _most(second)
+    maximum = None if first_max is None or second_max is None else first_max + second_max
     if len(first.lam) == len(second.lam):
         return Rows(first.lam + second.lam, first.prob, exact, maximum)
     if len(second.lam) == 1:
@@ -297,6 +301,14 @@ def _add(first: Rows, second: Rows) -> Rows:
     if len(first.lam) == 1:
         return Rows(second.lam + first.lam[0], second.prob, exact, maximum)
     return Rows(first.lam + second.mean, first.prob, maximum=maximum)  # different groupings: add the other's mean
+
+
+def _most(rows: Rows) -> float | None:
+    """The most items one key value holds: the relationship's max, or the count itself when it is exact (one item
+    per key: a game's own item); None when nothing bounds it."""
+    if rows.maximum is not None:
+        return rows.maximum
+    return float(rows.lam.max(initial=0.0)) if rows.exact else None
 
 
 def _filter_share(model: Model, pattern: AccessPattern, read: KeyRead,
@@ -370,7 +382,7 @@ def _finish(model: Model, pattern: AccessPattern, read: KeyRead, rows: Rows, wor
     if stopped:
         words.append(f"stops after {pages_needed:,} page(s) of {page:,} (to return "
                      f"{_count(pattern.expected_items)})")
-    words.append(f"mean {_count(mean)}, p99 {_count(p99)} items read per request, {pages:,.2g} page(s) "
+    words.append(f"mean {_count(mean)}, p99 {_count(p99)} items read per request, {number(pages)} page(s) "
                  f"of up to {page:,} ({_count(PAGE_BYTES / 1024)} KB page, Limit {pattern.page_size or 'none'})")
     kept = (1.0 / max(mean, 1.0)) if share is None else share
     return ItemsRead(mean, p99, pages, "; ".join(words), kept)

@@ -19,6 +19,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
+from costs.cost_text import trimmed
 from modeling.markdown import markdown_literal
 from studio.reports.review_report import (
     Block,
@@ -49,8 +50,12 @@ class ChartHtml:
 def cell_text(value: Any) -> str:
     """One way to write a value in every format: money as exact Decimals, `n/a` for missing values.
 
+    Never an exponent or a derived price's 28 digits (issue 28.6: `4.76e-05`, `1.216666666666666666666666667`).
+
     >>> cell_text(Decimal("1234.50")), cell_text(0.0072338), cell_text(6001200.0), cell_text(None)
     ('1,234.50', '0.00723', '6,001,200', 'n/a')
+    >>> cell_text(4.7619e-05), cell_text(Decimal("43.80") / 36)
+    ('0.0000476', '1.2166667')
     """
     if value is None:
         return "n/a"
@@ -59,13 +64,13 @@ def cell_text(value: Any) -> str:
     if isinstance(value, Enum):
         return str(value.value)
     if isinstance(value, Decimal):
-        return f"{value:,f}"
+        return f"{trimmed(value):,f}"
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, float):
         if value.is_integer():
             return f"{value:,.0f}"
-        return f"{value:,.2f}" if abs(value) >= 1 else f"{value:.3g}"
+        return f"{value:,.2f}" if abs(value) >= 1 else f"{Decimal(f'{value:.3g}'):f}"
     if isinstance(value, date):
         return value.isoformat()
     return str(value)

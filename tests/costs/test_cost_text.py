@@ -11,6 +11,7 @@ import pytest
 from costs import charts
 from costs.cost_text import NOT_AVAILABLE, option_figure, price, unit_price, usd
 from costs.estimate import EstimateRequest, cost_components
+from costs.pricing import CostLineItem, round_to_cent
 from costs.report_text import estimate_markdown
 from costs.usage import CapacityOption
 from modeling.examples import load_example
@@ -69,3 +70,40 @@ def test_chart_labels_stay_short_and_the_exclusions_go_to_the_hover_text(us_west
     assert all(tick.endswith("*") for tick in ticks)  # every priced us-west-2 option lacks storage prices
     assert "excludes Point-in-time recovery, Storage: no price" in figure.data[0].customdata[0]
     assert "* excludes Point-in-time recovery, Storage" in figure.layout.title.text
+
+
+# --- issue 28.6: a derived price, a large quantity and a tiny share, in every text form ------------------------
+
+# An upfront fee spread over 36 months is a derived unit price: $43.80 / 36 = $1.21666..., which Decimal carries
+# to 28 digits. A quantity of 155,985.791667 RCU-hours (213.68 RCU over 730 hours) was drawn clipped as 5985.7917.
+_AMORTISED = Decimal("43.80") / 36
+_LARGE_QUANTITY = Decimal("155985.791667")
+
+
+def _line(quantity: Decimal, unit_price: Decimal) -> CostLineItem:
+    return CostLineItem("Reserved RCU, 3-year, upfront amortised (1 x 100 RCU)", "100-RCU block-month", quantity,
+                        unit_price, round_to_cent(quantity * unit_price), "test", "high", False)
+
+
+def test_a_derived_unit_price_shows_eight_significant_digits_not_twenty_eight() -> None:
+    assert price(_AMORTISED) == "$1.2166667"
+    assert unit_price(_AMORTISED, "block-month") == "$1.2166667 per block-month"
+    assert price(Decimal("0.0000001525")) == "$0.0000001525"  # a sheet's price keeps every digit
+
+
+def test_the_cli_text_line_shows_the_whole_quantity_and_a_sensible_unit_price() -> None:
+    from costs.report_text import _line_text
+
+    text = _line_text(_line(_LARGE_QUANTITY, _AMORTISED))
+    # 155,985.791667 x 1.2166667 = 189,782.71 (to the cent)
+    assert text.endswith(": 155,985.79 x 100-RCU block-month @ $1.2166667 = $189,782.71"), text
+    assert not re.search(r"\d\.\d{9,}|e-\d", text)  # neither 28 digits nor an exponent
+
+
+def test_the_review_reports_cells_have_no_exponent_and_no_long_decimals() -> None:
+    from studio.reports.review_render import cell_text
+
+    # a hot-partition utilisation of 4.7619e-05 (1 RCU/s of 21,000) read as 4.76e-05 in the report's tables
+    assert cell_text(4.7619e-05) == "0.0000476"
+    assert cell_text(_AMORTISED) == "1.2166667" and cell_text(_LARGE_QUANTITY) == "155,985.79"
+    assert cell_text(Decimal("1482.50")) == "1,482.50"  # money keeps its cents

@@ -66,6 +66,23 @@ def books_model(key_design: dict[str, Any] | None = None) -> Model:
     ], key_design)
 
 
+def titles_model(title_sort_key: str) -> Model:
+    """Books and their titles keyed by language and edition, where one language code starts another (`en`,
+    `en-GB`); the titles of a book in one language are read by ISBN and language."""
+    model = books_model(keyed({"Book": ("ISBN#{isbn}", "BOOK"), "Title": ("ISBN#{isbn}", title_sort_key)}))
+    document = model.model_dump(mode="json", exclude_none=True)
+    title = next(e for e in document["entities"] if e["name"] == "Title")
+    title["identifiers"] = ["isbn", "language", "edition"]
+    title["attributes"] = [_ref("isbn", "Book", "isbn"),
+                           {"name": "language", "avg_size_bytes": 4,
+                            "generator": {"kind": "enum", "values": ["en", "en-GB", "fr", "fr-CA"]}},
+                           {"name": "edition", "avg_size_bytes": 1,
+                            "generator": {"kind": "int_range", "min": 1, "max": 9}}, _text("title", 40)]
+    document["access_patterns"].append(
+        _read("list_titles_by_isbn_and_language", "read_many", ["Title"], ["isbn", "language"], 1))
+    return Model.model_validate(document)
+
+
 def orders_model(key_design: dict[str, Any] | None = None) -> Model:
     """Customers' orders and order items; orders listed by customer, items by order."""
     return _model("Orders", [
@@ -83,14 +100,16 @@ def orders_model(key_design: dict[str, Any] | None = None) -> Model:
     ], key_design)
 
 
-def keyed(entities: dict[str, tuple[str, str]], gsis: dict[str, dict[str, tuple[str, str]]] | None = None
-          ) -> dict[str, Any]:
-    """A key design: entity -> (PK, SK) templates on the table, and per GSI entity -> (PK, SK)."""
-    gsis = gsis or {}
+def keyed(entities: dict[str, tuple[str, str]], gsis: dict[str, dict[str, tuple[str, str]]] | None = None,
+          key_names: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
+    """A key design: entity -> (PK, SK) templates on the table, and per GSI entity -> (PK, SK); a GSI's key
+    attributes are named GSI1PK / GSI1SK unless `key_names` names them (plain attributes: `customerId`)."""
+    gsis, key_names = gsis or {}, key_names or {}
     return {
         "partition_key": {"name": "PK"}, "sort_key": {"name": "SK"},
-        "global_secondary_indexes": [{"name": name, "partition_key": {"name": f"{name}PK"},
-                                      "sort_key": {"name": f"{name}SK"}} for name in gsis],
+        "global_secondary_indexes": [{"name": name, "partition_key": {"name": key_names.get(name, (f"{name}PK",))[0]},
+                                      "sort_key": {"name": key_names.get(name, ("", f"{name}SK"))[1]}}
+                                     for name in gsis],
         "entities": [{"entity": entity, "table": {"partition_key": pk, "sort_key": sk},
                       "indexes": {name: {"partition_key": on[entity][0], "sort_key": on[entity][1]}
                                   for name, on in gsis.items() if entity in on}}

@@ -27,7 +27,7 @@ from modeling.examples import EXAMPLES_DIR
 from modeling.model import Model
 from modeling.model_file import load_model_file
 from tests.expert_models.comparison import EXPERT_MODELS_DIR
-from tests.modeling.exact_models import books_model, keyed, orders_model, repo_model, small_models
+from tests.modeling.exact_models import books_model, keyed, orders_model, repo_model, small_models, titles_model
 
 MODEL_FILES = sorted(EXAMPLES_DIR.glob("*.yaml")) + sorted(EXPERT_MODELS_DIR.glob("*/*.yaml"))
 # Errors that belong to the model, not the layout: every candidate has them. The mistakes example's transfer
@@ -82,6 +82,45 @@ def test_an_index_partition_named_by_a_reference_is_the_same_partition() -> None
         {"GSI1": {"Order": ("{orderId}", "{status}"), "OrderItem": ("{orderId}", "{itemId}")}}))
     found = _extra(wrong, _own(wrong))
     assert "list_order_items_by_order_id" in found and "Order items" in found["list_order_items_by_order_id"]
+
+
+def _plain_attribute_gsis(order_item_keys: tuple[str, str] = ("{orderId}", "{itemId}")) -> Model:
+    # each GSI keyed by plain attributes: GSI2 (customerId, orderId) lists a customer's orders, GSI1 (orderId,
+    # itemId) an order's items; only Order is given templates on GSI2
+    return orders_model(keyed(
+        {"Customer": ("CUSTOMER#{customerId}", "CUSTOMER"), "Order": ("ORDER#{orderId}", "ORDER"),
+         "OrderItem": ("ORDER#{orderId}#ITEM#{itemId}", "ORDER_ITEM")},
+        {"GSI1": {"OrderItem": order_item_keys}, "GSI2": {"Order": ("{customerId}", "{orderId}")}},
+        {"GSI1": ("orderId", "itemId"), "GSI2": ("customerId", "orderId")}))
+
+
+def test_an_index_keyed_by_plain_attributes_holds_every_entity_that_has_them() -> None:
+    # an OrderItem item carries customerId and orderId: DynamoDB puts every item with an index's key attributes in
+    # the index (a sparse index leaves out only the items without them), so a customer's GSI2 partition holds their
+    # orders and their order items, and the Query by customerId returns both (the search offered this layout as
+    # a runner-up; the Preview returned 9 items where 4 orders were asked)
+    model = _plain_attribute_gsis()
+    found = _extra(model, _own(model))
+    assert set(found) == {"list_orders_by_customer"}
+    assert "OrderItem items" in found["list_orders_by_customer"]
+    assert "attributes named customerId and orderId" in found["list_orders_by_customer"]
+    # the items of an order on GSI1: an Order item has no itemId, so it stays out of GSI1
+    assert "list_order_items_by_order_id" not in found
+
+
+def test_a_prefix_that_ends_on_a_value_also_returns_the_own_entitys_longer_values() -> None:
+    # issue 28.4, the pattern's own entity: begins_with(SK, "TITLE#en") for TITLE#{language}{edition} also matches
+    # TITLE#en-GB1 (a title in another language, of the same book), since nothing marks where `en` ends
+    nested = titles_model("TITLE#{language}{edition}")
+    found = _extra(nested, _own(nested))
+    assert set(found) == {"list_titles_by_isbn_and_language"}
+    assert "whose language starts with that value" in found["list_titles_by_isbn_and_language"]
+    # a separator after the language (TITLE#en#...) keeps en-GB out
+    closed = titles_model("TITLE#{language}#{edition}")
+    assert _extra(closed, _own(closed)) == {}
+    # the search never offers it: every proposal beside the user's own design answers exactly
+    proposals = [d for d in propose(nested) if d.name != YOUR_DESIGN]
+    assert proposals and all(_extra(nested, d) == {} for d in proposals)
 
 
 def test_several_entities_are_read_between_their_sort_keys_when_nothing_sorts_between_them() -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -126,3 +128,32 @@ def test_no_percentile_of_items_read_exceeds_the_relationships_max(games: int, m
     model = _players_model(games, mean, maximum, distribution)
     plan = plan_patterns(model, model.key_design)[0]
     assert plan.items_read_p99 <= maximum
+
+
+def test_a_game_read_with_its_players_holds_at_most_the_game_and_its_max_players() -> None:
+    # issue 28.5 bug 6: the game's own item added to its players lost the relationship's max (p99 57 where a game
+    # holds its item and at most 50 players). The oracle: 400,000 players dealt to 10,000 games uniformly at random
+    # (the stated uniform distribution), none past 50, plus the game's item
+    games, mean, maximum = 10_000, 40, 50
+    model = _players_model(games, mean, maximum, {"kind": "uniform"})
+    together = AccessPattern.model_validate({
+        "name": "get_game_with_players", "kind": "read_many", "entities": ["Game", "GamePlayer"],
+        "inputs": ["gameId"], "expected_items": mean + 1,
+        "traffic": {"peak_requests_per_second": 10, "average_requests_per_second": 5}})
+    model = model.model_copy(update={"access_patterns": (*model.access_patterns, together)})
+    plan = next(p for p in plan_patterns(model, model.key_design) if p.pattern == "get_game_with_players")
+    players = np.bincount(np.random.default_rng(7).integers(0, games, games * mean), minlength=games)
+    simulated = np.minimum(players, maximum) + 1
+    assert plan.items_read_p99 <= maximum + 1
+    assert plan.items_read_p99 == pytest.approx(np.percentile(simulated, 99), abs=1)
+    assert plan.items_read_per_request == pytest.approx(simulated.mean(), rel=0.02)
+
+
+@pytest.mark.parametrize("slug", ["student_platform_mistakes", "ecommerce_orders"])
+def test_items_read_derivations_write_numbers_without_an_exponent(slug: str) -> None:
+    # issue 28.6: the mistakes example's scan read "5.6e+02 page(s) of up to 50" (28,200 items / 50 a page = 564)
+    from costs.design_ranking import propose
+
+    model = load_example(slug)
+    texts = [p.items_read_derivation for d in propose(model) for p in d.plans]
+    assert texts and not [t for t in texts if re.search(r"\de[-+]\d", t)]

@@ -19,7 +19,7 @@ from modeling.endpoint.adapter import Endpoint
 from modeling.model import Model
 from modeling.preview.session import cleanup_preview, load_preview, preview_setup
 from studio.preview import PreviewReport, PreviewRun, run_preview
-from tests.modeling.exact_models import books_model, keyed, orders_model, repo_model, small_models
+from tests.modeling.exact_models import books_model, keyed, orders_model, repo_model, small_models, titles_model
 from tests.modeling.plain_key_models import sensors_model
 
 _tables = itertools.count()
@@ -62,9 +62,15 @@ def test_what_dds206_flags_is_what_the_oracle_fails(endpoint: Endpoint) -> None:
         repo_model(keyed({"Repo": ("REPO#{repoName}", "REPO"), "Issue": ("REPO#{repoName}", "ISSUE#{issueNumber}"),
                           "PullRequest": ("REPO#{repoName}", "PULL_REQUEST#{prNumber}"),
                           "Star": ("REPO#{repoName}", "STAR#{username}")})),
+        # GSIs keyed by plain attributes: every OrderItem carries customerId and orderId, so GSI2 holds it too
+        orders_model(keyed({"Customer": ("CUSTOMER#{customerId}", "CUSTOMER"), "Order": ("ORDER#{orderId}", "ORDER"),
+                            "OrderItem": ("ORDER#{orderId}#ITEM#{itemId}", "ORDER_ITEM")},
+                           {"GSI1": {"OrderItem": ("{orderId}", "{itemId}")},
+                            "GSI2": {"Order": ("{customerId}", "{orderId}")}},
+                           {"GSI1": ("orderId", "itemId"), "GSI2": ("customerId", "orderId")})),
     ]
     leaks = [{"get_book_detail_by_isbn": "Title"}, {"list_orders_by_customer": "OrderItem"},
-             {"get_repo_with_issues": "PullRequest"}]
+             {"get_repo_with_issues": "PullRequest"}, {"list_orders_by_customer": "OrderItem"}]
     for model, leak in zip(cases, leaks, strict=True):
         flags = set(leak)
         design = explicit_design(model)
@@ -77,6 +83,32 @@ def test_what_dds206_flags_is_what_the_oracle_fails(endpoint: Endpoint) -> None:
             assert _unexpected(report, pattern) > 0  # it failed by returning other entities' items
         # every other read, BETWEEN of the repository with its pull requests or stars among them, passed
         assert reads - flags and not (reads - flags) & set(report.failed)
+
+
+def test_the_own_entitys_items_dds206_flags_are_what_the_oracle_fails(endpoint: Endpoint) -> None:
+    # issue 28.4, the pattern's own entity: begins_with(SK, "TITLE#en") for TITLE#{language}{edition} also returns
+    # the book's en-GB titles. The request asks about a book that has titles in both (the oracle wants only `en`)
+    pattern = "list_titles_by_isbn_and_language"
+    for sort_key, flagged in (("TITLE#{language}{edition}", True), ("TITLE#{language}#{edition}", False)):
+        model = titles_model(sort_key)
+        design = explicit_design(model)
+        assert design is not None
+        assert (pattern in _flagged(model, design)) is flagged, sort_key
+        setup = preview_setup(model, design, endpoint, f"exact{next(_tables)}", "exact", ITEMS, 7)
+        try:
+            data, _ = load_preview(setup)
+            titles = data.of("Title")
+            both = {t.attributes["isbn"] for t in titles if t.attributes["language"] == "en-GB"}
+            asked = next(t for t in titles if t.attributes["language"] == "en" and t.attributes["isbn"] in both)
+            inputs = {pattern: [{"isbn": asked.attributes["isbn"], "language": "en"}]}
+            run = run_preview(PreviewRun(setup, data, (pattern,), inputs=inputs)).results[0].run
+        finally:
+            cleanup_preview(setup)
+        assert run.comparison is not None
+        assert run.passed is not flagged, run.verdict
+        # what it returned beyond the answer is the same entity's: titles of that book in en-GB
+        assert all(item["language"] == "en-GB" for item in run.comparison.unexpected)
+        assert (run.comparison.unexpected_count > 0) is flagged
 
 
 def test_the_proposals_for_the_small_models_pass_the_oracle(endpoint: Endpoint) -> None:

@@ -176,11 +176,15 @@ _CATALOGUE = (
           "A Query returns every item whose keys meet its key condition, whatever entity it is. When other "
           "entities share the partition and the sort-key condition does not keep them out (no sort-key condition, "
           "or a begins_with prefix such as ORDER# that also matches ORDER#ITEM#), the answer holds their items "
-          "too: the application gets wrong results unless it filters them itself, and pays to read them. The "
+          "too: the application gets wrong results unless it filters them itself, and pays to read them. An "
+          "index keyed by plain attribute names (customerId) holds every item that has them, of any entity. The "
+          "pattern's own entity too: a condition that ends on a value with nothing after it (begins_with(SK, "
+          "'TITLE#en') for TITLE#{language}{edition}) also matches the values that start with it (en-GB). The "
           "Preview's oracle fails such a pattern.",
           "Give each entity in a shared partition its own sort-key prefix and query with it (begins_with(SK, "
-          "'TITLE#')), end a prefix with a separator no other prefix continues, list every entity the pattern "
-          "really wants in its entities, or move the other entities to their own partition or index.",
+          "'TITLE#')), end a prefix with a separator no other prefix continues (and a value with one: "
+          "TITLE#{language}#...), list every entity the pattern really wants in its entities, or move the other "
+          "entities to their own partition or index.",
           _DOCS + "Query.KeyConditionExpressions.html"),
     Check("DDS301", "Index key built from an attribute that changes", WARNING,
           "When an update changes an attribute that is part of an index key, DynamoDB deletes the old index entry "

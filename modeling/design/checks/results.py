@@ -14,7 +14,14 @@ a pattern of several entities. Two key templates are compared piece by piece, pi
 constants must agree, and an attribute's value is assumed never to equal a constant label (`ORDER`, `ITEM`),
 which is how generated keys keep entities apart. Two partition templates name the same partition when they are
 the same text, or when they differ only in attributes holding the same values (a reference to the other's
-attribute: `{orderId}` of an item and `{id}` of its order).
+attribute: `{orderId}` of an item and `{id}` of its order). An index keyed by plain attribute names also holds
+the entities whose items carry those attributes without a template there (`carried_keys`).
+
+The pattern's own entity is the other half of the oracle: its items that do not equal the inputs. Inputs the
+keys do not use become a filter (the planner's), so these come back only when the key condition ends on an
+input's value with nothing after it (`begins_with(SK, "TITLE#en")` for `TITLE#{language}{edition}` also matches
+`TITLE#en-GB1`): `open_ended_value`, judged by whether the attribute's values can start one another
+(`values_nest`).
 """
 
 from __future__ import annotations
@@ -28,7 +35,20 @@ from modeling.design.checks.context import Context, Rule, where
 from modeling.design.keys import HIGH, KeyTemplate, Segment, key_range
 from modeling.design.planner import AccessPath, entities_span
 from modeling.design.plans import TABLE, Operation
-from modeling.model import AccessPattern, Entity, KeyTemplates, Model, RangeOperator, ReferenceGenerator
+from modeling.model import (
+    AccessPattern,
+    Entity,
+    EnumGenerator,
+    FakerGenerator,
+    FloatRangeGenerator,
+    IntRangeGenerator,
+    KeyTemplates,
+    Model,
+    RangeOperator,
+    ReferenceGenerator,
+    SequenceGenerator,
+    TextGenerator,
+)
 
 # A piece of a rendered key between `#` separators: constants and attribute references, in order.
 _Piece = tuple[Segment, ...]
@@ -87,11 +107,8 @@ def _one_entity_condition(path: AccessPath, pattern: AccessPattern, sort_key: st
     """The condition on one entity's sort key from the inputs and the range alone."""
     sort = KeyTemplate.parse(sort_key)
     range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
-    equal = {n for n in (*pattern.inputs, *(f.attribute for f in pattern.filters)) if n != range_attribute}
     names = sort.attribute_names
-    known = 0
-    while known < len(names) and names[known] in equal:
-        known += 1
+    known = _known_count(pattern, sort)
     if known == len(names):
         return SortCondition(_pieces(sort.segments), False, True, f"{path.sort_key} = {sort_key}")
     references = [i for i, s in enumerate(sort.segments) if s.is_attribute]
@@ -106,6 +123,17 @@ def _one_entity_condition(path: AccessPath, pattern: AccessPattern, sort_key: st
     if not before:
         return _WHOLE_PARTITION
     return SortCondition(_pieces(before), True, False, f"begins_with({path.sort_key}, {shown!r})")
+
+
+def _known_count(pattern: AccessPattern, sort: KeyTemplate) -> int:
+    """How many of the sort key's leading attributes the pattern's equality inputs and filters give."""
+    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    equal = {n for n in (*pattern.inputs, *(f.attribute for f in pattern.filters)) if n != range_attribute}
+    names = sort.attribute_names
+    known = 0
+    while known < len(names) and names[known] in equal:
+        known += 1
+    return known
 
 
 def _shown(segment: Segment) -> str:
@@ -221,16 +249,42 @@ def _filtered_out(plan_filter: str, entity: Entity, range_in_filter: str | None)
     return any(entity.attribute(a) is None for a in attributes)
 
 
+def carried_keys(model: Model, path: AccessPath, table: AccessPath | None) -> dict[str, KeyTemplates]:
+    """Entities an index holds without a template on it: their items carry the index's key attributes themselves.
+
+    DynamoDB puts every item that has an index's key attributes into the index, whatever entity it is (dynamodb-
+    rules §4.1). An index keyed by plain attribute names (`customerId`, `orderId`) so also holds every other
+    entity whose items have attributes of those names (an order item carries its order's customerId and orderId),
+    keyed by their values: `{customerId}` / `{orderId}`. An LSI's partition is the table's, so such an entity
+    sits there under its table partition key."""
+    if path.name == TABLE:
+        return {}
+    found = {}
+    for entity in model.entities:
+        if entity.name in path.templates or (path.is_global and entity.attribute(path.partition_key) is None):
+            continue
+        if path.sort_key is not None and entity.attribute(path.sort_key) is None:
+            continue
+        sort = "{" + path.sort_key + "}" if path.sort_key is not None else None
+        if path.is_global:
+            found[entity.name] = KeyTemplates(partition_key="{" + path.partition_key + "}", sort_key=sort)
+        elif sort is not None and table is not None and entity.name in table.templates:
+            found[entity.name] = KeyTemplates(partition_key=table.templates[entity.name].partition_key, sort_key=sort)
+    return found
+
+
 def extra_entities(model: Model, path: AccessPath, pattern: AccessPattern, plan_filter: str,
-                   range_in_filter: str | None = None) -> tuple[tuple[str, SortCondition], ...]:
-    """The other entities on `path` whose items a Query of `pattern` also returns, with the sort condition."""
+                   range_in_filter: str | None = None,
+                   table: AccessPath | None = None) -> tuple[tuple[str, SortCondition], ...]:
+    """The other entities on `path` whose items a Query of `pattern` also returns, with the sort condition: those
+    with templates on it, and those whose items carry its key attributes (`carried_keys`)."""
     first = model.entity(pattern.entities[0])
     templates = path.templates.get(pattern.entities[0])
     if first is None or templates is None:
         return ()
     condition = sort_condition(path, pattern, templates, model)
     found = []
-    for name, theirs in path.templates.items():
+    for name, theirs in {**path.templates, **carried_keys(model, path, table)}.items():
         other = model.entity(name)
         if name in pattern.entities or other is None:
             continue
@@ -249,17 +303,81 @@ def _extra_items(ctx: Context) -> Iterator[Finding]:
             continue
         range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
         in_filter = range_attribute if range_attribute and range_attribute in plan.filter_expression else None
-        extra = extra_entities(ctx.model, path, pattern, plan.filter_expression, in_filter)
+        extra = extra_entities(ctx.model, path, pattern, plan.filter_expression, in_filter, ctx.paths.get(TABLE))
         if not extra:
             continue
         names = ", ".join(name for name, _ in extra)
+        carried = [name for name, _ in extra if name not in path.templates]
+        why = (f" ({', '.join(carried)} {'has' if len(carried) == 1 else 'have'} attributes named "
+               f"{' and '.join(n for n in (path.partition_key, path.sort_key) if n)}, so DynamoDB puts "
+               f"{'its' if len(carried) == 1 else 'their'} items in {plan.index} too)" if carried else "")
         condition = extra[0][1]
         yield finding("DDS206", f"access_patterns[{pattern.name}]", (
             f"{pattern.name} asks for {', '.join(pattern.entities)} items, but its Query on {where(plan.index)} "
             f"({path.partition_key} = {path.templates[pattern.entities[0]].partition_key}, {condition.text}) also "
-            f"returns the {names} items of the same partition: the answer holds items it does not ask for, and "
-            "every one of them is read and paid for."),
+            f"returns the {names} items of the same partition{why}: the answer holds items it does not ask for, "
+            "and every one of them is read and paid for."),
             pattern=pattern.name, index=None if plan.index == TABLE else plan.index)
 
 
-RULES: tuple[Rule, ...] = (_extra_items,)
+# --- the pattern's own entity: a value that starts another value ------------------------------------------------
+
+
+def open_ended_value(path: AccessPath, pattern: AccessPattern, templates: KeyTemplates) -> str | None:
+    """The attribute a Query's sort-key condition ends on with nothing after it, else None.
+
+    `begins_with(SK, "TITLE#en")` for `TITLE#{language}{edition}`: the condition fixes `language` but nothing
+    marks where its value ends, so a title in `en-GB` (a value that starts with `en`) meets it too. A range on
+    the next part after such a value (`X#{a}{date}` BETWEEN ...) is open the same way. A separator after the
+    value (`TITLE#{language}#{edition}`) or a fixed width (`{n:8}`) closes it."""
+    condition = sort_condition(path, pattern, templates)
+    if condition.whole or condition.whole_partition or condition.span is not None or templates.sort_key is None:
+        return None
+    sort = KeyTemplate.parse(templates.sort_key)
+    references = [i for i, s in enumerate(sort.segments) if s.is_attribute]
+    before = sort.segments[:references[_known_count(pattern, sort)]]
+    last = before[-1] if before else None
+    if last is None or not last.is_attribute or last.width is not None:
+        return None
+    return last.text
+
+
+def values_nest(model: Model, entity: Entity, name: str) -> bool:
+    """Whether one value of the attribute can be the start of another (`en` and `en-GB`, `7` and `72`), from its
+    generator (references followed to their source). Fixed-length values (uuids, timestamps, booleans) and a
+    single constant cannot; an attribute without a generator is not judged."""
+    owner, source = _root(model, entity, name)
+    root = model.entity(owner)
+    attribute = root.attribute(source) if root is not None else None
+    generator = attribute.generator if attribute is not None else None
+    if isinstance(generator, EnumGenerator):
+        values = set(generator.values)
+        return any(a != b and b.startswith(a) for a in values for b in values)
+    if isinstance(generator, SequenceGenerator):
+        return generator.width == 0
+    return isinstance(generator, FakerGenerator | TextGenerator | IntRangeGenerator | FloatRangeGenerator)
+
+
+def _own_items(ctx: Context) -> Iterator[Finding]:
+    """DDS206 for the pattern's own entity: a sort-key condition that ends on a value with nothing after it."""
+    for pattern, plan in ctx.plans():
+        path = ctx.paths.get(plan.index)
+        entity = ctx.entity(pattern.entities[0]) if pattern.entities else None
+        if plan.operation is not Operation.QUERY or path is None or entity is None or len(pattern.entities) != 1:
+            continue
+        templates = path.templates.get(entity.name)
+        if templates is None or path.sort_key is None:
+            continue
+        name = open_ended_value(path, pattern, templates)
+        if name is None or not values_nest(ctx.model, entity, name):
+            continue
+        yield finding("DDS206", f"access_patterns[{pattern.name}]", (
+            f"{pattern.name} asks for the {entity.name} items whose {name} equals its input, but its Query on "
+            f"{where(plan.index)} ({sort_condition(path, pattern, templates).text}, sort key {templates.sort_key}) "
+            f"ends on the {name} value with nothing after it: a {entity.name} whose {name} starts with that value "
+            f"(en-GB after en, 72 after 7) meets the condition too, so the answer holds {entity.name} items it does "
+            f"not ask for. Put a separator after {{{name}}} in the sort key ({{{name}}}#...)."),
+            pattern=pattern.name, index=None if plan.index == TABLE else plan.index)
+
+
+RULES: tuple[Rule, ...] = (_extra_items, _own_items)
