@@ -201,6 +201,8 @@ def _summary(name: str, candidate: PricedCandidate) -> str:
         if candidate.choice else "the generator's rules"
     gsis = ("GSIs shared (overloaded) where they fit" if candidate.choice is None or candidate.choice.share_gsis
             else "one GSI per pattern")
+    if candidate.choice is not None and candidate.choice.composite_sort_keys:
+        gsis += ", and a pattern shares a GSI its entity is in through a composite sort key where it can"
     return f"{_SUMMARIES[name]} Layout: {placements}; {gsis}."
 
 
