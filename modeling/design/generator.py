@@ -370,6 +370,12 @@ def _add_index_for(draft: _Draft, pattern: AccessPattern) -> None:
         _add_gsi(draft, pattern, entities, partition_inputs)
 
 
+def _sharing_hurts(before: PatternPlan, after: PatternPlan) -> bool:
+    """A reader of the shared index that would read more, or filter away more of what it reads (its range
+    no longer on the sort key: without a collection size the items read alone may not show it)."""
+    return _plans_worse(before, after) or after.discarded_share > before.discarded_share + 1e-9
+
+
 def _composite_sort_keys(draft: _Draft) -> bool:
     return draft.choice is not None and draft.choice.composite_sort_keys
 
@@ -379,7 +385,8 @@ def _share_composite_gsi(draft: _Draft, pattern: AccessPattern, entity: Entity) 
     composite sort key (`modeling.design.composite_sort_keys`); True when one is shared.
 
     Kept only when the pattern then needs no index of its own and no pattern the index served before plans
-    worse (reads more items, or loses its key), so the move never trades one pattern's reads for another's."""
+    worse (reads more items, filters more away, or loses its key), so the move never trades one pattern's reads
+    for another's."""
     if not shareable(pattern) or len(pattern.entities) != 1:
         return False
     model, key_design = draft.model, draft.key_design()
@@ -392,7 +399,7 @@ def _share_composite_gsi(draft: _Draft, pattern: AccessPattern, entity: Entity) 
         if _needs_index(plan_pattern(model, shared, pattern)):
             continue
         before = before or [(p, plan_pattern(model, key_design, p)) for p in reads]
-        if any(_plans_worse(plan, plan_pattern(model, shared, p)) for p, plan in before if plan.index == index_name):
+        if any(_sharing_hurts(plan, plan_pattern(model, shared, p)) for p, plan in before if plan.index == index_name):
             continue
         draft.entity_keys[entity.name] = next(k for k in shared.entities if k.entity == entity.name)
         draft.index_patterns.setdefault(index_name, []).append(pattern.name)
