@@ -84,10 +84,13 @@ OWN_PARTITION = Placement()
 
 @dataclass(frozen=True)
 class LayoutChoice:
-    """One candidate layout: a placement per entity (by name) and the GSI policy."""
+    """One candidate layout: a placement per entity (by name) and the GSI policy: whether GSIs are shared
+    (overloaded) by entities, and whether a pattern may share an entity's existing GSI through a composite sort
+    key instead of getting its own (`modeling.design.composite_sort_keys`)."""
 
     placements: tuple[tuple[str, Placement], ...]
     share_gsis: bool = True
+    composite_sort_keys: bool = False
 
     def placement(self, entity: str) -> Placement | None:
         return next((p for name, p in self.placements if name == entity), None)

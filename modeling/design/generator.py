@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from modeling.design.composite_sort_keys import shareable, shared_index_candidates
 from modeling.design.design_space import (
     LayoutChoice,
     Placement,
@@ -368,8 +369,52 @@ def _add_index_for(draft: _Draft, pattern: AccessPattern) -> None:
                 and len(draft.lsis) < MAX_LSIS_PER_TABLE):
             _add_lsi(draft, pattern, entities[0])
         return
+    if _composite_sort_keys(draft) and _share_composite_gsi(draft, pattern, entities[0]):
+        return
     if len(draft.gsis) < MAX_GSIS_PER_TABLE or _gsi_with_room(draft, entities):
         _add_gsi(draft, pattern, entities, partition_inputs)
+
+
+def _sharing_hurts(before: PatternPlan, after: PatternPlan) -> bool:
+    """A reader of the shared index that would read more, or filter away more of what it reads (its range
+    no longer on the sort key: without a collection size the items read alone may not show it)."""
+    return _plans_worse(before, after) or after.discarded_share > before.discarded_share + 1e-9
+
+
+def _composite_sort_keys(draft: _Draft) -> bool:
+    return draft.choice is not None and draft.choice.composite_sort_keys
+
+
+def _share_composite_gsi(draft: _Draft, pattern: AccessPattern, entity: Entity) -> bool:
+    """Serve the pattern from a GSI its entity is in already, re-sorting the entity's entries there with a
+    composite sort key (`modeling.design.composite_sort_keys`); True when one is shared.
+
+    Kept only when the pattern then needs no index of its own and no pattern the index served before plans
+    worse (reads more items, filters more away, or loses its key), so the move never trades one pattern's reads
+    for another's."""
+    if not shareable(pattern) or len(pattern.entities) != 1:
+        return False
+    model, key_design = draft.model, draft.key_design()
+    reads = [p for p in model.access_patterns if p.kind.is_read and p.name != pattern.name]
+    names = frozenset(a.name for a in entity.attributes)
+    candidates = shared_index_candidates(key_design, entity.name, pattern, names,
+                                         lambda a: _sortable_reference(model, entity, a))
+    before: list[tuple[AccessPattern, PatternPlan]] | None = None
+    for index_name, shared in candidates:
+        if _needs_index(plan_pattern(model, shared, pattern)):
+            continue
+        before = before or [(p, plan_pattern(model, key_design, p)) for p in reads]
+        if any(_sharing_hurts(plan, plan_pattern(model, shared, p)) for p, plan in before if plan.index == index_name):
+            continue
+        draft.entity_keys[entity.name] = next(k for k in shared.entities if k.entity == entity.name)
+        draft.index_patterns.setdefault(index_name, []).append(pattern.name)
+        keys = draft.entity_keys[entity.name].indexes[index_name]
+        draft.index_reasons.setdefault(index_name, []).append(
+            f"{index_name} also serves {pattern.name}: {entity.name}'s sort key there is the composite "
+            f"{keys.sort_key}, so one Query fixes its first parts with begins_with and ranges over the next, "
+            "instead of a GSI of its own.")
+        return True
+    return False
 
 
 def _partition_of(template: str) -> list[str]:
@@ -412,7 +457,9 @@ def _add_gsi(draft: _Draft, pattern: AccessPattern, entities: list[Entity], inpu
         draft.gsis.append(index)
     conditions = tuple(AttributeFilter(attribute=f.attribute, equals=f.equals) for f in pattern.filters)
     constant = "#".join(f"{label(c.attribute)}#{c.equals}" for c in conditions) or label(entities[0].name)
-    inputs, chain, range_attribute = _gsi_key_parts(draft.model, pattern, entities, inputs)
+    inputs, chain, range_attribute = (_composite_gsi_key_parts(draft.model, pattern, entities, inputs)
+                                      if _composite_sort_keys(draft)
+                                      else _gsi_key_parts(draft.model, pattern, entities, inputs))
     partition = "#".join(_key_part(a) for a in inputs) or constant
     draft.index_keys.setdefault(index.name, (tuple(inputs), chain, range_attribute))
     for entity in entities:
@@ -461,6 +508,19 @@ def _gsi_key_parts(model: Model, pattern: AccessPattern, entities: list[Entity],
         ranges = {q.range_condition.attribute for q in family if q.range_condition is not None
                   and set(_equal_inputs(q)) == smallest | set(chain)}
         range_attribute = next(iter(ranges)) if len(ranges) == 1 and ranges <= names else None
+    return partition, chain, range_attribute
+
+
+def _composite_gsi_key_parts(model: Model, pattern: AccessPattern, entities: list[Entity],
+                             inputs: list[str]) -> tuple[list[str], tuple[str, ...], str | None]:
+    """Partition inputs, sort-key equality chain and range attribute of a GSI made for `pattern` when patterns
+    share GSIs through composite sort keys: partitioned on the fewest equality inputs any pattern of its family
+    gives (as `_gsi_key_parts`), sorted by the pattern's own further inputs, then its range. The family's other
+    patterns share the index as they come (`_share_composite_gsi`), each checked, instead of all their inputs
+    being guessed into the sort key up front."""
+    range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
+    partition, _, _ = _gsi_key_parts(model, pattern, entities, inputs)
+    chain = tuple(a for a in inputs if a not in partition and a != range_attribute)
     return partition, chain, range_attribute
 
 
@@ -663,7 +723,7 @@ def generate_design(model: Model, strategy: str = COLLECTIONS, choice: LayoutCho
     # of a search end with the same table keys (a sort order that changes nothing, a collection that falls back
     # to an own partition), so the indexes are worked out once per model and table keys.
     memo = derived_index(canonical, "generator_indexes", _INDEXED_FROM, lambda m: _IndexMemo({})).phases
-    key = (draft.choice is None or draft.choice.share_gsis,
+    key = (draft.choice is None or draft.choice.share_gsis, _composite_sort_keys(draft),
            tuple((name, keys.table.partition_key, keys.table.sort_key) for name, keys in draft.entity_keys.items()))
     done = memo.get(key)
     if done is None:

@@ -211,6 +211,8 @@ def _summary(name: str, candidate: PricedCandidate) -> str:
         if candidate.choice else "the generator's rules"
     gsis = ("GSIs shared (overloaded) where they fit" if candidate.choice is None or candidate.choice.share_gsis
             else "one GSI per pattern")
+    if candidate.choice is not None and candidate.choice.composite_sort_keys:
+        gsis += ", and a pattern shares a GSI its entity is in through a composite sort key where it can"
     through = sorted(p.pattern for p in candidate.design.plans if p.through is not None)
     reads = (f" Read through their uniqueness items (two GetItems, no index): {', '.join(through)}."
              if through else "")

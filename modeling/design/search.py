@@ -68,6 +68,10 @@ from modeling.model import Model, parents_first
 # answer depend on the machine); a large model settles for the best layout found by then, with its gap.
 DEFAULT_PRICING_BUDGET = 20_000
 
+# The GSI policies every placement is priced under: (GSIs shared by entities, patterns sharing an entity's GSI
+# through a composite sort key). The search takes a composite only where it is cheaper than separate GSIs.
+GSI_POLICIES: tuple[tuple[bool, bool], ...] = ((True, False), (True, True), (False, False), (False, True))
+
 
 class LayoutPricer(Protocol):
     """Prices the layouts of one canonical model (made by `SearchPricing.pricer`, used by one search)."""
@@ -239,6 +243,7 @@ class _Node:
 
     placements: tuple[tuple[str, Placement], ...]
     share_gsis: bool
+    composite_sort_keys: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -246,7 +251,7 @@ class _Node:
 
     @property
     def layout(self) -> LayoutChoice:
-        return LayoutChoice(tuple(sorted(self.placements)), self.share_gsis)
+        return LayoutChoice(tuple(sorted(self.placements)), self.share_gsis, self.composite_sort_keys)
 
 
 class _BranchAndBound:
@@ -290,8 +295,8 @@ class _BranchAndBound:
 
     def run(self) -> bool:
         """Search until the queue is empty (True) or the budget is spent (False)."""
-        for share in (True, False):
-            self._push(_Node((), share), (0, self.pricer.floor()))
+        for share, composite in GSI_POLICIES:
+            self._push(_Node((), share, composite), (0, self.pricer.floor()))
         while self.queue:
             bound, _, node = self.queue[0]
             if self.best is not None and not self.best.refused and bound >= self.incumbent():
@@ -336,7 +341,7 @@ class _BranchAndBound:
     def _children(self, node: _Node) -> Iterator[_Node]:
         name = self.order[len(node.placements)]
         for placement in self.options[name]:
-            yield _Node((*node.placements, (name, placement)), node.share_gsis)
+            yield _Node((*node.placements, (name, placement)), node.share_gsis, node.composite_sort_keys)
 
     def _bound(self, node: _Node) -> tuple[int, Decimal]:
         names = node.names
@@ -360,7 +365,7 @@ def _search(canonical: Model, pricing: SearchPricing, max_candidates: int | None
         max_candidates = max(4, min(DEFAULT_PRICING_BUDGET // max(1, work), DEFAULT_PRICING_BUDGET // 12))
     pricer = _Pricer(canonical, pricing)
     search = _BranchAndBound(canonical, pricer, max_candidates)
-    space = 2 * _product(len(o) for o in search.options.values())
+    space = len(GSI_POLICIES) * _product(len(o) for o in search.options.values())
     # the rule-based generator's designs and the all-own-partitions layouts are always priced: they seed the
     # bound and give the "separate partitions" runner-up
     for design in rule_based_designs(canonical):  # the canonical model has no design of its own
@@ -369,9 +374,9 @@ def _search(canonical: Model, pricing: SearchPricing, max_candidates: int | None
         choice = LayoutChoice(tuple((name, OWN_PARTITION) for name in sorted(search.options)), share)
         search.keep_design(choice, generate_design(canonical, SEPARATE, choice))
     if exhaustive:
-        for share in (True, False):
+        for share, composite in GSI_POLICIES:
             for combination in itertools.product(*(search.options[name] for name in search.order)):
-                layout = LayoutChoice(tuple(sorted(zip(search.order, combination, strict=True))), share)
+                layout = LayoutChoice(tuple(sorted(zip(search.order, combination, strict=True))), share, composite)
                 search.keep_design(layout, generate_design(canonical, COLLECTIONS, layout))
         finished = True
     else:

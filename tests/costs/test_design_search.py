@@ -209,23 +209,23 @@ def _every_prefix_bound_and_completion(slug: str) -> list[tuple[Decimal, Decimal
     """(bound of a partial layout, cheapest complete layout extending it) for every partial layout of an example."""
     from modeling.design.design_space import canonical_model
     from modeling.design.generator import generate_design
-    from modeling.design.search import COLLECTIONS, LayoutChoice, _BranchAndBound, _Node, _Pricer
+    from modeling.design.search import COLLECTIONS, GSI_POLICIES, LayoutChoice, _BranchAndBound, _Node, _Pricer
 
     canonical = canonical_model(load_example(slug)).model_copy(update={"key_design": None})
     pricer = _Pricer(canonical, SHEET_PRICING)
     search = _BranchAndBound(canonical, pricer, max_candidates=10**9)
     completions: dict[tuple, Decimal] = {}
-    for share in (True, False):
+    for share, composite in GSI_POLICIES:
         for combination in itertools.product(*(search.options[name] for name in search.order)):
             placed = tuple(zip(search.order, combination, strict=True))
-            layout = LayoutChoice(tuple(sorted(placed)), share)
+            layout = LayoutChoice(tuple(sorted(placed)), share, composite)
             cost = pricer.candidate(layout, generate_design(canonical, COLLECTIONS, layout)).monthly_cost_usd
             for depth in range(len(placed)):
-                key = (placed[:depth], share)
+                key = (placed[:depth], share, composite)
                 completions[key] = min(completions.get(key, cost), cost)
     pairs = []
-    for (prefix, share), cheapest in completions.items():
-        node = _Node(prefix, share)
+    for (prefix, share, composite), cheapest in completions.items():
+        node = _Node(prefix, share, composite)
         bound = pricer.floor() if not prefix else search._bound(node)[1]
         pairs.append((bound, cheapest))
     return pairs
