@@ -125,8 +125,11 @@ def test_a_pause_longer_than_the_retry_budget_at_each_phase_then_a_resume_is_exa
     operation = PHASES[phase]
     fault_proxy.use(FaultPlan(held=1.0, held_seconds=HELD_SECONDS, targets=(operation,),
                               pass_first=PASS_FIRST[operation]))
-    with pytest.raises(MigrationInterrupted) as stopped:
-        migrate(rehearsal, dynamodb_client(replace(proxied, timeouts=IMPATIENT)), checkpoint)
+    for _ in range(3):  # a busy machine can stop it first, on a request the proxy let through: go on from there
+        with pytest.raises(MigrationInterrupted) as stopped:
+            migrate(rehearsal, dynamodb_client(replace(proxied, timeouts=IMPATIENT)), checkpoint)
+        if fault_proxy.injected["held"] >= 1:
+            break
     assert not stopped.value.report.complete and fault_proxy.injected["held"] >= 1
     saved = json.loads(checkpoint.read_text()) if checkpoint.exists() else {"segments": {}}
     assert not all(segment["done"] for segment in saved["segments"].values()) or not saved["segments"]
