@@ -92,6 +92,8 @@ def _projection_gaps(ctx: Context) -> Iterator[Finding]:
         path = ctx.paths.get(plan.index)
         if plan.operation.is_write or path is None or path.name == TABLE or path.projection is ProjectionType.ALL:
             continue
+        if plan.fetch is not None:  # the plan reads the base items after the query, and is priced with that read
+            continue
         entities = existing_entities(ctx, plan.entities)
         needed = set(pattern.returns) or {a.name for e in entities for a in e.attributes}
         available = set(ctx.indexes[path.name].projection.non_key_attributes)
