@@ -23,7 +23,12 @@ from costs.errors import UsageError
 from costs.traffic_curves import MINUTES_PER_DAY, billing_hourly_rates, needs_minutes, pattern_minute_rates
 from costs.usage import MAX_UNITS_PER_SECOND, ResourceUsage, TableUsage, index_storage_bytes, table_storage_bytes
 from modeling.design.keys import KeyTemplate
-from modeling.design.plan_units import index_write_units_per_request, read_units_per_request, write_units_per_request
+from modeling.design.plan_units import (
+    fetch_units_per_request,
+    index_write_units_per_request,
+    read_units_per_request,
+    write_units_per_request,
+)
 from modeling.design.planner import membership_share
 from modeling.design.plans import TABLE, Design, IndexChange, Operation, PatternPlan
 from modeling.design.sizing import (
@@ -69,16 +74,21 @@ class PatternCapacity:
     average_requests_per_second: float
     items_read_per_request: float
     items_returned_per_request: float
+    # the GetItem/BatchGetItem of the base items after a GSI query whose projection lacks what the pattern uses
+    # (`PatternPlan.fetch`): read units on the table, per request
+    fetch_read_units_per_request: Decimal = Decimal(0)
 
     @property
     def units_per_request(self) -> Decimal:
-        return self.read_units_per_request + self.write_units_per_request + sum(
+        return self.read_units_per_request + self.fetch_read_units_per_request + self.write_units_per_request + sum(
             (u for _, u in self.index_write_units_per_request), Decimal(0))
 
     def charged(self, resource: str, table_name: str, lsis: Sequence[str]) -> tuple[Decimal, Decimal]:
         """(read, write) units per request charged to one resource (the table or a GSI)."""
         reads_here = self.index == resource or (resource == table_name and (self.index == TABLE or self.index in lsis))
         read = self.read_units_per_request if reads_here else Decimal(0)
+        if resource == table_name:
+            read += self.fetch_read_units_per_request
         write = self.write_units_per_request if resource == table_name else Decimal(0)
         for index, units in self.index_write_units_per_request:
             if index == resource or (resource == table_name and index in lsis):
@@ -167,7 +177,8 @@ def _profile(model: Model, design: Design, seed: int, sample_items_per_entity: i
             peak_requests_per_second=pattern.traffic.peak_requests_per_second,
             average_requests_per_second=pattern.traffic.average_requests_per_second,
             items_read_per_request=plan.items_read_per_request,
-            items_returned_per_request=plan.items_returned_per_request))
+            items_returned_per_request=plan.items_returned_per_request,
+            fetch_read_units_per_request=fetch_units_per_request(plan, sizes)))
     return CapacityProfile(design.name, sizes.entities, sizes.entries, tuple(capacities))
 
 

@@ -152,15 +152,16 @@ def pattern_rows(profile: CapacityProfile, sheet: PriceSheet, table_class: Table
     rows = []
     for c in profile.patterns:
         writes = c.write_units_per_request + sum((u for _, u in c.index_write_units_per_request), Decimal(0))
+        reads = c.read_units_per_request + c.fetch_read_units_per_request  # the index query and its fetch
         average_rps = Decimal(repr(c.average_requests_per_second))
         monthly = None
         if read_price.value is not None and write_price.value is not None:
-            read_usd = c.read_units_per_request * read_price.value / read_price.per
+            read_usd = reads * read_price.value / read_price.per
             write_usd = writes * write_price.value / write_price.per
             monthly = round_to_cent(average_rps * SECONDS_PER_MONTH * (read_usd + write_usd))
         rows.append({
             "access pattern": c.pattern, "operation": c.operation.value, "index": c.index,
-            "read units per request": float(c.read_units_per_request), "write units per request": float(writes),
+            "read units per request": float(reads), "write units per request": float(writes),
             "index writes (units per request)": ", ".join(f"{i}: {float(u):g}" for i, u in
                                                           c.index_write_units_per_request),
             "peak requests/s": c.peak_requests_per_second, "average requests/s": c.average_requests_per_second,

@@ -34,7 +34,12 @@ from modeling.preview.runner import PatternRun, WrittenItem
 
 
 def measured_units(run: PatternRun) -> RequestUnits:
-    """Units of one executed request under DynamoDB's rules, from the sizes of what it touched."""
+    """Units of one executed request under DynamoDB's rules, from the sizes of what it touched (with the
+    fetch of the base items after a GSI query, when the plan makes one)."""
+    return _request_units(run) + _fetch_units(run)
+
+
+def _request_units(run: PatternRun) -> RequestUnits:
     consistency = Consistency.STRONG if run.consistent_read else Consistency.EVENTUAL
     pages = [[_size(item) for item in page] for page in run.read_pages]
     sizes = [size for page in pages for size in page]
@@ -54,6 +59,14 @@ def measured_units(run: PatternRun) -> RequestUnits:
     if operation is Operation.TRANSACT_GET_ITEMS:
         return transact_get_items_units(sizes)
     return _write_units(operation, run.writes)
+
+
+def _fetch_units(run: PatternRun) -> RequestUnits:
+    """The follow-up BatchGetItem of the base items after a GSI query that lacks what the pattern uses: each
+    item rounded up to 4 KB on its own, eventually consistent (§1.2, §4.1)."""
+    if not run.fetched:
+        return RequestUnits()
+    return batch_get_item_units([_size(item) for item in run.fetched], Consistency.EVENTUAL)
 
 
 def _write_units(operation: Operation, writes: Sequence[WrittenItem]) -> RequestUnits:
@@ -82,7 +95,7 @@ def _size(item: dict[str, Any] | None) -> int:
 
 def estimated(estimate: PatternCapacity | None) -> Estimate:
     """One request of a pattern as the model estimates it (`costs.capacity`): table and index writes together."""
-    units = RequestUnits(estimate.read_units_per_request,
+    units = RequestUnits(estimate.read_units_per_request + estimate.fetch_read_units_per_request,
                          estimate.write_units_per_request + sum((u for _, u in
                                                                  estimate.index_write_units_per_request),
                                                                 Decimal(0))) if estimate else RequestUnits()

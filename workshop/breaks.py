@@ -52,13 +52,23 @@ def split_contact_collection(document: Document) -> Document:
 
 def keys_only_roster(document: Document) -> Document:
     """The roster index projects keys only, but the roster shows names and levels (DDS205)."""
-    broken = _renamed(document, "broken")
-    index = _entity_keys(broken, "Student")["indexes"]
+    return _roster_projected(_renamed(document, "broken"), {"type": "KEYS_ONLY"})
+
+
+def all_roster(document: Document) -> Document:
+    """The reference fix of `keys_only_roster`: the roster index projects ALL again. The adopted proposal may
+    itself project the roster KEYS_ONLY (fetching the students after the query, when the search prices that
+    cheaper: issue 28.3), so the fix is stated, not taken from the state before the mistake."""
+    return _roster_projected(copy.deepcopy(document), {"type": "ALL"})
+
+
+def _roster_projected(document: Document, projection: dict[str, Any]) -> Document:
+    index = _entity_keys(document, "Student")["indexes"]
     roster = next(name for name, t in index.items() if "{status}" in t["partition_key"])
-    for gsi in broken["key_design"]["global_secondary_indexes"]:
+    for gsi in document["key_design"]["global_secondary_indexes"]:
         if gsi["name"] == roster:
-            gsi["projection"] = {"type": "KEYS_ONLY"}
-    return broken
+            gsi["projection"] = projection
+    return document
 
 
 def drop_sparse_index(document: Document) -> Document:

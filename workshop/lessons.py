@@ -86,6 +86,8 @@ class BreakIt:
     fix_source: str  # the fix, in words
     breaker: Callable[[Document], Document]
     steps: tuple[VerificationStep, ...]
+    # the reference fix when it is not the state before the mistake (that state's design may already hold it)
+    fixer: Callable[[Document], Document] | None = None
 
     @property
     def brief(self) -> str:
@@ -103,10 +105,10 @@ class BreakIt:
         return self.breaker(state_document(self.state))
 
     def fixed_document(self) -> Document:
-        """The reference fix: the lesson's model as it was before the mistake."""
+        """The reference fix: the lesson's model as it was before the mistake, or as `fixer` mends it."""
         document = state_document(self.state)
         document["name"] = f"{document['name']} · fixed"
-        return document
+        return document if self.fixer is None else self.fixer(document)
 
     def check(self, document: Document, preview_place: PreviewPlace | None = None) -> Verification:
         return verify(document, self.steps, preview_place)
@@ -251,7 +253,7 @@ _L4 = Lesson("gsis-cost", 4, "GSIs are copies you pay for",
     CheckPasses("The roster index projects what it reads (DDS205)", ("DDS205",), "list_students_by_status"),
     PatternServed("The roster is served by a Query", "list_students_by_status", (Operation.QUERY,)),
     PatternPreviewPasses("The roster returns every student's attributes on sample data", "list_students_by_status"),
-)))
+), breaks.all_roster))
 
 _L5 = Lesson("filters-dont-save", 5, "Filters don't save money",
              "The unpaid-orders report by Scan + filter against a sparse GSI, with the read units of each.", (

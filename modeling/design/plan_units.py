@@ -63,6 +63,20 @@ def read_units_per_request(model: Model, design: KeyDesign, plan: PatternPlan, s
     return read_units(Operation.QUERY, plan.items_read_per_request, item, plan.consistent_read, entry, fetched)
 
 
+def fetch_units_per_request(plan: PatternPlan, sizes: Sizes) -> Decimal:
+    """Read units of the GetItem/BatchGetItem that fetches the base items after a GSI query whose entries lack
+    what the pattern uses (`plan.fetch`), charged to the table: each item the query returns is read on its own,
+    rounded up to 4 KB, eventually consistent (dynamodb-rules §1.2, §4.1). 0 without a fetch, or when the query
+    returns nothing to fetch."""
+    items = plan.items_fetched_per_request
+    if plan.fetch is None or items <= 0:
+        return Decimal(0)
+    item = mean_bytes(sizes.average_bytes_by_entity, _weights(plan))
+    # a request fetches whole items: an average of 8.2 returned is 9 fetched on the requests that fetch most,
+    # counted up as an LSI's fetches are (`_lsi_fetches`)
+    return read_units(Operation.BATCH_GET_ITEM, math.ceil(items), item, False)
+
+
 def _table_bytes(model: Model, sizes: Sizes) -> int:
     """Bytes in the whole table, worked out once per (model, sizes): every Scan plan reads it."""
     cached = sizes.__dict__.get("_table_bytes")

@@ -20,6 +20,7 @@ from functools import cached_property
 from itertools import compress
 from operator import is_not
 
+from modeling.design.index_fetch import entry_attributes, fetch_operation, fetch_reason
 from modeling.design.items_read import ItemsRead, KeyRead, SortUse, estimate_query, value_share
 from modeling.design.key_ranges import sort_key_range
 from modeling.design.keys import KeyTemplate, key_range, missing_key_attributes
@@ -398,7 +399,22 @@ def _plan_uncached(model: Model, design: KeyDesign, pattern: AccessPattern) -> P
     best = min(matches, key=lambda m: m.score)
     if best.exact_item and pattern.kind is not PatternKind.READ_MANY:
         best = replace(best, unmatched=())  # the key names one item
-    return _read_plan(model, pattern, best)
+    return _with_fetch(model, design, pattern, _read_plan(model, pattern, best), best.path)
+
+
+def _with_fetch(model: Model, design: KeyDesign, pattern: AccessPattern, plan: PatternPlan,
+                path: AccessPath) -> PatternPlan:
+    """The plan with the follow-up GetItem/BatchGetItem of the base items when it reads a GSI that does not
+    project what the pattern uses (`modeling.design.index_fetch`; dynamodb-rules §4.1)."""
+    if not path.is_global or path.projection is ProjectionType.ALL:
+        return plan
+    table = access_paths(design)[0]
+    held = entry_attributes(path.projection, path.non_key_attributes,
+                            (path.partition_key, path.sort_key, table.partition_key, table.sort_key))
+    fetch = fetch_operation(model, pattern, held)
+    if fetch is None:
+        return plan
+    return replace(plan, fetch=fetch, reason=plan.reason + fetch_reason(path.name, path.projection, fetch))
 
 
 def _match(model: Model, path: AccessPath, pattern: AccessPattern) -> _Match | None:

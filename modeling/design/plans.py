@@ -81,6 +81,12 @@ class PatternPlan:
     # A read by a unique attribute: first a GetItem on the uniqueness item, which carries the owner's key, then
     # the GetItem this plan describes (modeling.design.uniqueness_reads); None for every other plan.
     through: ReadThrough | None = None
+    # A read on a GSI that does not project what the pattern returns (KEYS_ONLY, or INCLUDE of fewer
+    # attributes): the application then fetches the base items by the table keys the index entries carry, with
+    # this operation (GetItem for one item, BatchGetItem for more), eventually consistent, charged to the table
+    # (dynamodb-rules §4.1: a GSI query cannot fetch; §1.2: each fetched item rounded up to 4 KB on its own).
+    # None when the index returns everything the pattern uses.
+    fetch: Operation | None = None
 
     @property
     def discarded_share(self) -> float:
@@ -93,6 +99,11 @@ class PatternPlan:
         of that read (the table when its items are found on different paths, an approximation)."""
         paths = {read.index for read in self.locate if read is not None}
         return paths.pop() if len(paths) == 1 else self.index
+
+    @property
+    def items_fetched_per_request(self) -> float:
+        """Base items the follow-up GetItem/BatchGetItem reads per request: the ones the index query returns."""
+        return self.items_returned_per_request if self.fetch is not None else 0.0
 
     @property
     def index_writes_per_request(self) -> float:

@@ -16,8 +16,11 @@ entities of a parents-first order; its bound prices, with the same engine and ob
 placed entities' layout and patterns plus a floor for everything not yet placed: every other pattern at the
 least any layout can charge it (0.5 read unit per eventually consistent read, 1 per strong read, min(1, items
 written) write units per write, all on the base table) and every other item at its 100-byte storage overhead.
-A completion only adds patterns, items, indexes and index writes, and each option's price never falls when a
-resource's units or bytes grow, so the bound holds; `tests/costs/test_design_search.py` checks it against
+The placed layout's GSIs are priced KEYS_ONLY without the fetches that would need (a complete layout chooses
+each GSI's projection by price, `modeling.design.projections`, and none is cheaper than that), or with the
+generator's projections when those price lower (`_BranchAndBound._least`). A completion
+only adds patterns, items, indexes and index writes, and each option's price never falls when a resource's
+units or bytes grow, so the bound holds; `tests/costs/test_design_search.py` checks it against
 every complete layout of the examples. The root's bound (nothing placed) is a floor for every layout of the
 model.
 
@@ -59,6 +62,7 @@ from modeling.design.generator import COLLECTIONS, SEPARATE, generate_design, ru
 from modeling.design.keys import KeyTemplate
 from modeling.design.missing import Missing, nothing_to_design, what_is_missing
 from modeling.design.plans import Design, Operation
+from modeling.design.projections import cheapest_projections, keys_only_bound
 from modeling.design.uniqueness_candidates import lookup_indexes_dropped
 from modeling.limits import MAX_ITEM_COLLECTION_BYTES
 from modeling.memo import ContentMemo, content_key
@@ -171,12 +175,15 @@ class _Pricer:
         self.model = model
         self.layouts = pricing.pricer(model)
         self.costed = 0
-        self._memo: dict[tuple[tuple[str, ...], str], tuple[Decimal, Decimal]] = {}
+        self._memo: dict[tuple[tuple[str, ...], str, tuple[bool, ...]], tuple[Decimal, Decimal]] = {}
+        self._projected: dict[str, Design] = {}  # key design JSON -> the design with its projections chosen
 
     def price(self, model: Model, design: Design) -> tuple[Decimal, Decimal]:
         """(objective, on-demand total) of a complete design, or the lower bound of a partial one (`model` a
         sub-model of the placed entities: the patterns and items not in it are added at their floors)."""
-        key = (tuple(e.name for e in model.entities), design.key_design.model_dump_json())
+        # the fetches too: a lower bound prices a KEYS_ONLY design without them (`keys_only_bound`)
+        key = (tuple(e.name for e in model.entities), design.key_design.model_dump_json(),
+               tuple(p.fetch is not None for p in design.plans))
         if key not in self._memo:
             self.costed += 1
             self._memo[key] = self.layouts.price(model, design)
@@ -189,6 +196,14 @@ class _Pricer:
         return self.price(empty, design)[0]
 
     def candidate(self, choice: LayoutChoice | None, design: Design) -> PricedCandidate:
+        """A complete layout priced, each GSI's projection chosen by the same prices first
+        (`modeling.design.projections`)."""
+        key = design.key_design.model_dump_json()
+        chosen = self._projected.get(key)
+        if chosen is None:  # many layouts build the same key design: its projections are chosen once
+            chosen = self._projected[key] = cheapest_projections(self.model, design,
+                                                                 lambda d: self.price(self.model, d))
+        design = replace(design, key_design=chosen.key_design, plans=chosen.plans, index_reasons=chosen.index_reasons)
         cost, on_demand = self.price(self.model, design)
         scans = tuple(p.pattern for p in design.plans if p.operation is Operation.SCAN)
         return PricedCandidate(choice, design, cost, scans, _lsi_collection_problem(self.model, design), on_demand)
@@ -324,7 +339,7 @@ class _BranchAndBound:
             children = []
             for child in self._children(node):
                 if len(child.placements) == len(self.order):
-                    self.keep_design(child.layout, generate_design(self.model, COLLECTIONS, child.layout))
+                    self._complete(child)
                     continue
                 bound = self._bound(child)
                 if self.best is not None and not self.best.refused and bound >= self.incumbent():
@@ -338,6 +353,17 @@ class _BranchAndBound:
                 self._push(child, bound)
             node = children[0][1]
 
+    def _complete(self, node: _Node) -> None:
+        """Price a complete layout, unless its keys-only bound (`_bound`'s, on the whole model) already costs more
+        than the best: choosing its projections would then price several designs for nothing."""
+        design = generate_design(self.model, COLLECTIONS, node.layout)
+        if self.best is not None and not self.best.refused and design.key_design.global_secondary_indexes:
+            scans = sum(p.operation is Operation.SCAN for p in design.plans)
+            if (scans, self._least_of_layout(self.model, design)) > self.incumbent():
+                self.pruned += 1
+                return
+        self.keep_design(node.layout, design)
+
     def _children(self, node: _Node) -> Iterator[_Node]:
         name = self.order[len(node.placements)]
         for placement in self.options[name]:
@@ -350,11 +376,24 @@ class _BranchAndBound:
         partial = self._sub_models[names]
         design = generate_design(partial, COLLECTIONS, node.layout)
         scans = sum(p.operation is Operation.SCAN for p in design.plans)
-        bound = self.pricer.price(partial, design)[0]
-        variant = lookup_indexes_dropped(partial, design)  # a completion may read through uniqueness items
-        if variant is not None:
-            bound = min(bound, self.pricer.price(partial, variant)[0])
-        return (scans, bound)
+        return (scans, self._least_of_layout(partial, design))
+
+    def _least_of_layout(self, model: Model, design: Design) -> Decimal:
+        """`_least` of the layout, or of the same layout without the GSIs reads through uniqueness items replace
+        (`keep_design` prices both) when that is lower."""
+        least = self._least(model, design)
+        variant = lookup_indexes_dropped(model, design)
+        return least if variant is None else min(least, self._least(model, variant))
+
+    def _least(self, model: Model, design: Design) -> Decimal:
+        """The objective's lower bound over the projections a completion may choose: every GSI KEYS_ONLY without
+        fetches (no projection stores, writes or reads less), or the rule-based projections when they price lower
+        (an option's availability is not monotone: auto scaling may not serve a peak of tiny loads, and the
+        objective then falls back to a dearer option)."""
+        cost = self.pricer.price(model, design)[0]
+        if not design.key_design.global_secondary_indexes:
+            return cost
+        return min(cost, self.pricer.price(model, keys_only_bound(model, design))[0])
 
 
 def _search(canonical: Model, pricing: SearchPricing, max_candidates: int | None,

@@ -122,6 +122,9 @@ class ReadShape:
     # sort-key bounds that keep the other entities of the partition out when nothing else does (several
     # entities, or a plain value key such as `{time}`: `planner.entities_span`)
     span: tuple[str, str] | None = None
+    # the table's key names when the plan fetches the base items after the index query (`PatternPlan.fetch`):
+    # the query then asks only for them, and the fetch reads the items by them
+    fetch_keys: tuple[str, ...] = ()
 
 
 def read_shape(model: Model, key_design: KeyDesign, plan: PatternPlan) -> ReadShape:
@@ -133,8 +136,10 @@ def read_shape(model: Model, key_design: KeyDesign, plan: PatternPlan) -> ReadSh
     equal = tuple(dict.fromkeys(n for n in (*pattern.inputs, *(f.attribute for f in pattern.filters))
                                 if n != range_attribute))
     filters = tuple(re.findall(r"(\S+) = :", plan.filter_expression))
+    fetch_keys = tuple(k.name for k in (key_design.partition_key, key_design.sort_key)
+                       if k is not None) if plan.fetch is not None else ()
     return ReadShape(pattern, plan, path, equal, range_attribute, filters, filter_values(model, pattern),
-                     number_key_names(key_design), entities_span(path, pattern.entities, model))
+                     number_key_names(key_design), entities_span(path, pattern.entities, model), fetch_keys)
 
 
 def build_read_request(shape: ReadShape, table_name: str, inputs: list[dict[str, Any]]) -> PatternRequest:
@@ -366,7 +371,9 @@ def _range_filter(shape: ReadShape, condition: RangeCondition, name: str, placeh
 
 
 def _projection(shape: ReadShape, params: dict[str, Any], names: _Names) -> None:
-    if shape.pattern.returns:
+    if shape.fetch_keys:  # the index query only finds the items: the fetch that follows reads them
+        params["ProjectionExpression"] = ", ".join(names(a) for a in shape.fetch_keys)
+    elif shape.pattern.returns:
         params["ProjectionExpression"] = ", ".join(names(a) for a in shape.pattern.returns)
 
 

@@ -10,6 +10,7 @@ generated data the oracle knows.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from modeling.data.sample_data import Item, item_keys
 from modeling.design.plans import TABLE, Design, IndexChange, Operation, PatternPlan
 from modeling.endpoint.retry import RetriesExhausted, send_until_done
 from modeling.errors import ModelingError
-from modeling.limits import MAX_BATCH_WRITE_ITEMS
+from modeling.limits import MAX_BATCH_GET_ITEMS, MAX_BATCH_WRITE_ITEMS
 from modeling.model import AccessPattern, KeyDesign, Model, PatternKind, ProjectionType, SecondaryIndex
 from modeling.preview.dataset import PreviewData, StoredItem, from_dynamodb_json, primary_key_names, to_dynamodb_json
 from modeling.preview.oracle import (
@@ -102,6 +103,7 @@ class PatternRun:
     # a read through a uniqueness item: the GetItem on it, sent before `request` (the owner's GetItem)
     first_request: PatternRequest | None = None
     cases: tuple[CaseResult, ...] = ()  # a conditional write's success and failure cases (issue 16)
+    fetched: tuple[dict[str, Any], ...] = ()  # base items the plan's fetch read after the index query, DynamoDB JSON
 
 
 @dataclass(frozen=True)
@@ -166,8 +168,13 @@ def _run_read(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun
     first_page = first_page_answers(shape, attributes)
     started = time.perf_counter()
     pages = _execute_read(client, request, max_pages=1 if first_page else MAX_PAGES)
-    latency_ms = (time.perf_counter() - started) * 1000
     returned = [from_dynamodb_json(item) for page in pages for item in _page_items(request, page)]
+    fetched: list[dict[str, Any]] = []
+    fetch_pages: list[dict[str, Any]] = []
+    if shape.fetch_keys:  # the index lacks what the pattern uses: read the base items by their table keys
+        fetched, fetch_pages = _fetch(client, context.table_name, shape.fetch_keys, returned)
+        returned = [from_dynamodb_json(item) for item in fetched]
+    latency_ms = (time.perf_counter() - started) * 1000
     if "FilterExpression" in request.params or "ProjectionExpression" in request.params:
         read_pages = _items_read(client, request, len(pages))
     else:  # the request read exactly what it returned
@@ -182,7 +189,25 @@ def _run_read(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun
         _read_verdict(comparison, _why_not(shape, attributes, returned)), tuple(returned[:MAX_SHOWN_ITEMS]),
         len(returned), scanned, len(pages),
         round(latency_ms, 1), read_pages, (), comparison,
-        tuple(c for page in pages for c in _capacity_entries(page)))
+        tuple(c for page in (*pages, *fetch_pages) for c in _capacity_entries(page)), fetched=tuple(fetched))
+
+
+def _fetch(client: Any, table: str, key_names: tuple[str, ...],
+           entries: list[Item]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The base items of the index entries, in the entries' order, by BatchGetItem (at most 100 keys a request,
+    unprocessed keys sent again), eventually consistent: the fetch `PatternPlan.fetch` plans and prices
+    (dynamodb-rules §1.2, §4.1). Returns the items (DynamoDB JSON) and the response pages."""
+    keys = list(dict.fromkeys(json.dumps(to_dynamodb_json({n: e[n] for n in key_names}), sort_keys=True)
+                              for e in entries if all(n in e for n in key_names)))
+    pages: list[dict[str, Any]] = []
+    found: dict[str, dict[str, Any]] = {}
+    for start in range(0, len(keys), MAX_BATCH_GET_ITEMS):
+        chunk = [json.loads(k) for k in keys[start:start + MAX_BATCH_GET_ITEMS]]
+        pages += _batch_get(client, {"RequestItems": {table: {"Keys": chunk}}})
+    for page in pages:
+        for item in page.get("Responses", {}).get(table, []):
+            found[json.dumps({n: item[n] for n in key_names}, sort_keys=True)] = item
+    return [found[k] for k in keys if k in found], pages
 
 
 def _run_read_through(client: Any, context: RunContext, shape: ReadShape,

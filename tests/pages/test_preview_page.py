@@ -73,18 +73,20 @@ def test_a_custom_run_never_turns_a_failing_pattern_green() -> None:
     at.number_input(key=scoped(at, "preview.items")).set_value(1000).run()
     _button(at, "preview.load").click().run()
     _button(at, "preview.run_all").click().run()
-    at.selectbox(key=scoped(at, "preview.detail")).set_value("get_student_by_id").run()
-    fields = [t for t in at.text_input if t.key.startswith(scoped(at, "preview.input.get_student_by_id."))]
-    for field in fields:
-        field.set_value("no-such-student")
-    at.button(key=f"FormSubmitter:{scoped(at, 'preview.inputs.get_student_by_id')}-Run with these values").click().run()
+    at.selectbox(key=scoped(at, "preview.detail")).set_value("list_top_students_by_tenant").run()
+    field = next(t for t in at.text_input
+                 if t.key == scoped(at, "preview.input.list_top_students_by_tenant.tenantId"))
+    field.set_value("no-such-tenant")
+    at.button(key=f"FormSubmitter:{scoped(at, 'preview.inputs.list_top_students_by_tenant')}-Run with these values"
+              ).click().run()
     assert not at.exception, at.exception
-    # still failed, and says why
-    assert any("get_student_by_id" in unescape(e.value) and "KEYS_ONLY" in unescape(e.value) for e in at.error)
+    # still failed
+    assert any("list_top_students_by_tenant" in unescape(e.value) for e in at.error)
     failed = next(m for m in at.metric if m.label == "Failed")
-    # the example's two failing reads, and its three writes that cannot name a Student keyed by email (DDS312,
-    # tests/preview/test_preview_endpoint.py names them)
-    assert int(failed.value) == 5
+    # the example's failing read (the unpadded xp), and its three writes that cannot name a Student keyed by email
+    # (DDS312, tests/preview/test_preview_endpoint.py names them); the lookup by id through its KEYS_ONLY index
+    # now fetches the student (issue 28.3) and passes
+    assert int(failed.value) == 4
 
 
 def test_a_fresh_session_finds_the_table_it_loaded_and_a_changed_seed_does_not() -> None:

@@ -165,8 +165,11 @@ _CATALOGUE = (
     # §4.1 (GSI cannot fetch), §4.2 (LSI fetch: whole base item, 4 KB each)
     Check("DDS205", "Index does not project what the pattern reads", ERROR,
           "An index stores only the attributes it projects. A GSI query cannot fetch the others from the table: "
-          "the application needs a second read per item. An LSI query can fetch them, but pays for the index "
-          "read plus a read of each whole base item, each rounded up to 4 KB separately.",
+          "the application needs a second read per item. The plan makes that read (GetItem or BatchGetItem after "
+          "the query, each item rounded up to 4 KB, charged to the table) and the estimate prices it, so the "
+          "finding is then a warning: the search chooses such a projection only when it costs less. An LSI query "
+          "can fetch them, but pays for the index read plus a read of each whole base item, each rounded up to "
+          "4 KB separately.",
           "Project what the pattern uses (INCLUDE those attributes, or ALL), or list in the pattern's `returns` "
           "only the attributes it really needs.",
           _DOCS + "GSI.html"),

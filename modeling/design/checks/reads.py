@@ -104,12 +104,15 @@ def _projection_gaps(ctx: Context) -> Iterator[Finding]:
             continue
         how = ("a GSI cannot fetch them: the application needs another read per item" if path.is_global else
                f"the LSI fetches each whole item from the table, each read rounded up to {data_size(READ_BLOCK_BYTES)}")
+        if plan.fetch is not None:  # the plan makes that read, and the estimate prices it: a cost, not an error
+            how = (f"the plan fetches the {number(plan.items_fetched_per_request)} item(s) with {plan.fetch} after "
+                   f"the query, each rounded up to {data_size(READ_BLOCK_BYTES)} and charged to the table")
         assumed = "" if pattern.returns else " (it lists no `returns`, so it is taken to use whole items)"
         yield finding("DDS205", f"access_patterns[{pattern.name}]", (
             f"{pattern.name} reads {path.name} ({path.projection}), which lacks {', '.join(missing[:6])}"
             f"{' ...' if len(missing) > 6 else ''}{assumed}; {how}."),
-            severity=ERROR if path.is_global and pattern.returns else WARNING, pattern=pattern.name,
-            index=path.name)
+            severity=ERROR if path.is_global and pattern.returns and plan.fetch is None else WARNING,
+            pattern=pattern.name, index=path.name)
 
 
 RULES: tuple[Rule, ...] = (
