@@ -395,6 +395,19 @@ def supplied_attributes(model: Model, pattern: AccessPattern, member: Transactio
     return tuple(dict.fromkeys(known))
 
 
+def writes_supply(model: Model, entity: str, attributes: tuple[str, ...]) -> bool:
+    """Every write of `entity`'s items (a pattern's own item, each transaction member) is given `attributes`: a
+    table key built from them lets each request name its item, so none needs a Query first (DDS312)."""
+    wanted = set(attributes)
+    for pattern in model.access_patterns:
+        if pattern.kind.is_read:
+            continue
+        for member, _ in _own_members(model, pattern.name):
+            if member.entity == entity and not wanted <= set(supplied_attributes(model, pattern, member)):
+                return False
+    return True
+
+
 def unaddressed_items(model: Model, design: KeyDesign, pattern: AccessPattern) -> tuple[UnaddressedItem, ...]:
     """The written items (the pattern's own, each transaction member) whose table key template references an
     attribute the request does not know: PutItem, UpdateItem and DeleteItem take the full primary key (AWS,

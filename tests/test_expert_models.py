@@ -45,15 +45,9 @@ cases = pytest.mark.parametrize("case", CASES, ids=IDS)
 KNOWN_SCAN_GAPS: dict[str, str] = {}
 # equipment_versions was 1.055x the expert on-demand (1.047x recommended) until plain attribute keys reached
 # tables of one item collection ({equipmentId} / {time}, bounded to the digits by the Query; issue 28.3).
-KNOWN_COST_GAPS: dict[str, str] = {
-    "online_shop": (
-        "1.011x the expert on-demand, 1.028x recommended ($49.42 against $48.08): the cheaper proposal found before "
-        "($48.48) keyed GSI5 by the plain attributes customerId / orderDate, which every Order item carries too, so "
-        "get_products_by_customer_id_for_date_range returned orders beside the order items (the Preview: 24 items "
-        "where 14 were asked; DDS206 now says so). The expert keys that index with prefixed, overloaded attributes "
-        "(c#{customerId} / p#{orderDate}) on 2 GSIs, a layout outside the search's space: with a budget of 2,000 "
-        "the search proves $49.42 optimal within its 50,400 layouts (issue 28.3)"),
-}
+# online_shop was 1.028x recommended once DDS206 refused a GSI keyed by plain attributes every Order carries,
+# until placements a write could not name left the search's space (DDS312): 1.008x.
+KNOWN_COST_GAPS: dict[str, str] = {}
 
 
 def cases_except(gaps: dict[str, str]) -> pytest.MarkDecorator:

@@ -24,6 +24,7 @@ from modeling.model import (
     child_relationships,
     patterns_on,
 )
+from modeling.write_semantics import writes_supply
 
 
 def canonical_model(model: Model) -> Model:
@@ -128,6 +129,10 @@ def placement_options(model: Model, entity: Entity) -> tuple[Placement, ...]:
             options.append(Placement(None, tuple(a for a in entity.identifiers if a in inputs), pattern.name))
     for name in collection_relationships(model, entity):
         relationship = next(r for r in model.relationships if r.name == name)
+        if not writes_supply(model, entity.name, relationship.child_attributes):
+            # keyed by its parent's key, an item some write is not given that key for (a copy whose member
+            # changes at each check-out) could not be named: every such layout fails DDS312 and DDS107
+            continue
         options.append(Placement(name))
         for pattern in reads:
             if set(relationship.child_attributes) <= set(equal_inputs(pattern)):

@@ -329,3 +329,25 @@ def test_models_that_differ_only_in_name_and_description_share_one_search(monkey
         "peak_requests_per_second": pattern.traffic.peak_requests_per_second * 2})})
     propose(model.model_copy(update={"access_patterns": (busier, *model.access_patterns[1:])}))
     assert len(searched) == 2
+
+
+def test_an_item_collection_a_write_cannot_name_its_items_in_is_not_in_the_search_space() -> None:
+    # ElectroDB's library: check_out_copy and return_copy update a Book by (isbn, bookId) and change memberId.
+    # Keyed in its member's collection (MEMBER#{memberId} / ...) the update could not name the copy (DDS312) and
+    # would move it at each check-out (DDS107): that placement is never priced. In the author's collection the
+    # writes are given no authorLastName either, so it goes too; its own partition stays.
+    from pathlib import Path
+
+    from modeling.design.design_space import OWN_PARTITION, canonical_model, placement_options
+    from modeling.model_file import load_model_file
+
+    model = canonical_model(load_model_file(Path("tests/expert_models/library_system/model.yaml")))
+    book = model.entity("Book")
+    assert book is not None
+    relationships = {p.relationship for p in placement_options(model, book)}
+    assert "member_loans" not in relationships and "author_copies" not in relationships
+    assert OWN_PARTITION in placement_options(model, book)
+    # where every write of the child is given its parent's key, the parent's collection is still offered
+    ecommerce = canonical_model(load_example("ecommerce_orders"))
+    order_item = next(e for e in ecommerce.entities if e.name == "OrderItem")
+    assert any(p.relationship for p in placement_options(ecommerce, order_item))
