@@ -8,6 +8,7 @@ condition, how many items it reads, which indexes a write touches, and one sente
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 # The operations and index changes are DynamoDB's vocabulary, kept with its rules in the core; imported from here too.
@@ -15,6 +16,8 @@ from modeling.dynamodb_rules import IndexChange as IndexChange
 from modeling.dynamodb_rules import Operation as Operation
 from modeling.model import KeyDesign
 from modeling.write_semantics import UnaddressedItem, WritePlan
+
+_FILTERED_ATTRIBUTE = re.compile(r"(\S+) = :")  # one comparison of the planner's FilterExpression
 
 TABLE = "table"  # the access path name of the base table
 
@@ -87,6 +90,11 @@ class PatternPlan:
     # (dynamodb-rules §4.1: a GSI query cannot fetch; §1.2: each fetched item rounded up to 4 KB on its own).
     # None when the index returns everything the pattern uses.
     fetch: Operation | None = None
+
+    @property
+    def filter_attributes(self) -> tuple[str, ...]:
+        """Attributes the FilterExpression compares, in its order (the planner writes `name = :name AND ...`)."""
+        return tuple(_FILTERED_ATTRIBUTE.findall(self.filter_expression))
 
     @property
     def discarded_share(self) -> float:

@@ -22,25 +22,17 @@ change of a non-key attribute, nothing fetched), so the bound stays admissible w
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
 
 from modeling.design.index_fetch import attributes_used, entry_attributes
 from modeling.design.planner import plan_patterns
-from modeling.design.plans import Design, IndexChoice, PatternPlan
+from modeling.design.plans import Design, IndexChoice
 from modeling.limits import MAX_PROJECTED_NON_KEY_ATTRIBUTES
 from modeling.model import KeyDesign, Model, Projection, ProjectionType, SecondaryIndex
 
 Price = Callable[[Design], tuple[Decimal, Decimal]]  # (objective, on-demand) per month
-_FILTERED = re.compile(r"(\S+) = :")  # the planner's FilterExpression: `name = :name AND ...`
-
-
-def filter_attributes(plan: PatternPlan) -> frozenset[str]:
-    """Attributes a read's FilterExpression compares: the index entries must hold them (a filter runs on the
-    entries the query reads, before any fetch)."""
-    return frozenset(_FILTERED.findall(plan.filter_expression))
 
 
 def _key_names(design: KeyDesign, index: SecondaryIndex) -> frozenset[str]:
@@ -55,7 +47,7 @@ def projection_options(model: Model, design: Design, index: SecondaryIndex) -> t
     fetches). Duplicates and INCLUDE lists over the table's quota left out (§8)."""
     readers = [p for p in design.plans if p.index == index.name and not p.operation.is_write]
     keys = _key_names(design.key_design, index)
-    filtered = frozenset().union(*(filter_attributes(p) for p in readers)) - keys
+    filtered = frozenset().union(*(p.filter_attributes for p in readers)) - keys
     patterns = [model.access_pattern(p.pattern) for p in readers]
     everything = frozenset().union(*(attributes_used(model, p) for p in patterns if p is not None))
     listed = frozenset().union(*(frozenset(p.returns) for p in patterns if p is not None))
@@ -90,7 +82,7 @@ def _filters_held(design: Design) -> bool:
             continue
         held = entry_attributes(index.projection.type, index.projection.non_key_attributes,
                                 tuple(_key_names(design.key_design, index)))
-        if held is not None and not filter_attributes(plan) <= held:
+        if held is not None and not set(plan.filter_attributes) <= held:
             return False
     return True
 

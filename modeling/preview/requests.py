@@ -135,7 +135,7 @@ def read_shape(model: Model, key_design: KeyDesign, plan: PatternPlan) -> ReadSh
     range_attribute = pattern.range_condition.attribute if pattern.range_condition else None
     equal = tuple(dict.fromkeys(n for n in (*pattern.inputs, *(f.attribute for f in pattern.filters))
                                 if n != range_attribute))
-    filters = tuple(re.findall(r"(\S+) = :", plan.filter_expression))
+    filters = plan.filter_attributes
     fetch_keys = tuple(k.name for k in (key_design.partition_key, key_design.sort_key)
                        if k is not None) if plan.fetch is not None else ()
     return ReadShape(pattern, plan, path, equal, range_attribute, filters, filter_values(model, pattern),
