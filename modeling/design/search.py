@@ -296,8 +296,10 @@ class _BranchAndBound:
     def keep_design(self, choice: LayoutChoice | None, design: Design) -> None:
         """Price a complete layout and, where a uniqueness item can serve its reads by a unique attribute, the same
         layout without their GSI entries (`lookup_indexes_dropped`): both are candidates, the cheaper wins."""
+        self._keep_both(choice, design, lookup_indexes_dropped(self.model, design))
+
+    def _keep_both(self, choice: LayoutChoice | None, design: Design, variant: Design | None) -> None:
         self.keep(self.pricer.candidate(choice, design))
-        variant = lookup_indexes_dropped(self.model, design)
         if variant is not None:
             self.keep(self.pricer.candidate(choice, variant))
 
@@ -357,12 +359,13 @@ class _BranchAndBound:
         """Price a complete layout, unless its keys-only bound (`_bound`'s, on the whole model) already costs more
         than the best: choosing its projections would then price several designs for nothing."""
         design = generate_design(self.model, COLLECTIONS, node.layout)
+        variant = lookup_indexes_dropped(self.model, design)  # planned once, for the bound and the pricing
         if self.best is not None and not self.best.refused and design.key_design.global_secondary_indexes:
             scans = sum(p.operation is Operation.SCAN for p in design.plans)
-            if (scans, self._least_of_layout(self.model, design)) > self.incumbent():
+            if (scans, self._least_of_layout(self.model, design, variant)) > self.incumbent():
                 self.pruned += 1
                 return
-        self.keep_design(node.layout, design)
+        self._keep_both(node.layout, design, variant)
 
     def _children(self, node: _Node) -> Iterator[_Node]:
         name = self.order[len(node.placements)]
@@ -376,13 +379,12 @@ class _BranchAndBound:
         partial = self._sub_models[names]
         design = generate_design(partial, COLLECTIONS, node.layout)
         scans = sum(p.operation is Operation.SCAN for p in design.plans)
-        return (scans, self._least_of_layout(partial, design))
+        return (scans, self._least_of_layout(partial, design, lookup_indexes_dropped(partial, design)))
 
-    def _least_of_layout(self, model: Model, design: Design) -> Decimal:
-        """`_least` of the layout, or of the same layout without the GSIs reads through uniqueness items replace
-        (`keep_design` prices both) when that is lower."""
+    def _least_of_layout(self, model: Model, design: Design, variant: Design | None) -> Decimal:
+        """`_least` of the layout, or of `variant`, the same layout without the GSIs reads through uniqueness items
+        replace (`keep_design` prices both), when that is lower."""
         least = self._least(model, design)
-        variant = lookup_indexes_dropped(model, design)
         return least if variant is None else min(least, self._least(model, variant))
 
     def _least(self, model: Model, design: Design) -> Decimal:
