@@ -10,6 +10,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from studio.errors import WorkspaceError
+from ui import rerun_coalescing
 from ui.model_editor import apply_pending_edits
 from ui.save_status import render_save_status
 from ui.session import bind_browser, open_shared_link
@@ -17,6 +18,8 @@ from ui.sidebar import render_sidebar
 from ui.text import plain
 
 _ROUTED_KEY = "frame.routed_through_app"
+
+rerun_coalescing.install()  # before any click can race a field's save (see the module)
 
 
 def page_frame(title: str) -> None:

@@ -349,9 +349,8 @@ def table_tab(document: dict[str, Any], problems: list[Problem]) -> None:
     _resend_to_browser(scope)
     st.session_state[base_key] = base
     with st.container(key="table_form"):
-        st.caption("Saved as you go: a field is saved when you leave it with Tab, Enter or a click elsewhere on "
-                   "this page. Leave it before you click another page: a click straight from a field onto a page "
-                   "in the sidebar can lose what you typed last.")
+        st.caption("Saved as you go: a field is saved when you leave it with Tab, Enter or a click elsewhere, "
+                   "another page in the sidebar included.")
         _table_form_widgets(scope)
     show_problems(problems_under(problems, "table") + problems_under(problems, "traffic_profile")
                   + problems_under(problems, "name") + problems_under(problems, "format")
