@@ -42,9 +42,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import overload
+from typing import ClassVar, overload
 
 import numpy as np
 
@@ -148,7 +148,16 @@ class CapacityPlan:
     average_utilization: float
     throttled_unit_minutes_per_day: float
     peak_demand_units_per_second: float
-    throttling: ThrottlingRisk  # capacity_plan measures it for every plan
+    # the curve summarised, for `throttling`; not part of a plan's document (report_text.plain), which shows
+    # `throttling` in its place, as it did when the field was measured up front
+    scaling: DimensionScaling = field(compare=False, repr=False, metadata={"document": False})
+    DOCUMENT_PROPERTIES: ClassVar[tuple[str, ...]] = ("throttling",)
+
+    @property
+    def throttling(self) -> ThrottlingRisk:
+        """Measured when a page or report asks: the design search prices thousands of plans and never does (the
+        burst walk was a third of its time)."""
+        return cached_throttling_risk(self.scaling)
 
     @property
     def serves_peak(self) -> bool:
@@ -174,7 +183,7 @@ def capacity_plan(resource: str, dimension: CapacityDimension, scaling: Dimensio
     return CapacityPlan(resource, dimension, float(scaling.capacity_units.mean()),
                         float(scaling.capacity_units.max()), monthly_unit_hours(scaling),
                         scaling.average_utilization, scaling.throttled_unit_minutes,
-                        float(scaling.consumed_units.max(initial=0.0)), cached_throttling_risk(scaling))
+                        float(scaling.consumed_units.max(initial=0.0)), scaling)
 
 
 def minute_series(hourly_units_per_second: Sequence[float], days: int = 1) -> np.ndarray:

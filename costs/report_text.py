@@ -34,7 +34,7 @@ LINE_ITEM_COLUMNS = ("option", "table class", "line item", "quantity", "unit", "
 def plain(value: Any) -> Any:
     """JSON-ready: Decimals as exact strings, enums as their values, dates as ISO text."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return plain(dataclasses.asdict(value))
+        return plain_mapping(document_fields(value))
     if isinstance(value, dict):
         return plain_mapping(value)
     if isinstance(value, list | tuple):
@@ -46,6 +46,13 @@ def plain(value: Any) -> Any:
     return value
 
 
+def document_fields(value: Any) -> dict[str, Any]:
+    """A dataclass's fields as a document holds them: a field marked `metadata={"document": False}` (a curve of
+    1,440 minutes) is left out, and the names in its `DOCUMENT_PROPERTIES` (measured on demand) follow."""
+    fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.metadata.get("document", True)}
+    return {**fields, **{name: getattr(value, name) for name in getattr(value, "DOCUMENT_PROPERTIES", ())}}
+
+
 def plain_mapping(value: Mapping[_K, object]) -> dict[str, Any]:
     """`plain` of a mapping: the keys as text."""
     return {str(plain(k)): plain(v) for k, v in value.items()}
@@ -53,7 +60,7 @@ def plain_mapping(value: Mapping[_K, object]) -> dict[str, Any]:
 
 def cost_estimate_document(estimate: CostEstimate, header: dict[str, Any]) -> dict[str, Any]:
     # an option not offered, or without a read/write/capacity price, has no subtotal: null, never "0"
-    options = [{**plain(dataclasses.asdict(o)), "monthly_total_usd": plain(o.monthly_total_usd),
+    options = [{**plain(o), "monthly_total_usd": plain(o.monthly_total_usd),
                 "priced_subtotal_usd": None if o.unavailable_reason or o.lacks_throughput_price
                 else plain(o.priced_subtotal_usd), "is_complete": o.is_complete}
                for o in estimate.options]

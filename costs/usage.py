@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from functools import lru_cache
 
 import numpy as np
 
@@ -368,10 +369,27 @@ class CapacityCurves:
         return out
 
     def _autoscaled(self, demand: CapacityDemand) -> dict[tuple[str, CapacityDimension], DimensionScaling]:
-        days, policy = self.options.simulated_days, self.options.scaling_policy
-        result = simulate_autoscaling(np.tile(demand.minutes(READ), days), np.tile(demand.minutes(WRITE), days),
-                                      policy)
-        return {(demand.name, READ): last_day(result.reads), (demand.name, WRITE): last_day(result.writes)}
+        reads, writes = _autoscaled_last_day(np.ascontiguousarray(demand.minutes(READ), dtype=float).tobytes(),
+                                             np.ascontiguousarray(demand.minutes(WRITE), dtype=float).tobytes(),
+                                             self.options.simulated_days, self.options.scaling_policy)
+        return {(demand.name, READ): reads, (demand.name, WRITE): writes}
+
+
+@lru_cache(maxsize=256)  # about 70 kB an entry
+def _autoscaled_last_day(read_minutes: bytes, write_minutes: bytes, days: int,
+                         policy: ScalingPolicy) -> tuple[DimensionScaling, DimensionScaling]:
+    """One resource's auto-scaled last day, remembered by its per-minute demand (as bytes, so equal curves are
+    one key): the design search prices each layout with several projections, and all but one of its resources
+    keep the same traffic. The arrays are read-only, as they are shared."""
+    result = simulate_autoscaling(np.tile(np.frombuffer(read_minutes), days),
+                                  np.tile(np.frombuffer(write_minutes), days), policy)
+    return _read_only(last_day(result.reads)), _read_only(last_day(result.writes))
+
+
+def _read_only(scaling: DimensionScaling) -> DimensionScaling:
+    for array in (scaling.capacity_units, scaling.consumed_units):
+        array.flags.writeable = False
+    return scaling
 
 
 def describe_assumptions(usage: TableUsage, options: EstimateOptions) -> tuple[str, ...]:

@@ -82,3 +82,26 @@ BAD_USAGE = [
 def test_invalid_usage_is_rejected_with_a_typed_error(build: Callable[[], object]) -> None:
     with pytest.raises(UsageError, match="field="):
         build()
+
+
+def test_auto_scaled_curves_are_remembered_by_demand_and_policy_never_by_name() -> None:
+    """The design search prices many designs whose resources carry the same traffic: one simulation serves them
+    (CapacityCurves remembers it by the per-minute demand). A different policy or demand is simulated anew."""
+    from costs.autoscaling import ScalingPolicy
+    from costs.usage import CapacityCurves
+
+    def curves(name: str, reads: float, target: float) -> dict[object, object]:
+        options = EstimateOptions(scaling_policy=ScalingPolicy(target_utilization=target))
+        usage = TableUsage(table=ResourceUsage.from_profile(name, reads, 2.0,
+                                                            TrafficProfile(shape=TrafficShape.BUSINESS_HOURS)))
+        return {dim: scaling for (_, dim), scaling in CapacityCurves(usage, options).get(
+            CapacityOption.PROVISIONED_AUTOSCALING).items()}
+
+    first, renamed = curves("orders", 100.0, 0.7), curves("payments", 100.0, 0.7)
+    assert all(first[dim] is renamed[dim] for dim in first)  # one simulation, shared
+    assert not any(scaling.capacity_units.flags.writeable for scaling in first.values())  # so nobody can change it
+    # 100 RCU/s average at a business-hours peak, 70 % vs 50 % target: the capacity differs, so does the key
+    tighter = curves("orders", 100.0, 0.5)
+    assert all(tighter[dim].capacity_units.max() > first[dim].capacity_units.max() for dim in first)
+    busier = curves("orders", 200.0, 0.7)  # twice the reads, the same writes
+    assert [busier[dim].consumed_units.max() / first[dim].consumed_units.max() for dim in first] in ([2, 1], [1, 2])
