@@ -15,6 +15,7 @@ from typing import Any
 
 from modeling.code_literals import python_literal
 from modeling.design.plans import Operation
+from modeling.limits import MAX_BATCH_GET_ITEMS
 from modeling.preview.dataset import json_value
 from modeling.preview.requests import PatternRequest, typed_params
 
@@ -32,26 +33,59 @@ _SINGLE_TABLE = (Operation.GET_ITEM, Operation.QUERY, Operation.SCAN, Operation.
                  Operation.DELETE_ITEM)
 
 
-def python_code(request: PatternRequest) -> str:
+def python_code(request: PatternRequest, first: PatternRequest | None = None,
+                fetch_key_names: tuple[str, ...] = ()) -> str:
+    """The request as boto3 code. `first`: a read through a uniqueness item, whose GetItem comes before the owner's
+    (`request`); `fetch_key_names`: an index query whose items are then read whole from the table by these keys."""
+    parts = [_python_parts(step) for step in ((first, request) if first is not None else (request,))]
+    imports = "import boto3\n" + ("from decimal import Decimal\n" if any(p[0] for p in parts) else "")
+    setups = list(dict.fromkeys(p[1] for p in parts if p[1]))
+    if first is None:
+        body = parts[0][2]
+    else:
+        body = ("# 1. the uniqueness item, which holds the owner's key attributes\n" + parts[0][2].replace(
+            'item = response.get("Item")', 'unique = response.get("Item")')
+            + "# 2. the owner's item, by the key those attributes give (here the values the preview read)\n"
+            + parts[1][2])
+    fetch = _python_fetch(request.params["TableName"], fetch_key_names) if fetch_key_names else ""
+    return f"{imports}\n{''.join(setups)}{body}{fetch}"
+
+
+def _python_parts(request: PatternRequest) -> tuple[bool, str, str]:
+    """(whether it needs Decimal, the line that makes its table or client, the call and what it reads)."""
     method = _PYTHON_METHOD[request.operation]
     guarded = _guarded(request)
     call = "    response = " if guarded else "response = "
     if request.operation in _SINGLE_TABLE:
         params = {k: v for k, v in request.params.items() if k != "TableName"}
         setup = f'table = boto3.resource("dynamodb").Table({python_literal(request.params["TableName"])})\n'
-        head, target = f"{setup}{'try:' + chr(10) if guarded else ''}{call}table.{method}(", params
+        head, target = f"{'try:' + chr(10) if guarded else ''}{call}table.{method}(", params
     elif request.operation in (Operation.BATCH_GET_ITEM, Operation.BATCH_WRITE_ITEM):
-        head, target = f'response = boto3.resource("dynamodb").{method}(', request.params
+        setup, head, target = "", f'response = boto3.resource("dynamodb").{method}(', request.params
     else:  # transactions: only the low-level client has them, so values are DynamoDB JSON
         setup = 'client = boto3.client("dynamodb")\n'
-        head, target = f"{setup}{'try:' + chr(10) if guarded else ''}{call}client.{method}(", typed_params(request)
+        head, target = f"{'try:' + chr(10) if guarded else ''}{call}client.{method}(", typed_params(request)
     depth = 2 if guarded else 1
-    imports = "import boto3\n" + ("from decimal import Decimal\n" if "Decimal(" in _py(target, depth) else "")
     pad = "    " * depth
     arguments = "".join(f"{pad}{name}={_py(value, depth)},\n" for name, value in target.items())
     close = "    )\n" if guarded else ")\n"
-    return f"{imports}\n{head}\n{arguments}{close}{_python_failure(request) if guarded else ''}" \
-           f"{_python_result(request.operation)}"
+    failure = _python_failure(request) if guarded else ""
+    return ("Decimal(" in _py(target, depth), setup,
+            f"{head}\n{arguments}{close}{failure}{_python_result(request.operation)}")
+
+
+def _python_fetch(table_name: str, key_names: tuple[str, ...]) -> str:
+    """The base items of the index entries, whole, by BatchGetItem (at most 100 keys a request, §1.2)."""
+    keys = ", ".join(f"{python_literal(name)}: entry[{python_literal(name)}]" for name in key_names)
+    table, per_request = python_literal(table_name), MAX_BATCH_GET_ITEMS
+    return ("# the index holds only some of the attributes the pattern uses: read the whole items from the table\n"
+            f"keys = [{{{keys}}} for entry in items]\n"
+            "items = []\n"
+            f"for start in range(0, len(keys), {per_request}):\n"
+            "    batch = boto3.resource(\"dynamodb\").batch_get_item(\n"
+            f"        RequestItems={{{table}: {{\"Keys\": keys[start:start + {per_request}]}}}},\n"
+            "    )\n"
+            f"    items += batch[\"Responses\"][{table}]  # retry batch[\"UnprocessedKeys\"]\n")
 
 
 def _guarded(request: PatternRequest) -> bool:
@@ -99,11 +133,36 @@ def _py(value: Any, depth: int) -> str:
     return repr(value)  # bytes, numbers, booleans and None: their repr is a literal
 
 
-def cli_command(request: PatternRequest, endpoint_url: str | None = None) -> str:
-    """`aws dynamodb <operation> --flag value ...`; JSON arguments in DynamoDB JSON, shell-quoted."""
+def cli_command(request: PatternRequest, endpoint_url: str | None = None, first: PatternRequest | None = None,
+                fetched_keys: tuple[dict[str, Any], ...] | None = None) -> str:
+    """`aws dynamodb <operation> --flag value ...`; JSON arguments in DynamoDB JSON, shell-quoted. `first`: the
+    GetItem on a uniqueness item sent before; `fetched_keys`: the table keys (DynamoDB JSON) of the index entries
+    whose whole items were then read (the shell has no loop over the first answer, so the preview's own keys)."""
+    command = _cli_one(request, endpoint_url)
+    if first is not None:
+        command = ("# 1. the uniqueness item, which holds the owner's key attributes\n" + _cli_one(first, endpoint_url)
+                   + "\n# 2. the owner's item, by the key those attributes give (here the values the preview read)\n"
+                   + command)
+    if fetched_keys is not None:
+        command += "\n" + _cli_fetch(request.params["TableName"], fetched_keys, endpoint_url)
+    return command
+
+
+def _cli_fetch(table_name: str, keys: tuple[dict[str, Any], ...], endpoint_url: str | None) -> str:
+    shown = keys[:MAX_BATCH_GET_ITEMS]
+    fetch = PatternRequest("", Operation.BATCH_GET_ITEM, {"RequestItems": {table_name: {"Keys": list(shown)}}}, ())
+    more = (f" (the first {len(shown)} of {len(keys)}; send the rest {MAX_BATCH_GET_ITEMS} at a time)"
+            if len(keys) > len(shown) else "")
+    return ("# the index holds only some of the attributes the pattern uses: read the whole items from the table by "
+            f"the keys the query returned{more}; retry UnprocessedKeys\n"
+            + _cli_one(fetch, endpoint_url, typed=True))
+
+
+def _cli_one(request: PatternRequest, endpoint_url: str | None, typed: bool = False) -> str:
+    """One request as a command; `typed`: its parameters are DynamoDB JSON already."""
     command = "aws dynamodb " + _kebab(_PYTHON_METHOD[request.operation]).replace("_", "-")
     parts = [command]
-    for name, value in typed_params(request).items():
+    for name, value in (request.params if typed else typed_params(request)).items():
         flag = "--" + _kebab(name)
         if isinstance(value, bool):
             parts.append(flag if value else "--no-" + _kebab(name))
@@ -132,14 +191,24 @@ def _kebab(name: str) -> str:
     return "".join(out).replace("_", "-")
 
 
-def javascript_code(request: PatternRequest) -> str:
+def javascript_code(request: PatternRequest, first: PatternRequest | None = None,
+                    fetch_key_names: tuple[str, ...] = ()) -> str:
+    """The request with the document client; `first` and `fetch_key_names` as in `python_code`."""
     command = _JS_COMMAND[request.operation]
+    commands = sorted({command, *([_JS_COMMAND[first.operation]] if first is not None else []),
+                       *(["BatchGetCommand"] if fetch_key_names else [])})
     body = json.dumps(request.params, indent=2, default=json_value, ensure_ascii=False)
     head = ('import { DynamoDBClient } from "@aws-sdk/client-dynamodb";\n'
-            f'import {{ DynamoDBDocumentClient, {command} }} from "@aws-sdk/lib-dynamodb";\n\n'
+            f'import {{ DynamoDBDocumentClient, {", ".join(commands)} }} from "@aws-sdk/lib-dynamodb";\n\n'
             "const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\n")
+    if first is not None:
+        first_body = json.dumps(first.params, indent=2, default=json_value, ensure_ascii=False)
+        head += ("// 1. the uniqueness item, which holds the owner's key attributes\n"
+                 f"const unique = await client.send(new {_JS_COMMAND[first.operation]}({first_body}));\n"
+                 "// 2. the owner's item, by the key those attributes give (here the values the preview read)\n")
     if not _guarded(request):
-        return head + f"const response = await client.send(new {command}({body}));\n"
+        fetch = _javascript_fetch(request.params["TableName"], fetch_key_names) if fetch_key_names else ""
+        return head + f"const response = await client.send(new {command}({body}));\n" + fetch
     indented = body.replace("\n", "\n  ")
     if request.operation is Operation.TRANSACT_WRITE_ITEMS:
         handler = ('  if (error.name !== "TransactionCanceledException") throw error;\n'
@@ -150,3 +219,17 @@ def javascript_code(request: PatternRequest) -> str:
                    "  // the condition is false: nothing was written (the write units are still consumed)\n")
     return head + f"try {{\n  const response = await client.send(new {command}({indented}));\n}} catch (error) {{\n" \
         + handler + "}\n"
+
+
+def _javascript_fetch(table_name: str, key_names: tuple[str, ...]) -> str:
+    keys = ", ".join(f"{json.dumps(name)}: entry[{json.dumps(name)}]" for name in key_names)
+    table, per_request = json.dumps(table_name, ensure_ascii=False), MAX_BATCH_GET_ITEMS
+    return ("// the index holds only some of the attributes the pattern uses: read the whole items from the table\n"
+            f"const keys = response.Items.map((entry) => ({{ {keys} }}));\n"
+            "const items = [];\n"
+            f"for (let start = 0; start < keys.length; start += {per_request}) {{\n"
+            "  const batch = await client.send(new BatchGetCommand({\n"
+            f"    RequestItems: {{ [{table}]: {{ Keys: keys.slice(start, start + {per_request}) }} }},\n"
+            "  }));\n"
+            f"  items.push(...batch.Responses[{table}]);  // retry batch.UnprocessedKeys\n"
+            "}\n")

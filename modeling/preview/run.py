@@ -86,5 +86,10 @@ def _result(run: PatternRun, estimate: Estimate, setup: PreviewSetup, rules: Cap
     endpoint_url = setup.endpoint.url if setup.endpoint.url else None
     if run.request is None:
         return PatternResult(run, measure(run, estimate, setup.endpoint.kind, rules), "", "", "")
-    return PatternResult(run, measure(run, estimate, setup.endpoint.kind, rules), python_code(run.request),
-                         cli_command(run.request, endpoint_url), javascript_code(run.request))
+    keys = run.fetch_key_names
+    first = run.first_request if run.first_request is not run.request else None  # no owner: only the first was sent
+    fetched_keys = tuple({n: item[n] for n in keys if n in item} for item in run.fetched) if keys else None
+    return PatternResult(run, measure(run, estimate, setup.endpoint.kind, rules),
+                         python_code(run.request, first, keys),
+                         cli_command(run.request, endpoint_url, first, fetched_keys),
+                         javascript_code(run.request, first, keys))

@@ -104,6 +104,7 @@ class PatternRun:
     first_request: PatternRequest | None = None
     cases: tuple[CaseResult, ...] = ()  # a conditional write's success and failure cases (issue 16)
     fetched: tuple[dict[str, Any], ...] = ()  # base items the plan's fetch read after the index query, DynamoDB JSON
+    fetch_key_names: tuple[str, ...] = ()  # the table keys that fetch read them by (none: no fetch planned)
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,8 @@ def _run_read(client: Any, context: RunContext, plan: PatternPlan) -> PatternRun
         _read_verdict(comparison, _why_not(shape, attributes, returned)), tuple(returned[:MAX_SHOWN_ITEMS]),
         len(returned), scanned, len(pages),
         round(latency_ms, 1), read_pages, (), comparison,
-        tuple(c for page in (*pages, *fetch_pages) for c in _capacity_entries(page)), fetched=tuple(fetched))
+        tuple(c for page in (*pages, *fetch_pages) for c in _capacity_entries(page)), fetched=tuple(fetched),
+        fetch_key_names=shape.fetch_keys)
 
 
 def _fetch(client: Any, table: str, key_names: tuple[str, ...],
