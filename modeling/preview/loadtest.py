@@ -4,7 +4,9 @@ Each pattern's task weight is its share of the model's traffic (average requests
 when no pattern gives an average), and its requests are the Preview page's requests
 (`modeling.preview.requests`, `modeling.preview.runner`) built from seeded sample data
 (`modeling.preview.dataset`), so the reads ask for keys the preview's data holds. Both files embed the
-requests as DynamoDB JSON (the wire format) and send one call per request (one page of a Query or Scan).
+requests as DynamoDB JSON (the wire format) and send one call per request (one page of a Query or Scan), two for a
+read of two steps: the GetItem on a uniqueness item before a read through it, and the BatchGetItem after an index
+query whose items are fetched whole (the keys of a page of the items it finds, at most 100).
 
 Writes go without the preview's one-shot conditions (`attribute_not_exists` on a new item,
 `attribute_exists` on an update or delete): repeated during a load test, those would measure
@@ -23,16 +25,24 @@ import base64
 import json
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
 from modeling.design.plans import Design, Operation
 from modeling.errors import ModelingError
+from modeling.limits import MAX_BATCH_GET_ITEMS
 from modeling.model import Model, PatternKind
-from modeling.preview.dataset import PreviewData
-from modeling.preview.oracle import input_candidates, inputs_from, write_targets
-from modeling.preview.requests import RequestBuildError, build_read_request, is_read, read_shape, typed_params
+from modeling.preview.dataset import PreviewData, to_dynamodb_json
+from modeling.preview.oracle import input_candidates, inputs_from, matching_items, write_targets
+from modeling.preview.requests import (
+    ReadShape,
+    RequestBuildError,
+    build_read_request,
+    is_read,
+    read_shape,
+    typed_params,
+)
 from modeling.preview.runner import (
     MAX_WRITE_ITEMS,
     RunContext,
@@ -40,6 +50,7 @@ from modeling.preview.runner import (
     put_request,
     update_request,
 )
+from modeling.preview.through_reads import first_request, owner_inputs
 from modeling.preview.write_runner import WriteContext, semantic_write_request
 
 REQUESTS_PER_PATTERN = 20  # distinct requests per pattern: different keys, so no single item is hot
@@ -68,6 +79,10 @@ class PatternLoad:
     share: float  # of the model's requests
     weight: int  # the Locust task weight / k6 pick weight
     requests: tuple[dict[str, Any], ...]  # DynamoDB JSON parameters, the table's name as in the model
+    # a read of two steps, one entry per request (None: no such step for it): the GetItem on the uniqueness item
+    # sent before a read through it, and the BatchGetItem that fetches an index query's items whole after it
+    before: tuple[dict[str, Any] | None, ...] = ()
+    after: tuple[dict[str, Any] | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,15 +124,49 @@ def pattern_loads(model: Model, design: Design, data: PreviewData, seed: int = 4
         except LoadTestError as exc:
             skipped.append((pattern.name, str(exc)))
             continue
-        loads.append(PatternLoad(pattern.name, requests[0][0], shares[pattern.name],
+        before = tuple(r.before for r in requests) if any(r.before for r in requests) else ()
+        after = tuple(r.after for r in requests) if any(r.after for r in requests) else ()
+        loads.append(PatternLoad(pattern.name, requests[0].operation, shares[pattern.name],
                                  max(1, round(shares[pattern.name] * WEIGHT_SCALE)),
-                                 tuple(params for _, params in requests)))
+                                 tuple(r.params for r in requests), before, after))
     if not loads:
         raise LoadTestError("no access pattern gives a request: " + "; ".join(f"{n}: {r}" for n, r in skipped))
     return tuple(loads), tuple(skipped)
 
 
-def _requests(context: RunContext, name: str, count: int, seed: int) -> list[tuple[Operation, dict[str, Any]]]:
+@dataclass(frozen=True)
+class _Built:
+    operation: Operation
+    params: dict[str, Any]
+    before: dict[str, Any] | None = None  # PatternLoad.before
+    after: dict[str, Any] | None = None  # PatternLoad.after
+
+
+def _read_request(context: RunContext, shape: ReadShape, inputs: list[dict[str, Any]]) -> _Built:
+    """The read the preview sends for these inputs, with the step before or after it that its plan has."""
+    table, data = context.table_name, context.data
+    through = shape.plan.through
+    if through is not None:  # the owner's key comes from the uniqueness item: here from the data it was put for
+        owners = [owner_inputs(through, item.attributes)
+                  for item in matching_items(context.model, shape, data, inputs)]
+        owner = next((o for o in owners if o is not None), None)
+        if owner is None:
+            raise LoadTestError(f"no request for {shape.pattern.name!r}: no sample item holds {inputs[0]}")
+        request = build_read_request(shape, table, [owner])
+        first = first_request(shape, table, inputs[0], context.design.key_design)
+        return _Built(request.operation, typed_params(request), before=typed_params(first))
+    request = build_read_request(shape, table, inputs)
+    if not shape.fetch_keys:
+        return _Built(request.operation, typed_params(request))
+    # the items the query finds, at most a page (its Limit) and one BatchGetItem's 100 keys
+    found = matching_items(context.model, shape, data, inputs)[:min(request.params.get("Limit", MAX_BATCH_GET_ITEMS),
+                                                                    MAX_BATCH_GET_ITEMS)]
+    keys = [to_dynamodb_json({n: item.keys[n] for n in shape.fetch_keys}) for item in found]
+    fetch = {"RequestItems": {table: {"Keys": keys}}} if keys else None
+    return _Built(request.operation, typed_params(request), after=fetch)
+
+
+def _requests(context: RunContext, name: str, count: int, seed: int) -> list[_Built]:
     model, design = context.model, context.design
     pattern = model.access_pattern(name)
     plan = design.plan(name)
@@ -129,16 +178,14 @@ def _requests(context: RunContext, name: str, count: int, seed: int) -> list[tup
             shape = read_shape(model, design.key_design, plan)
             candidates = input_candidates(model, shape, context.data)  # one scan of the items, not one a request
             for i in range(count):  # the inputs a preview run with seed + i chooses (`choose_inputs`)
-                request = build_read_request(shape, context.table_name,
-                                             inputs_from(candidates, shape, context.data, seed + i))
-                built.append((request.operation, typed_params(request)))
+                built.append(_read_request(context, shape, inputs_from(candidates, shape, context.data, seed + i)))
         elif plan.write is not None and plan.operation is not Operation.BATCH_WRITE_ITEM:
             # conditions, per-attribute updates, soft deletes, uniqueness and auxiliary items: the preview's own
             # request for the write (modeling.preview.write_runner), every member included
             ctx = WriteContext(None, model, design.key_design, context.data, context.table_name, seed)
             for i in range(count):
                 request = semantic_write_request(ctx, name, plan.write, rng, i)
-                built.append((request.operation, _repeatable(typed_params(request))))
+                built.append(_Built(request.operation, _repeatable(typed_params(request))))
         elif pattern.kind in (PatternKind.WRITE, PatternKind.BATCH_WRITE, PatternKind.TRANSACT_WRITE):
             per_request = 1 if pattern.kind is PatternKind.WRITE else max(
                 1, min(round(pattern.expected_items), MAX_WRITE_ITEMS))
@@ -146,7 +193,7 @@ def _requests(context: RunContext, name: str, count: int, seed: int) -> list[tup
             for i in range(count):
                 items = [_spare(context, entity, i * per_request + j) for j, entity in enumerate(entities)]
                 request = put_request(context, plan, items)
-                built.append((request.operation, _repeatable(typed_params(request))))
+                built.append(_Built(request.operation, _repeatable(typed_params(request))))
         else:
             existing = write_targets(model, context.data, pattern)
             if not existing:
@@ -160,10 +207,11 @@ def _requests(context: RunContext, name: str, count: int, seed: int) -> list[tup
                     if isinstance(update, str):
                         raise LoadTestError(f"no request for {name!r}: {update}")
                     request = update[0]
-                built.append((request.operation, _repeatable(typed_params(request))))
+                built.append(_Built(request.operation, _repeatable(typed_params(request))))
     except RequestBuildError as exc:
         raise LoadTestError(f"no request for {name!r}: {exc}") from None
-    return [(operation, _json_safe(params)) for operation, params in built]
+    return [replace(b, params=_json_safe(b.params), before=_json_safe(b.before), after=_json_safe(b.after))
+            for b in built]
 
 
 def _spare(context: RunContext, entity: str, position: int) -> dict[str, Any]:
@@ -205,5 +253,7 @@ def _json_safe(value: Any) -> Any:
 def embedded_json(loads: tuple[PatternLoad, ...]) -> str:
     """The patterns as one JSON document, the same bytes for the same model and seed."""
     return json.dumps([{"pattern": p.pattern, "operation": str(p.operation), "share": round(p.share, 6),
-                        "weight": p.weight, "requests": list(p.requests)} for p in loads],
+                        "weight": p.weight, "requests": list(p.requests),
+                        **({"before": list(p.before)} if p.before else {}),
+                        **({"after": list(p.after)} if p.after else {})} for p in loads],
                       sort_keys=True, ensure_ascii=True, separators=(",", ":"))

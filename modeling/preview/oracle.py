@@ -142,13 +142,18 @@ def _range_value(condition: RangeCondition, shape: ReadShape, chosen: StoredItem
 
 def expected_items(model: Model, shape: ReadShape, data: PreviewData, inputs: list[dict[str, Any]]) -> list[Item]:
     """The items the pattern asks for, each with the attributes it returns."""
-    pattern = shape.pattern
     wanted = returned_attributes(model, shape)
+    return [project(item.attributes, wanted) for item in matching_items(model, shape, data, inputs)]
+
+
+def matching_items(model: Model, shape: ReadShape, data: PreviewData,
+                   inputs: list[dict[str, Any]]) -> list[StoredItem]:
+    """The loaded items the pattern asks for, whole, with their keys (in the data's order)."""
+    pattern = shape.pattern
     constants = filter_values(model, pattern)
     if shape.plan.operation in (Operation.BATCH_GET_ITEM, Operation.TRANSACT_GET_ITEMS, Operation.GET_ITEM):
-        found = [item for values in inputs for item in data.of(pattern.entities[0])
-                 if all(item.attributes.get(n) == v for n, v in values.items())]
-        return [project(item.attributes, wanted) for item in found]
+        return [item for values in inputs for item in data.of(pattern.entities[0])
+                if all(item.attributes.get(n) == v for n, v in values.items())]
     values = {**inputs[0], **constants}
     equal = {n: values[n] for n in shape.equal_attributes if n in values}
     result = []
@@ -161,7 +166,7 @@ def expected_items(model: Model, shape: ReadShape, data: PreviewData, inputs: li
         if condition is not None and not _in_range(condition.operator, item.attributes.get(condition.attribute),
                                                    values.get(condition.attribute)):
             continue
-        result.append(project(item.attributes, wanted))
+        result.append(item)
     return result
 
 

@@ -153,3 +153,39 @@ def test_a_pattern_without_a_request_is_left_out_and_named() -> None:
     assert [name for name, _ in result.skipped] == [target.name], result.skipped
     assert "primary key" in result.skipped[0][1]
     assert target.name not in {p.pattern for p in result.patterns} and len(result.patterns) > 0
+
+
+def test_reads_of_two_steps_send_both_calls(endpoint: Endpoint, tmp_path: Path) -> None:
+    """The e-commerce proposal reads a customer by email through the uniqueness item (two GetItems) and lists a
+    customer's orders through a KEYS_ONLY index, then fetches them whole (BatchGetItem): the load test sends the
+    second call too, reported under its own name, as the Preview and the estimate do."""
+    from modeling.preview.loadtest_scripts import write_load_test
+
+    full = load_example("ecommerce_orders")
+    design = propose(full)[0]
+    two_steps = {"get_customer_by_email": "(uniqueness item)", "list_orders_by_customer": "(fetch)"}
+    plans = {p.pattern: p for p in design.plans}
+    assert plans["get_customer_by_email"].through is not None and plans["list_orders_by_customer"].fetch is not None
+    model = full.model_copy(update={"access_patterns": tuple(p.model_copy(update={"traffic": p.traffic.model_copy(
+        update={"average_requests_per_second": 1.0 if p.name in two_steps else 0.0,
+                "peak_requests_per_second": 1.0 if p.name in two_steps else 0.0})}) for p in full.access_patterns)})
+    setup = preview_setup(full, design, endpoint, "loadtest2", "twostep", ITEMS, SEED)
+    load_preview(setup)
+    try:
+        locustfile = tmp_path / "locustfile.py"
+        locustfile.write_text(write_load_test(model, design, LoadTestFormat.LOCUST, ITEMS, SEED).text,
+                              encoding="utf-8")
+        rows = _run_locust(locustfile, endpoint, setup.table.name, tmp_path)
+    finally:
+        cleanup_preview(setup)
+    found = {(row["Name"], row["Type"]): int(row["Request Count"]) for row in rows}
+    failures = {row["Name"]: int(row["Failure Count"]) for row in rows if int(row["Failure Count"])}
+    assert failures == {}, failures
+    main = {name: found[(name, plans[name].operation.value)] for name in two_steps}
+    extra = {name: found[(f"{name} {suffix}", "GetItem" if "uniqueness" in suffix else "BatchGetItem")]
+             for name, suffix in two_steps.items()}
+    assert all(count >= 5 for count in main.values()), found
+    # one extra call per request; a user stopped by the run's end may have sent the first call of a request only
+    assert all(0 <= extra[name] - main[name] <= USERS if "uniqueness" in two_steps[name]
+               else 0 <= main[name] - extra[name] <= USERS for name in two_steps), (main, extra)
+    assert len(found) == 4, found
