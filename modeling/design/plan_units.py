@@ -46,8 +46,7 @@ def read_units_per_request(model: Model, design: KeyDesign, plan: PatternPlan, s
                               Decimal(0))
     item = mean_bytes(sizes.average_bytes_by_entity, _weights(plan))
     if plan.through is not None:  # §1.2: two GetItems, the uniqueness item and the owner's, each rounded alone
-        return (read_units(Operation.GET_ITEM, 1, plan.through.item_bytes, plan.consistent_read)
-                + read_units(Operation.GET_ITEM, 1, item, plan.consistent_read))
+        return uniqueness_read_units_per_request(plan) + read_units(Operation.GET_ITEM, 1, item, plan.consistent_read)
     if plan.operation is Operation.SCAN:  # §1.2: every item evaluated, sizes added, rounded once
         table_bytes = _table_bytes(model, sizes)
         return read_units(Operation.SCAN, 1, table_bytes, plan.consistent_read)
@@ -61,6 +60,14 @@ def read_units_per_request(model: Model, design: KeyDesign, plan: PatternPlan, s
     entry = mean_bytes(entries, _weights(plan))
     fetched = math.ceil(plan.items_read_per_request) if _lsi_fetches(model, design, plan) else 0
     return read_units(Operation.QUERY, plan.items_read_per_request, item, plan.consistent_read, entry, fetched)
+
+
+def uniqueness_read_units_per_request(plan: PatternPlan) -> Decimal:
+    """Read units of the GetItem on the uniqueness item a read goes through (`plan.through`), in that item's own
+    partition; 0 for any other plan (dynamodb-rules §1.2)."""
+    if plan.through is None:
+        return Decimal(0)
+    return read_units(Operation.GET_ITEM, 1, plan.through.item_bytes, plan.consistent_read)
 
 
 def fetch_units_per_request(plan: PatternPlan, sizes: Sizes) -> Decimal:

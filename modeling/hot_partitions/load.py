@@ -19,6 +19,7 @@ import numpy as np
 
 from modeling.design.checks.context import Context
 from modeling.design.checks.estimates import entry_bytes, lsi_entry_bytes, read_units_per_request
+from modeling.design.plan_units import fetch_units_per_request, uniqueness_read_units_per_request
 from modeling.design.planner import AccessPath, membership_share
 from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.errors import ModelingError
@@ -83,15 +84,25 @@ def _fixed(pattern: AccessPattern, templates: KeyTemplates | None) -> tuple[tupl
 
 
 def _read_parts(ctx: Context, pattern: AccessPattern, plan: PatternPlan) -> Iterator[Contribution]:
+    """The read on the partitions of the path it uses; a fetch after a GSI query on the table's partitions of the
+    items it fetches. A read through a uniqueness item counts its owner's GetItem here: the GetItem on the
+    uniqueness item reads a partition of its own (one item per unique value, read exactly as often as its owner's
+    key is here), which the page does not list (dynamodb-rules §1.2, §4.1)."""
     path = ctx.paths.get(plan.index)
     entity = next((e for e in plan.entities if path is not None and e in path.templates), None)
     if path is None or entity is None:
         return
     rate = pattern.traffic.peak_requests_per_second
-    units = read_units_per_request(ctx, plan) * rate
+    # the estimator's units of the request (a GSI fetch is apart), less the uniqueness item's, which it holds
+    units = (read_units_per_request(ctx, plan) - float(uniqueness_read_units_per_request(plan))) * rate
+    fetch = float(fetch_units_per_request(plan, ctx.sizes))
     templates = path.templates[entity]
     yield Contribution(pattern.name, physical_index(path), entity, templates.partition_key, units, 0.0, rate,
                        fixed=_fixed(pattern, templates if path.name != TABLE else None))
+    fetched = [e for e in plan.entities if e in ctx.keys] if fetch > 0 else []
+    for name in fetched:  # each returned item read whole from its own table key (§1.2); filters pin the same values
+        yield Contribution(pattern.name, TABLE, name, ctx.keys[name].table.partition_key,
+                           fetch * rate / len(fetched), 0.0, rate, fixed=_fixed(pattern, None))
 
 
 def _write_parts(ctx: Context, pattern: AccessPattern, plan: PatternPlan) -> Iterator[Contribution]:
