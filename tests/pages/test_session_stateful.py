@@ -313,7 +313,8 @@ class SessionMachine(RuleBasedStateMachine):
             return  # the box shows the held edit, not the saved model: nothing independent to apply here
         self.counter += 1
         expected = {**copy.deepcopy(self.reference[slug]), "description": f"from YAML {self.counter}"}
-        self.a.text_area(key=_scope_key(self.a, "raw")).input(yaml.safe_dump(expected, sort_keys=False))
+        self.a.text_area(key=_scope_key(self.a, "raw")).input(yaml.dump(expected, Dumper=yaml.CSafeDumper,
+                                                                        sort_keys=False))  # libyaml: 10x faster
         self.a.button(key="model.raw_apply").click().run()
         self._expect_edit(slug, expected)
 
