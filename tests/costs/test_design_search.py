@@ -351,3 +351,23 @@ def test_an_item_collection_a_write_cannot_name_its_items_in_is_not_in_the_searc
     ecommerce = canonical_model(load_example("ecommerce_orders"))
     order_item = next(e for e in ecommerce.entities if e.name == "OrderItem")
     assert any(p.relationship for p in placement_options(ecommerce, order_item))
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in list_examples()])
+def test_the_proposals_gsis_are_numbered_from_one_and_their_key_attributes_follow(slug: str) -> None:
+    """E-commerce's read by email goes through its uniqueness item, so its GSI is dropped: the proposal showed
+    GSI2, GSI3 and GSI4 and no GSI1. The generator's indexes are numbered again, with their key attributes
+    (GSI4SK -> GSI3SK) and the plans, reasons and writes that name them."""
+    from modeling.design.uniqueness_candidates import renumbered_gsis
+
+    design = propose(load_example(slug))[0]
+    gsis = design.key_design.global_secondary_indexes
+    assert [g.name for g in gsis] == [f"GSI{n}" for n in range(1, len(gsis) + 1)]
+    for gsi in gsis:  # a generated key attribute carries its own index's number
+        for attribute in (gsi.partition_key, gsi.sort_key):
+            if attribute is not None and attribute.name.startswith("GSI"):
+                assert attribute.name in (f"{gsi.name}PK", f"{gsi.name}SK")
+    names = {g.name for g in gsis} | {i.name for i in design.key_design.local_secondary_indexes} | {"table"}
+    assert {p.index for p in design.plans} <= names
+    assert {w.index for p in design.plans for w in p.index_writes} <= names
+    assert renumbered_gsis(design.key_design) == (design.key_design, {})  # already dense: unchanged
