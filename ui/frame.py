@@ -12,6 +12,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from studio.errors import WorkspaceError
 from ui import rerun_coalescing
 from ui.model_editor import apply_pending_edits
+from ui.nav_guard import guard_page_links
 from ui.save_status import render_save_status
 from ui.session import bind_browser, open_shared_link
 from ui.sidebar import render_sidebar
@@ -29,6 +30,8 @@ def page_frame(title: str) -> None:
         apply_pending_edits()  # first: what the user typed is saved whatever page this run shows (see the function)
         open_shared_link()  # a `?share=` link opens as a new model of this session, on any page
         render_sidebar()
+        with st.sidebar:
+            guard_page_links()  # a fast click on another page waits for the field being edited (see the module)
         bind_browser()  # workshop mode: the cookie that ties the session to this browser
         with st.container(key="frame.save_status"):  # one slot: what follows keeps its place (and open tabs)
             render_save_status()  # an edit that could not be saved: why, and the user's choices
