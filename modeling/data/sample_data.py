@@ -25,7 +25,7 @@ from faker.providers import BaseProvider
 
 from modeling.data.default_values import REFERENCE_DATE, FakerMethod, default_generator, timestamps
 from modeling.data.distributions import TimestampRange, enum_values, format_moment, parse_moment, pick_indices
-from modeling.data.sample_states import OPTIONAL_ABSENT_SHARE, EntityRules, entity_rules
+from modeling.data.sample_states import OPTIONAL_ABSENT_SHARE, EntityRules, entity_rules, relationship_references
 from modeling.key_templates import KeyTemplate, KeyTemplateError, render_key
 from modeling.limits import MAX_FAKER_TEXT_CHARS
 from modeling.model import (
@@ -132,9 +132,11 @@ def _cumulative_weights(elements: OrderedDict[Any, float]) -> tuple[tuple[Any, .
 
 
 def _reference_order(model: Model) -> list[Entity]:
-    """Referenced entities first, so references pick from items that exist."""
+    """Referenced entities first, so references pick from items that exist (a relationship's parent too, for the
+    child attributes that hold its identifiers: `sample_states.relationship_references`)."""
     return parents_first(model.entities, lambda e: [a.generator.entity for a in e.attributes
-                                                    if isinstance(a.generator, ReferenceGenerator)])
+                                                    if isinstance(a.generator, ReferenceGenerator)]
+                         + [parent for _, parent, _ in relationship_references(model, e)])
 
 
 def _entity_items(model: Model, entity: Entity, count: int, seed: int,
@@ -180,6 +182,9 @@ def _spec_of(attribute: Attribute, rules: EntityRules) -> Any:
     attribute (an expiry in the past would have DynamoDB delete the item), or one chosen by name and type."""
     if attribute.generator is not None:
         return attribute.generator
+    reference = next((r for r in rules.references if r[0] == attribute.name), None)
+    if reference is not None:
+        return ReferenceGenerator(kind="reference", entity=reference[1], attribute=reference[2])
     states = next((c for c in rules.constants if c[0] == attribute.name), None)
     if states is not None:
         return EnumGenerator(kind="enum", values=states[1], weights=states[2] or None)

@@ -105,6 +105,9 @@ class EntityRules:
     soft_ttl: SoftDeleteTtl | None = None
     ttl_attribute: str | None = None
     removable: frozenset[str] = field(default=frozenset())  # optional attributes a share of items lacks
+    # (attribute, parent entity, parent attribute): a relationship's child attribute the model gives no generator
+    # holds an existing parent's identifier, as the relationship says (a meeting's memberId names a member)
+    references: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -272,7 +275,23 @@ def entity_rules(model: Model, entity: Entity, extra_keys: KeyDesign | None = No
     ttl = model.table.ttl_attribute
     return EntityRules(frozenset(protected), _state_rules(model, entity, removable), _constants(model, entity),
                        _soft_ttl(model, entity), ttl if ttl and entity.attribute(ttl) is not None else None,
-                       frozenset(removable))
+                       frozenset(removable), relationship_references(model, entity))
+
+
+def relationship_references(model: Model, entity: Entity) -> tuple[tuple[str, str, str], ...]:
+    """`EntityRules.references`: each child attribute of a relationship whose child is `entity`, without a
+    generator of its own, paired with the parent's identifier at the same position (the first relationship
+    naming it, by name: never the file's order)."""
+    found: dict[str, tuple[str, str, str]] = {}
+    for relationship in sorted(model.relationships, key=lambda r: r.name):
+        parent = model.entity(relationship.parent)
+        if relationship.child != entity.name or parent is None or relationship.parent == entity.name:
+            continue
+        for name, identifier in zip(relationship.child_attributes, parent.identifiers, strict=False):
+            attribute = entity.attribute(name)
+            if attribute is not None and attribute.generator is None and name not in found:
+                found[name] = (name, parent.name, identifier)
+    return tuple(found[name] for name in sorted(found))
 
 
 _NO_TRAFFIC = Traffic(peak_requests_per_second=0.0, average_requests_per_second=0.0)
