@@ -53,6 +53,7 @@ from modeling.design.design_report import designs_json, designs_markdown
 from modeling.design.generator import replace_key_design
 from modeling.design.plans import Operation
 from modeling.errors import ModelFileError, ModelingError
+from modeling.hot_partitions import PAGE_KEY_VALUES
 from modeling.hot_partitions.frames import MAX_KEY_VALUES
 from modeling.interop.infrastructure import LABELS, IacFormat, parse_tags
 from modeling.item_size import ITEM_SIZE_LIMIT_BYTES
@@ -403,7 +404,7 @@ def _add_report(report: argparse.ArgumentParser) -> None:
     report.add_argument("--design", help="which design to price (default: the model's own, else the first proposal)")
     report.add_argument("--target-utilization", type=_fraction, default=DEFAULT_TARGET_UTILIZATION)
     report.add_argument("--free-tier", action="store_true", help="apply the account's always-free allowances")
-    report.add_argument("--hot-key-values", type=_whole(1, MAX_KEY_VALUES), default=1_000_000, metavar="N",
+    report.add_argument("--hot-key-values", type=_whole(1, MAX_KEY_VALUES), default=PAGE_KEY_VALUES, metavar="N",
                         help="key values simulated per key template for the hot-partition findings (<= 10 million)")
     report.add_argument("--seed", type=_whole(0), default=42, help="seed of the hot-partition simulation")
     report.set_defaults(run=_report)

@@ -400,7 +400,8 @@ def describe_assumptions(usage: TableUsage, options: EstimateOptions) -> tuple[s
         "A month is 730 hours (the AWS Pricing Calculator's convention, https://calculator.aws/).",
         f"1 GB of storage = {gb} bytes; whether AWS bills 10^9 or 2^30 bytes is UNCONFIRMED.",
         "Every day repeats the same 24 hourly rates (UTC); on-demand bills the units consumed.",
-        f"Auto scaling: target {policy.target_utilization:.0%}, at least {policy.min_capacity_units:g} units, "
+        f"Auto scaling: target {policy.target_utilization:.0%}, at least {policy.min_capacity_units:g} "
+        f"unit{'' if policy.min_capacity_units == 1 else 's'}, "
         + ("no maximum (the 40,000-unit table quota can be raised, so it is a finding, not a ceiling)"
            if policy.max_capacity_units >= UNCAPPED_MAX_CAPACITY_UNITS else
            f"at most {policy.max_capacity_units:g} units")

@@ -19,7 +19,8 @@ design = columns[0].selectbox("Design", hot_views.design_names(model_json), key=
 indexes = hot_views.design_indexes(model_json, design)
 hot_views.choose_index(indexes, hot_views.worst_index(model_json, design))
 index = columns[1].selectbox("Table or index", indexes, key=session.model_key("hot.index"))
-scale = columns[2].selectbox("Key values simulated per key template", list(hot_views.SCALES), index=1,
+scale = columns[2].selectbox("Key values simulated per key template", list(hot_views.SCALES),
+                             index=hot_views.DEFAULT_SCALE_INDEX,
                              key=session.model_key("hot.scale"),
                              help="The hottest half are simulated one by one, the colder ranks in groups. 100 "
                                   "thousand answers every change at once; 1 and 10 million take seconds (built "

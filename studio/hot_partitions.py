@@ -1,6 +1,7 @@
 """Hot partitions at design time: key populations and per-partition load against DynamoDB's limits."""
 
 from modeling.hot_partitions import (
+    PAGE_KEY_VALUES,
     BurstScenario,
     HotPartitionError,
     HotPartitionReport,
@@ -9,8 +10,8 @@ from modeling.hot_partitions import (
 from modeling.hot_partitions import analyse_hot_partitions as _analyse_hot_partitions
 from modeling.hot_partitions.display import display_frame
 
-__all__ = ["BurstScenario", "HotPartitionError", "HotPartitionReport", "HotPartitionRequest", "analyse_hot_partitions",
-           "display_frame"]
+__all__ = ["PAGE_KEY_VALUES", "BurstScenario", "HotPartitionError", "HotPartitionReport", "HotPartitionRequest",
+           "analyse_hot_partitions", "display_frame"]
 
 
 def analyse_hot_partitions(request: HotPartitionRequest) -> HotPartitionReport:

@@ -8,6 +8,7 @@ import streamlit as st
 from studio import charts
 from studio.design import SEVERITY_RANK, Design, FindingSeverity, check_design, propose
 from studio.hot_partitions import (
+    PAGE_KEY_VALUES,
     BurstScenario,
     HotPartitionReport,
     HotPartitionRequest,
@@ -19,6 +20,7 @@ from ui import session
 from ui.text import plain
 
 SCALES = {"10 thousand": 10_000, "100 thousand": 100_000, "1 million": 1_000_000, "10 million": 10_000_000}
+DEFAULT_SCALE_INDEX = list(SCALES.values()).index(PAGE_KEY_VALUES)  # the report's scale too
 _ICONS = {FindingSeverity.ERROR: "⛔", FindingSeverity.WARNING: "⚠️", FindingSeverity.INFO: "ℹ️"}
 
 
@@ -106,7 +108,7 @@ def findings(report: HotPartitionReport) -> None:
 
 
 def distribution(report: HotPartitionReport, index: str) -> None:
-    st.dataframe(display_frame(report.skew), hide_index=True, width="stretch", key="hot.skew")
+    _table(display_frame(report.skew), "hot.skew")
     st.plotly_chart(charts.key_traffic_histogram(report.key_profile, index), key="hot.histogram")
     left, right = st.columns([3, 2])
     left.plotly_chart(charts.top_keys_bar(report.keys, index), key="hot.top_keys_chart")
@@ -131,16 +133,24 @@ def timeline(report: HotPartitionReport, scenario: BurstScenario | None) -> None
             st.error(f"Over the limit on {over['partition'].nunique()} partition(s) for "
                      f"{over['time_seconds'].nunique()} time step(s).", icon="🔥")
     st.markdown("**Daily profile** (peak load scaled by the model's traffic profile, per hour UTC)")
-    st.dataframe(display_frame(pd.DataFrame(report.hourly)), hide_index=True, width="stretch", key="hot.hourly")
+    _table(display_frame(pd.DataFrame(report.hourly)), "hot.hourly")
 
 
 def what_ifs(report: HotPartitionReport) -> None:
     st.markdown("**Write sharding** — N suffixes spread the hot key; each read of it becomes N queries.")
     st.plotly_chart(charts.skew_comparison(report.sharding, "shard_count", "Write sharding what-if"),
                     key="hot.sharding_chart")
-    st.dataframe(display_frame(report.sharding), hide_index=True, width="stretch", key="hot.sharding")
+    _table(display_frame(report.sharding), "hot.sharding")
     if not report.alternatives.empty:
         st.markdown("**Alternative partition keys**")
         st.plotly_chart(charts.skew_comparison(report.alternatives, "partition_key", "Alternative partition keys"),
                         key="hot.alternatives_chart")
-        st.dataframe(display_frame(report.alternatives), hide_index=True, width="stretch", key="hot.alternatives")
+        _table(display_frame(report.alternatives), "hot.alternatives")
+
+
+def _table(frame: pd.DataFrame, key: str) -> None:
+    """A frame with its number columns shown with thousands separators ("205,000", as every other page writes
+    them; a stranger saw "205000" here)."""
+    numbers = {column: st.column_config.NumberColumn(column, format="localized") for column in frame.columns
+               if pd.api.types.is_numeric_dtype(frame[column]) and not pd.api.types.is_bool_dtype(frame[column])}
+    st.dataframe(frame, hide_index=True, width="stretch", key=key, column_config=numbers)

@@ -124,7 +124,8 @@ def _with_reason(design: Design, index: str, priced: int) -> Design:
             else projection.type.value)
     fetching = sorted(p.pattern for p in design.plans if p.index == index and p.fetch is not None)
     sentence = (f"Projection {what}: the cheapest of {priced} projections priced"
-                + (f"; {', '.join(fetching)} fetch the base items after the query." if fetching else "."))
+                + (f"; {', '.join(fetching)} {'fetches' if len(fetching) == 1 else 'fetch'} the base items after "
+                   "the query." if fetching else "."))
     reasons = tuple(replace(c, reason=f"{c.reason} {sentence}".strip()) if c.index == index else c
                     for c in design.index_reasons)
     if not any(c.index == index for c in design.index_reasons):

@@ -142,8 +142,11 @@ class SearchStats:
         """One sentence on how good the answer is, for the CLI and the pages (no dollar figure: the search prices
         on a small sample, the estimate beside it on the full one)."""
         if self.proven_optimal:
+            # a layout is priced with each projection of its GSIs, and partial layouts for their bounds: more
+            # designs than layouts may be priced (a stranger read "4 layouts (26 priced)" as a contradiction)
             return (f"Search: optimal within its space of {self.complete_layouts:,} layouts "
-                    f"({self.candidates_costed:,} priced, the rest ruled out by lower bounds).")
+                    f"({self.candidates_costed:,} designs priced, projections and lower bounds included; every "
+                    "layout not priced was ruled out by a lower bound).")
         return (f"Search: stopped at its budget after pricing {self.candidates_costed:,} of "
                 f"{self.complete_layouts:.3g} layouts; the proposal costs at most {self.optimality_gap:.0%} more than "
                 "the cheapest layout could (a lower bound the search proved), and may be the cheapest.")

@@ -9,6 +9,7 @@ APPROXIMATE. The page calls `analyse_hot_partitions(HotPartitionRequest(...))`; 
 """
 
 from modeling.hot_partitions.analysis import (
+    PAGE_KEY_VALUES,
     BurstScenario,
     HotPartitionError,
     HotPartitionReport,
@@ -28,7 +29,19 @@ from modeling.hot_partitions.frames import (
 )
 
 __all__ = [
-    "ALTERNATIVE_COLUMNS", "HOURLY_COLUMNS", "KEY_COLUMNS", "KEY_PROFILE_COLUMNS", "PARTITION_COLUMNS",
-    "SHARDING_COLUMNS", "SKEW_COLUMNS", "TIMELINE_COLUMNS", "BurstScenario", "HotPartitionError",
-    "HotPartitionFinding", "HotPartitionReport", "HotPartitionRequest", "analyse_hot_partitions",
+    "ALTERNATIVE_COLUMNS",
+    "HOURLY_COLUMNS",
+    "KEY_COLUMNS",
+    "KEY_PROFILE_COLUMNS",
+    "PAGE_KEY_VALUES",
+    "PARTITION_COLUMNS",
+    "SHARDING_COLUMNS",
+    "SKEW_COLUMNS",
+    "TIMELINE_COLUMNS",
+    "BurstScenario",
+    "HotPartitionError",
+    "HotPartitionFinding",
+    "HotPartitionReport",
+    "HotPartitionRequest",
+    "analyse_hot_partitions",
 ]

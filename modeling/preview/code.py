@@ -9,6 +9,7 @@ User text (names and values) is only ever data: a Python literal (`python_litera
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from decimal import Decimal
 from typing import Any
@@ -34,7 +35,7 @@ _SINGLE_TABLE = (Operation.GET_ITEM, Operation.QUERY, Operation.SCAN, Operation.
 
 
 def python_code(request: PatternRequest, first: PatternRequest | None = None,
-                fetch_key_names: tuple[str, ...] = ()) -> str:
+                fetch_key_names: tuple[str, ...] = (), endpoint_url: str | None = None) -> str:
     """The request as boto3 code. `first`: a read through a uniqueness item, whose GetItem comes before the owner's
     (`request`); `fetch_key_names`: an index query whose items are then read whole from the table by these keys."""
     parts = [_python_parts(step) for step in ((first, request) if first is not None else (request,))]
@@ -48,7 +49,19 @@ def python_code(request: PatternRequest, first: PatternRequest | None = None,
             + "# 2. the owner's item, by the key those attributes give (here the values the preview read)\n"
             + parts[1][2])
     fetch = _python_fetch(request.params["TableName"], fetch_key_names) if fetch_key_names else ""
-    return f"{imports}\n{''.join(setups)}{body}{fetch}"
+    return f"{_endpoint_note('#', endpoint_url)}{imports}\n{''.join(setups)}{body}{fetch}"
+
+
+_URL = re.compile(r"https?://[^\s'\"]+")
+
+
+def _endpoint_note(comment: str, endpoint_url: str | None) -> str:
+    """Where the preview ran, as a comment (the SDKs call AWS unless told otherwise, as the CLI's --endpoint-url
+    does; a stranger read the Python as code for the embedded endpoint). Only a plain URL is written."""
+    if not endpoint_url or not _URL.fullmatch(endpoint_url):
+        return ""
+    return (f"{comment} The preview ran this on {endpoint_url}: set AWS_ENDPOINT_URL_DYNAMODB={endpoint_url} to run it "
+            f"there too;\n{comment} without it, the SDK sends it to AWS in your Region.\n")
 
 
 def _python_parts(request: PatternRequest) -> tuple[bool, str, str]:
@@ -192,13 +205,13 @@ def _kebab(name: str) -> str:
 
 
 def javascript_code(request: PatternRequest, first: PatternRequest | None = None,
-                    fetch_key_names: tuple[str, ...] = ()) -> str:
+                    fetch_key_names: tuple[str, ...] = (), endpoint_url: str | None = None) -> str:
     """The request with the document client; `first` and `fetch_key_names` as in `python_code`."""
     command = _JS_COMMAND[request.operation]
     commands = sorted({command, *([_JS_COMMAND[first.operation]] if first is not None else []),
                        *(["BatchGetCommand"] if fetch_key_names else [])})
     body = json.dumps(request.params, indent=2, default=json_value, ensure_ascii=False)
-    head = ('import { DynamoDBClient } from "@aws-sdk/client-dynamodb";\n'
+    head = (f'{_endpoint_note("//", endpoint_url)}import {{ DynamoDBClient }} from "@aws-sdk/client-dynamodb";\n'
             f'import {{ DynamoDBDocumentClient, {", ".join(commands)} }} from "@aws-sdk/lib-dynamodb";\n\n'
             "const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));\n")
     if first is not None:

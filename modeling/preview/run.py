@@ -90,6 +90,6 @@ def _result(run: PatternRun, estimate: Estimate, setup: PreviewSetup, rules: Cap
     first = run.first_request if run.first_request is not run.request else None  # no owner: only the first was sent
     fetched_keys = tuple({n: item[n] for n in keys if n in item} for item in run.fetched) if keys else None
     return PatternResult(run, measure(run, estimate, setup.endpoint.kind, rules),
-                         python_code(run.request, first, keys),
+                         python_code(run.request, first, keys, endpoint_url),
                          cli_command(run.request, endpoint_url, first, fetched_keys),
-                         javascript_code(run.request, first, keys))
+                         javascript_code(run.request, first, keys, endpoint_url))

@@ -48,7 +48,7 @@ from modeling.design.design_report import (
 )
 from modeling.design.plans import Design
 from modeling.errors import ModelFileError, Problem
-from modeling.hot_partitions import HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
+from modeling.hot_partitions import PAGE_KEY_VALUES, HotPartitionReport, HotPartitionRequest, analyse_hot_partitions
 from modeling.model import Model, TableClass
 from modeling.model_file import MAX_FILE_BYTES, model_from_document, parse_document
 from studio.estimate import estimate_model
@@ -76,7 +76,7 @@ class ReviewRequest:
     estimate: EstimateRequest  # the model and the estimate's assumptions (Region, design, target, overrides)
     source: ModelSource
     generated_at: datetime  # passed in: the report never reads the clock
-    hot_key_values: int = 1_000_000  # key values simulated per template (the Hot partitions page's default)
+    hot_key_values: int = PAGE_KEY_VALUES  # key values simulated per template (the Hot partitions page's default)
     seed: int = 42
 
 
