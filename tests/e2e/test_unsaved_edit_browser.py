@@ -47,16 +47,21 @@ def _open_model_page(page: Page, server: Server) -> None:
     wait_until_idle(page)
 
 
-@pytest.mark.parametrize(("column", "text", "field"), [("Description", "Pays the bills", "description"),
-                                                        ("Growth %/month", "7", "monthly_growth_percent")])
-def test_a_cell_typed_into_then_another_page_clicked_is_saved(page: Page, server: Server, tmp_path: Path,
-                                                             column: str, text: str, field: str) -> None:
+def _select_entity_cell(page: Page, server: Server, column: str) -> None:
+    """The Model page's entities grid, drawn and idle, with the first entity's `column` cell selected."""
     _open_model_page(page, server)
     page.get_by_role("tab", name="Entities & attributes").click()
     entities = grid(page, 0)
     expect(cell(entities, "Entity", 1)).to_have_value("Tenant")
     wait_until_idle(page)
     cell(entities, column, 1).click()
+
+
+@pytest.mark.parametrize(("column", "text", "field"), [("Description", "Pays the bills", "description"),
+                                                        ("Growth %/month", "7", "monthly_growth_percent")])
+def test_a_cell_typed_into_then_another_page_clicked_is_saved(page: Page, server: Server, tmp_path: Path,
+                                                             column: str, text: str, field: str) -> None:
+    _select_entity_cell(page, server, column)
     page.keyboard.type(text, delay=20)  # typing on a selected cell replaces it; no Enter, no Tab
     _nav(page, "Layout", "Layout")
     # 7 typed into "Growth %/month" is 7 (editing.NUMBER_COLUMNS reads a number typed as text)
@@ -122,12 +127,7 @@ def test_a_cell_typed_into_then_another_page_clicked_at_once_is_saved_and_the_pa
         page: Page, server: Server, tmp_path: Path, column: str, text: str, field: str) -> None:
     """The grid's cell, left by a click as fast as a script's: the grid posts its value from its frame after the
     click's page change, and the Model page's grid was gone by then (5 of 6 edits lost before ui/nav_guard.py)."""
-    _open_model_page(page, server)
-    page.get_by_role("tab", name="Entities & attributes").click()
-    entities = grid(page, 0)
-    expect(cell(entities, "Entity", 1)).to_have_value("Tenant")
-    wait_until_idle(page)
-    cell(entities, column, 1).click()
+    _select_entity_cell(page, server, column)
     page.keyboard.type(text, delay=20)
     page.locator('[data-testid="stSidebarNav"] a', has_text=re.compile(r"(^|\W)Layout$", re.IGNORECASE)).click()
     expect(page.get_by_role("heading", level=1)).to_have_text(re.compile("^Layout"), timeout=30_000)
