@@ -508,7 +508,7 @@ _NOT_FOR_LIBYAML = re.compile("[\ud800-\udfff\U00010000-\U0010ffff]")
 
 def _text_dumper(document: dict[str, Any]) -> type[yaml.SafeDumper] | type[Any]:
     """libyaml's emitter where it writes the same text as PyYAML's, four times faster (the Model page writes the
-    open model's YAML after every edit; tests/modeling/test_model_file_yaml.py compares the two emitters)."""
+    open model's YAML after every edit; tests/modeling/test_yaml_fast_path.py compares the two emitters)."""
     if _CSafeTextDumper is None or _NOT_FOR_LIBYAML.search(json.dumps(document, ensure_ascii=False, default=str)):
         return _SafeTextDumper
     return _CSafeTextDumper

@@ -506,18 +506,11 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
             sort_use = SortUse.EXACT
         elif range_attribute and pattern.range_condition and sort.attribute_names[known] == range_attribute:
             used.add(range_attribute)  # range_attribute is the range condition's: it is set when that is
-            operator = pattern.range_condition.operator
-            references = [i for i, segment in enumerate(sort.segments) if segment.is_attribute]
-            position = references[known]
-            syntax = _RANGE_SYNTAX[operator]
-            # as the Preview sends it (modeling.preview.requests._range_condition): an open side is bounded by the
-            # key text before the part (`BOOK#`, the known parts) or by the plain values' range, or other items
-            # come back; an equal part with more key after it is a prefix
-            if operator in _OPEN_RANGES and (position > 0 or entities_span(path, pattern.entities, model) is not None):
-                syntax = _RANGE_SYNTAX[RangeOperator.BETWEEN]
-            elif operator is RangeOperator.EQUALS and position < len(sort.segments) - 1:
-                syntax = _RANGE_SYNTAX[RangeOperator.BEGINS_WITH]
-            condition += " AND " + syntax.format(sk=path.sort_key, p="sk")
+            position = [i for i, segment in enumerate(sort.segments) if segment.is_attribute][known]
+            sent = sent_range_operator(pattern.range_condition.operator, prefixed=position > 0,
+                                       followed=position < len(sort.segments) - 1,
+                                       spanned=entities_span(path, pattern.entities, model) is not None)
+            condition += " AND " + _RANGE_SYNTAX[sent].format(sk=path.sort_key, p="sk")
             sort_use = SortUse.RANGE
         elif known or sort.constant_prefix:
             condition += f" AND begins_with({path.sort_key}, :sk_prefix)"
@@ -543,6 +536,18 @@ def _sort_key_match(path: AccessPath, pattern: AccessPattern, templates: list[Ke
     score = (len(unmatched), 0 if path.name == TABLE else 1 if not path.is_global else 2,
              0 if (exact and wants_one) else 1, 0 if path.projection is ProjectionType.ALL else 1)
     return _Match(path, condition, exact, unmatched, score, pattern.entities[0], sort_use, tuple(known_sort))
+
+
+def sent_range_operator(operator: RangeOperator, *, prefixed: bool, followed: bool, spanned: bool) -> RangeOperator:
+    """The operator a Query sends for a range on one part of a sort key: an open side is bounded (BETWEEN) by the
+    key text before the part (`BOOK#`, the known parts) or by the plain values' range (`entities_span`), or other
+    items come back; an equal part with key text after it is a prefix (begins_with). The plan says it and the
+    Preview sends it (`modeling.preview.requests._range_condition`)."""
+    if operator in _OPEN_RANGES and (prefixed or spanned):
+        return RangeOperator.BETWEEN
+    if operator is RangeOperator.EQUALS and followed:
+        return RangeOperator.BEGINS_WITH
+    return operator
 
 
 def entities_span(path: AccessPath, entities: tuple[str, ...], model: Model | None = None) -> tuple[str, str] | None:

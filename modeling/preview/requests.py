@@ -18,7 +18,7 @@ from typing import Any
 from boto3.dynamodb.types import TypeSerializer
 
 from modeling.design.keys import HIGH, KeyTemplate, KeyTemplateError, Segment, render_segments, render_value
-from modeling.design.planner import AccessPath, access_paths, entities_span
+from modeling.design.planner import AccessPath, access_paths, entities_span, sent_range_operator
 from modeling.design.plans import TABLE, Operation, PatternPlan
 from modeling.errors import ModelingError
 from modeling.limits import MAX_BATCH_GET_ITEMS
@@ -299,15 +299,16 @@ def _range_condition(shape: ReadShape, condition: RangeCondition, sk: str, befor
         expression_values[":sk_to"] = before + _part(segment, high) + (following + HIGH if tail else "")
         return f"{sk} BETWEEN :sk_from AND :sk_to"
     bound = before + _part(segment, value)
-    if operator is RangeOperator.EQUALS:
-        expression_values[":sk"] = bound + following if tail else bound
-        return f"begins_with({sk}, :sk)" if tail else f"{sk} = :sk"
-    # the keys of the bound value itself: `bound` exactly (no tail) or up to bound + following + HIGH
-    lowest, highest = bound, (bound + following + HIGH if tail else bound)
     # bound the open side by the prefix too, or by a plain value key's range (`{time}`: `planner.entities_span`),
     # or other entities of the collection come back
     floor, ceiling = (before, before + HIGH) if before else (shape.span or ("", ""))
-    if floor or ceiling:
+    sent = sent_range_operator(operator, prefixed=bool(before), followed=bool(tail), spanned=bool(floor or ceiling))
+    if operator is RangeOperator.EQUALS:
+        expression_values[":sk"] = bound + following if tail else bound
+        return f"begins_with({sk}, :sk)" if sent is RangeOperator.BEGINS_WITH else f"{sk} = :sk"
+    # the keys of the bound value itself: `bound` exactly (no tail) or up to bound + following + HIGH
+    lowest, highest = bound, (bound + following + HIGH if tail else bound)
+    if sent is RangeOperator.BETWEEN:
         if operator in (RangeOperator.LESS_THAN, RangeOperator.LESS_THAN_OR_EQUAL):
             top = highest if operator is RangeOperator.LESS_THAN_OR_EQUAL else _just_below(lowest)
             expression_values[":sk_from"], expression_values[":sk_to"] = floor, top
