@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+from functools import partial
 from typing import Any
 
 import streamlit as st
@@ -89,9 +90,10 @@ def _show_upload_result() -> None:
 def _download(document: dict[str, Any], slug: str) -> None:
     st.markdown("**Save a copy**")
     left, right = st.columns(2)
-    left.download_button("Download YAML", dump_document(document, FileFormat.YAML), f"{slug}.yaml",
+    # built on the click (a callable), not on every rerun of the Model page: most runs are edits, not downloads
+    left.download_button("Download YAML", partial(dump_document, document, FileFormat.YAML), f"{slug}.yaml",
                          mime="application/yaml", key="model.download_yaml")
-    right.download_button("Download JSON", dump_document(document, FileFormat.JSON), f"{slug}.json",
+    right.download_button("Download JSON", partial(dump_document, document, FileFormat.JSON), f"{slug}.json",
                           mime="application/json", key="model.download_json")
 
 

@@ -40,6 +40,10 @@ from tests.evolution_models import library, with_loan_sort_key_by_due_date
 from tests.fault_proxy import FaultPlan, FaultProxy
 from tests.preview.conftest import PROXY_TIMEOUTS
 
+# Most of each test is waiting (held requests, timeouts, a script's deadline): .ci/run runs the module in a
+# job of its own beside the CPU-bound tests (`waits`), so a core is not left idle meanwhile
+pytestmark = pytest.mark.waits
+
 ITEMS = 80
 REPO = Path(__file__).resolve().parents[2]
 # The client of the interrupted run gives up on a request after 4 s, retries included (2 s a read: moto answers

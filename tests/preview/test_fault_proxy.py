@@ -24,6 +24,10 @@ from studio.preview import PreviewRun, run_preview
 from tests.fault_proxy import KINDS, FaultPlan, FaultProxy
 from tests.preview.conftest import PROXY_TIMEOUTS
 
+# Most of each test is waiting (late answers outlast the read timeout, botocore backs off): .ci/run runs the
+# module in a job of its own beside the CPU-bound tests (`waits`), so a core is not left idle meanwhile
+pytestmark = pytest.mark.waits
+
 # Shares of requests per fault kind; about one BatchWriteItem in five meets a fault.
 FAULTS = {"throttle": 0.04, "error500": 0.03, "partial": 0.08, "reset_before": 0.02, "reset_after": 0.02,
           "late": 0.01}
