@@ -19,7 +19,6 @@ from decimal import Decimal, localcontext
 from costs.autoscaling import (
     CapacityPlan,
     DimensionScaling,
-    capacity_plan,
     monthly_unit_hours,
 )
 from costs.errors import PriceSheetError
@@ -225,7 +224,7 @@ def _option_estimate(usage: TableUsage, sheet: PriceSheet, options: EstimateOpti
         return OptionEstimate(option, table_class, (*_on_demand_lines(ctx), *shared, *_replica_lines(ctx, None)))
     basis = options.reserved_basis if option in RESERVED_TERM_YEARS else option
     curve = curves.get(basis)
-    plans = tuple(capacity_plan(*key, scaling) for key, scaling in curve.items())
+    plans = curves.plans(basis)
     if option in RESERVED_TERM_YEARS:
         lines, upfront = _reserved_lines(ctx, curve, RESERVED_TERM_YEARS[option])
         return OptionEstimate(option, table_class, (*lines, *shared, *_replica_lines(ctx, curve)),

@@ -27,8 +27,10 @@ from costs.autoscaling import (
     MIN_CAPACITY_UNITS,
     MINUTES_PER_DAY,
     UNCAPPED_MAX_CAPACITY_UNITS,
+    CapacityPlan,
     DimensionScaling,
     ScalingPolicy,
+    capacity_plan,
     fixed_capacity,
     fixed_capacity_units,
     last_day,
@@ -339,12 +341,20 @@ class CapacityCurves:
     def __init__(self, usage: TableUsage, options: EstimateOptions) -> None:
         self.demands, self.options = capacity_demands(usage), options
         self._cache: dict[CapacityOption, dict[tuple[str, CapacityDimension], DimensionScaling]] = {}
+        self._plans: dict[CapacityOption, tuple[CapacityPlan, ...]] = {}
 
     def get(self, option: CapacityOption) -> dict[tuple[str, CapacityDimension], DimensionScaling]:
         if option not in self._cache:
             make = self._autoscaled if option is CapacityOption.PROVISIONED_AUTOSCALING else self._fixed
             self._cache[option] = {key: curve for demand in self.demands for key, curve in make(demand).items()}
         return self._cache[option]
+
+    def plans(self, option: CapacityOption) -> tuple[CapacityPlan, ...]:
+        """`capacity_plan` of each curve of `option`, once: every table class and reserved term priced on the same
+        curves shares them (an estimate priced them up to six times, a tenth of the key-design search)."""
+        if option not in self._plans:
+            self._plans[option] = tuple(capacity_plan(*key, scaling) for key, scaling in self.get(option).items())
+        return self._plans[option]
 
     def utilization(self, option: CapacityOption, sheet: PriceSheet, table_class: TableClass) -> Decimal | None:
         """Consumed / provisioned unit-seconds, weighted by the provisioned unit-hour price of each dimension."""
