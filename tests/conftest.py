@@ -192,8 +192,18 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 SOAK = os.environ.get("DDS_SOAK") == "1"
 
 
+# Tests that search the expert models' designs (the GitHub model alone takes 16 s of CPU): one xdist worker runs
+# them all (`.ci/run`'s --dist loadgroup), so each search is made once and remembered in that process for the
+# others (55 searches, none repeated), instead of again on every worker that draws one of them.
+EXPERT_SEARCH_TESTS = ("tests/test_one_design.py", "tests/test_expert_models.py",
+                       "tests/modeling/test_exact_results.py",
+                       "tests/costs/test_design_search.py::test_the_search_never_keeps_a_layout_that_returns_wrong")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        if item.nodeid.startswith(EXPERT_SEARCH_TESTS):
+            item.add_marker(pytest.mark.xdist_group("expert_searches"))
         if _tier_folder(item) in E2E_FOLDERS:
             item.add_marker(pytest.mark.e2e)
         if item.get_closest_marker("soak"):
