@@ -122,13 +122,17 @@ def test_attributes_of_entities_one_after_another_never_conflict(page: Page, ser
     page.get_by_role("tab", name="Entities & attributes").click()
     wait_until_idle(page)
     names = ["Author", "Book", "Member", "Loan"]
+    slug = workspace.most_recent()
     for row, name in enumerate(names, start=1):
         entities = grid(page, 0) if row > 1 else page.frame_locator('iframe[title="ui.grid.editable_grid"]').first
         entities.get_by_role("button", name="Add a row").click()
         type_into_cell(page, entities, "Entity", row, name)
+        # each entity saved before the next row is added, as for the attributes below: wait_until_idle alone
+        # can return before a slow run shows its status widget, and a row added while that run redraws the grid
+        # was typed into the row above (a loaded CI run saved Author, Member, Loan: Member had replaced Book)
+        assert eventually(lambda n=row: [e["name"] for e in workspace.load(slug).get("entities", [])] == names[:n])
         wait_until_idle(page)
-    slug = workspace.most_recent()
-    assert eventually(lambda: [e["name"] for e in workspace.load(slug)["entities"]] == names)
+    assert [e["name"] for e in workspace.load(slug)["entities"]] == names
     for name in names:
         _choose(page, "Attributes of", name)
         attributes = grid(page, 1) if workspace.load(slug)["entities"][names.index(name)].get("attributes") else \
