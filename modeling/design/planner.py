@@ -411,7 +411,7 @@ class _WriteInputs:
 
 def _index_value(index: SecondaryIndex | None) -> tuple[str, str] | None:
     """An index as plain values for a memo key. The model itself compared field by field on every hit (its
-    __dict__ holds caches, so pydantic's fast path fails): a third of the search's time on the GitHub model."""
+    __dict__ holds caches, so pydantic's fast path fails): 7 % of the search's time on the GitHub model."""
     return None if index is None else (type(index).__name__, index.model_dump_json())
 
 
